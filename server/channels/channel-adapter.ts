@@ -1,0 +1,95 @@
+import type { z } from 'zod';
+
+import type { Clock } from '../lib/clock';
+
+export const CONTENT_TYPES = ['text', 'html', 'markdown'] as const;
+/** The contract's ContentType of an instance. */
+export type ContentType = (typeof CONTENT_TYPES)[number];
+
+/** @mentions for group-chat robots; empty on every other channel kind. */
+export interface Mentions {
+  mobiles: string[];
+  userIds: string[];
+  all: boolean;
+}
+
+export const noMentions = (): Mentions => ({ mobiles: [], userIds: [], all: false });
+
+/** What one delivery hands to an adapter: content is already in `contentType`'s format. */
+export interface OutboundMessage {
+  deliveryId: number;
+  channelId: number;
+  title: string;
+  content: string;
+  contentType: ContentType;
+  url: string | null;
+  /** The fixed recipient of the instance, or one dynamic recipient; null where the kind has none. */
+  recipient: string | null;
+  mentions: Mentions;
+}
+
+/** A stored hosted message, as the hosted channel hands it to the reader. */
+export interface HostedMessageInput {
+  channelId: number;
+  deliveryId: number;
+  title: string;
+  content: string;
+  format: ContentType;
+  url: string | null;
+}
+
+/** What the server lends adapters; nothing in here is Electron or Express. */
+export interface ChannelServices {
+  clock: Clock;
+  storeHostedMessage(input: HostedMessageInput): Promise<{ id: number }>;
+}
+
+/** An adapter's short account of a success: the platform's reply, kept in the send log. */
+export interface DeliveryReceipt {
+  reply: string;
+}
+
+export interface RateLimit {
+  /** Deliveries sharing a key share one window (e.g. one robot webhook). */
+  key: string;
+  max: number;
+  perMs: number;
+}
+
+/**
+ * One channel kind. Adapters resolve with a receipt or throw a DeliveryError; they never
+ * retry themselves (the queue does) and never swallow a failure.
+ */
+export interface ChannelAdapter<Config = Record<string, unknown>> {
+  readonly type: string;
+  readonly label: string;
+  readonly configSchema: z.ZodType<Config>;
+  /** Config keys holding secrets: sealed at rest, masked in the console API. */
+  readonly secretFields: readonly string[];
+  readonly contentTypes: readonly ContentType[];
+  readonly supportsMentions: boolean;
+  readonly supportsDynamicRecipients: boolean;
+  /** Whether a non-dynamic instance must name a fixed recipient (email address, OpenID). */
+  readonly fixedRecipient: 'none' | 'required';
+  /** Returns an error text for a malformed recipient, or null when it is fine. */
+  validateRecipient?(recipient: string): string | null;
+  /** A platform rate limit that the queue paces deliveries to (delaying, never dropping). */
+  rateLimit?(config: Config): RateLimit | null;
+  send(
+    config: Config,
+    message: OutboundMessage,
+    services: ChannelServices,
+  ): Promise<DeliveryReceipt>;
+}
+
+/** Declares an adapter with its config type inferred from its schema. */
+export function defineAdapter<Config>(adapter: ChannelAdapter<Config>): ChannelAdapter<Config> {
+  return adapter;
+}
+
+/**
+ * An adapter of any kind. `send` takes each kind's own config type, so a heterogeneous
+ * registry can only hold them as `any`; configs are parsed by the adapter's own schema first.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyChannelAdapter = ChannelAdapter<any>;

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+
+import { defineAdapter } from './channel-adapter';
+
+/** Hosted messages: stored on Herald and read in the console. Nothing leaves the machine. */
+export function createHostedAdapter() {
+  return defineAdapter({
+    type: 'hosted',
+    label: 'Hosted message',
+    configSchema: z.object({}).strict(),
+    secretFields: [],
+    contentTypes: ['text', 'html', 'markdown'],
+    supportsMentions: false,
+    supportsDynamicRecipients: false,
+    fixedRecipient: 'none',
+    async send(_config, message, services) {
+      const stored = await services.storeHostedMessage({
+        channelId: message.channelId,
+        deliveryId: message.deliveryId,
+        title: message.title,
+        content: message.content,
+        format: message.contentType,
+        url: message.url,
+      });
+      return { reply: `stored as hosted message ${stored.id}` };
+    },
+  });
+}

@@ -1,0 +1,48 @@
+import type { AnyChannelAdapter } from './channel-adapter';
+import { createHostedAdapter } from './hosted';
+import { createWebhookAdapter } from './webhook';
+
+/**
+ * Every channel kind Herald knows. Adding a kind here without an adapter in
+ * `createChannelRegistry` is a compile error, and the reverse too.
+ */
+export const CHANNEL_TYPES = ['hosted', 'webhook'] as const;
+export type ChannelType = (typeof CHANNEL_TYPES)[number];
+
+export type ChannelRegistry = { readonly [K in ChannelType]: AnyChannelAdapter };
+
+/** Builds one adapter of each kind; adapters may keep per-server state (token caches). */
+export function createChannelRegistry(): ChannelRegistry {
+  const registry = {
+    hosted: createHostedAdapter(),
+    webhook: createWebhookAdapter(),
+  } satisfies Record<ChannelType, AnyChannelAdapter>;
+  assertRegistry(registry);
+  return registry;
+}
+
+/** Fails fast at start-up on a registry whose keys and adapter types disagree. */
+export function assertRegistry(registry: Record<string, { type: string }>): void {
+  const keys = Object.keys(registry);
+  const seen = new Set<string>();
+  for (const key of keys) {
+    const adapter = registry[key];
+    if (!adapter) throw new Error(`channel registry: no adapter for "${key}"`);
+    if (adapter.type !== key)
+      throw new Error(`channel registry: "${key}" holds the adapter of "${adapter.type}"`);
+    if (seen.has(adapter.type))
+      throw new Error(`channel registry: duplicate adapter "${adapter.type}"`);
+    seen.add(adapter.type);
+  }
+  for (const type of CHANNEL_TYPES) {
+    if (!seen.has(type)) throw new Error(`channel registry: missing adapter for "${type}"`);
+  }
+}
+
+export function isChannelType(value: unknown): value is ChannelType {
+  return typeof value === 'string' && (CHANNEL_TYPES as readonly string[]).includes(value);
+}
+
+export function adapterFor(registry: ChannelRegistry, type: string): AnyChannelAdapter | undefined {
+  return isChannelType(type) ? registry[type] : undefined;
+}

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+
+import { defineAdapter } from './channel-adapter';
+import { assertHttpOk, httpOptionsSchema, httpRequest, replyOf } from './http-client';
+import {
+  DEFAULT_WEBHOOK_BODY,
+  bodyEncoding,
+  renderWebhookBody,
+  renderWebhookUrl,
+  type WebhookValues,
+} from './webhook-body';
+
+const METHODS = ['POST', 'PUT', 'PATCH', 'GET'] as const;
+
+const sample: WebhookValues = {
+  title: 't"\n',
+  content: 'c"\n\\',
+  url: 'https://x/?a=1&b="2"',
+  format: 'text',
+};
+
+export const webhookConfigSchema = z
+  .object({
+    url: z
+      .string()
+      .trim()
+      .regex(/^https?:\/\/\S+$/, 'url must start with http:// or https://'),
+    method: z.enum(METHODS).default('POST'),
+    headers: z.record(z.string().min(1), z.string()).default({}),
+    body: z.string().max(100_000).default(DEFAULT_WEBHOOK_BODY),
+  })
+  .extend(httpOptionsSchema.shape)
+  .strict()
+  .superRefine((cfg, ctx) => {
+    if (cfg.method === 'GET' || bodyEncoding(contentTypeOf(cfg.headers)) !== 'json') return;
+    // A JSON body template that renders to invalid JSON would fail every delivery: refuse it now.
+    try {
+      JSON.parse(renderWebhookBody(cfg.body, sample, 'json'));
+    } catch (err) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['body'],
+        message: `body is not valid JSON once filled in: ${(err as Error).message}`,
+      });
+    }
+  });
+export type WebhookConfig = z.infer<typeof webhookConfigSchema>;
+
+function contentTypeOf(headers: Record<string, string>): string | undefined {
+  const entry = Object.entries(headers).find(([k]) => k.toLowerCase() === 'content-type');
+  return entry?.[1];
+}
+
+/** A generic HTTP request whose body is a template; any 2xx is success. */
+export function createWebhookAdapter() {
+  return defineAdapter({
+    type: 'webhook',
+    label: 'Custom webhook',
+    configSchema: webhookConfigSchema,
+    secretFields: [],
+    contentTypes: ['text', 'html', 'markdown'],
+    supportsMentions: false,
+    supportsDynamicRecipients: false,
+    fixedRecipient: 'none',
+    async send(config, message) {
+      const values: WebhookValues = {
+        title: message.title,
+        content: message.content,
+        url: message.url ?? '',
+        format: message.contentType,
+      };
+      const headers = { ...config.headers };
+      if (!contentTypeOf(headers) && config.method !== 'GET')
+        headers['Content-Type'] = 'application/json';
+      const res = await httpRequest({
+        method: config.method,
+        url: renderWebhookUrl(config.url, values),
+        headers,
+        body:
+          config.method === 'GET'
+            ? undefined
+            : renderWebhookBody(config.body, values, bodyEncoding(contentTypeOf(headers))),
+        options: config,
+      });
+      assertHttpOk(res, 'webhook');
+      return { reply: replyOf(res) };
+    },
+  });
+}

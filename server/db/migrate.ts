@@ -1,0 +1,32 @@
+import type { QueryInterface, Sequelize } from 'sequelize';
+import { SequelizeStorage, Umzug } from 'umzug';
+
+import * as initialSchema from './migrations/2026-11-22-1200-initial-schema';
+
+interface MigrationModule {
+  up(params: { context: QueryInterface }): Promise<void>;
+  down(params: { context: QueryInterface }): Promise<void>;
+}
+
+/**
+ * Migrations are listed here rather than globbed, so they survive bundling into the
+ * Electron main process. Names follow `YYYY-MM-DD-HHMM-description`; never edit one that shipped.
+ */
+const migrations: Array<[string, MigrationModule]> = [
+  ['2026-11-22-1200-initial-schema', initialSchema],
+];
+
+export async function migrate(sequelize: Sequelize): Promise<string[]> {
+  const umzug = new Umzug<QueryInterface>({
+    migrations: migrations.map(([name, mod]) => ({
+      name,
+      up: ({ context }) => mod.up({ context }),
+      down: ({ context }) => mod.down({ context }),
+    })),
+    context: sequelize.getQueryInterface(),
+    storage: new SequelizeStorage({ sequelize, tableName: 'schema_migrations' }),
+    logger: undefined,
+  });
+  const applied = await umzug.up();
+  return applied.map((m) => m.name);
+}

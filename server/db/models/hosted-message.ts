@@ -1,0 +1,45 @@
+import {
+  DataTypes,
+  Model,
+  type CreationOptional,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type Sequelize,
+} from 'sequelize';
+
+import type { ContentType } from '../../channels/channel-adapter';
+
+/** A message kept on Herald for people to read in the console. Never purged automatically. */
+export class HostedMessage extends Model<
+  InferAttributes<HostedMessage>,
+  InferCreationAttributes<HostedMessage>
+> {
+  declare id: CreationOptional<number>;
+  declare channelId: number | null;
+  declare deliveryId: number | null;
+  declare title: string;
+  declare content: string;
+  declare format: ContentType;
+  declare url: string | null;
+  declare readAt: CreationOptional<Date | null>;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+
+  static initModel(sequelize: Sequelize): void {
+    HostedMessage.init(
+      {
+        id: { type: DataTypes.INTEGER, autoIncrement: true, primaryKey: true },
+        channelId: { type: DataTypes.INTEGER, allowNull: true },
+        deliveryId: { type: DataTypes.INTEGER, allowNull: true, unique: true },
+        title: { type: DataTypes.TEXT, allowNull: false },
+        content: { type: DataTypes.TEXT, allowNull: false },
+        format: { type: DataTypes.STRING(16), allowNull: false },
+        url: { type: DataTypes.TEXT, allowNull: true },
+        readAt: { type: DataTypes.DATE, allowNull: true },
+        createdAt: DataTypes.DATE,
+        updatedAt: DataTypes.DATE,
+      },
+      { sequelize, tableName: 'hosted_messages' },
+    );
+  }
+}

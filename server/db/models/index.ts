@@ -1,0 +1,49 @@
+import type { Sequelize } from 'sequelize';
+
+import { Channel } from './channel';
+import { Delivery } from './delivery';
+import { DeliveryAttempt } from './delivery-attempt';
+import { HostedMessage } from './hosted-message';
+import { IdempotencyKey } from './idempotency-key';
+import { Instance } from './instance';
+import { Send } from './send';
+import { Session } from './session';
+import { Setting } from './setting';
+import { Task } from './task';
+import { Template } from './template';
+import { User } from './user';
+
+export {
+  Channel,
+  Delivery,
+  DeliveryAttempt,
+  HostedMessage,
+  IdempotencyKey,
+  Instance,
+  Send,
+  Session,
+  Setting,
+  Task,
+  Template,
+  User,
+};
+
+/** Binds every model to one Sequelize instance. Models are module singletons: one database per process. */
+export function initModels(sequelize: Sequelize): void {
+  for (const model of [
+    Channel,
+    Delivery,
+    DeliveryAttempt,
+    HostedMessage,
+    IdempotencyKey,
+    Instance,
+    Send,
+    Session,
+    Setting,
+    Task,
+    Template,
+    User,
+  ]) {
+    model.initModel(sequelize);
+  }
+}

@@ -1,0 +1,53 @@
+import {
+  DataTypes,
+  Model,
+  type CreationOptional,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type Sequelize,
+} from 'sequelize';
+
+export type SendStatus = 'pending' | 'sent' | 'partial' | 'failed';
+
+/** One accepted call to a send endpoint: what was asked, and its rolled-up outcome. */
+export class Send extends Model<InferAttributes<Send>, InferCreationAttributes<Send>> {
+  declare id: CreationOptional<number>;
+  declare api: 'v1' | 'v2';
+  declare taskId: number | null;
+  declare templateId: number | null;
+  /** Name at send time, so the log still reads well after the task or template is deleted. */
+  declare sourceName: string;
+  declare title: string;
+  declare text: string | null;
+  declare html: string | null;
+  declare markdown: string | null;
+  declare url: string | null;
+  declare request: Record<string, unknown>;
+  declare status: CreationOptional<SendStatus>;
+  declare deliveryCount: CreationOptional<number>;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+
+  static initModel(sequelize: Sequelize): void {
+    Send.init(
+      {
+        id: { type: DataTypes.INTEGER, autoIncrement: true, primaryKey: true },
+        api: { type: DataTypes.STRING(4), allowNull: false },
+        taskId: { type: DataTypes.INTEGER, allowNull: true },
+        templateId: { type: DataTypes.INTEGER, allowNull: true },
+        sourceName: { type: DataTypes.STRING(100), allowNull: false, defaultValue: '' },
+        title: { type: DataTypes.TEXT, allowNull: false },
+        text: { type: DataTypes.TEXT, allowNull: true },
+        html: { type: DataTypes.TEXT, allowNull: true },
+        markdown: { type: DataTypes.TEXT, allowNull: true },
+        url: { type: DataTypes.TEXT, allowNull: true },
+        request: { type: DataTypes.JSON, allowNull: false },
+        status: { type: DataTypes.STRING(16), allowNull: false, defaultValue: 'pending' },
+        deliveryCount: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+        createdAt: DataTypes.DATE,
+        updatedAt: DataTypes.DATE,
+      },
+      { sequelize, tableName: 'sends' },
+    );
+  }
+}

@@ -1,0 +1,30 @@
+import {
+  DataTypes,
+  Model,
+  type CreationOptional,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type Sequelize,
+} from 'sequelize';
+
+/** A console login. The id is the SHA-256 of the cookie value, so a leaked database holds no live cookie. */
+export class Session extends Model<InferAttributes<Session>, InferCreationAttributes<Session>> {
+  declare id: string;
+  declare userId: number;
+  declare expiresAt: Date;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+
+  static initModel(sequelize: Sequelize): void {
+    Session.init(
+      {
+        id: { type: DataTypes.STRING(64), primaryKey: true },
+        userId: { type: DataTypes.INTEGER, allowNull: false },
+        expiresAt: { type: DataTypes.DATE, allowNull: false },
+        createdAt: DataTypes.DATE,
+        updatedAt: DataTypes.DATE,
+      },
+      { sequelize, tableName: 'sessions' },
+    );
+  }
+}

@@ -1,12 +1,23 @@
 import type { AnyChannelAdapter } from './channel-adapter';
+import { createDingTalkAdapter } from './dingtalk';
+import { createEmailAdapter } from './email';
 import { createHostedAdapter } from './hosted';
+import { createWeChatOfficialAdapter } from './wechat-official';
 import { createWebhookAdapter } from './webhook';
+import { createWeComAdapter } from './wecom';
 
 /**
  * Every channel kind Herald knows. Adding a kind here without an adapter in
  * `createChannelRegistry` is a compile error, and the reverse too.
  */
-export const CHANNEL_TYPES = ['hosted', 'webhook'] as const;
+export const CHANNEL_TYPES = [
+  'email',
+  'dingtalk',
+  'wecom',
+  'wechat_official',
+  'hosted',
+  'webhook',
+] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
 export type ChannelRegistry = { readonly [K in ChannelType]: AnyChannelAdapter };
@@ -14,6 +25,10 @@ export type ChannelRegistry = { readonly [K in ChannelType]: AnyChannelAdapter }
 /** Builds one adapter of each kind; adapters may keep per-server state (token caches). */
 export function createChannelRegistry(): ChannelRegistry {
   const registry = {
+    email: createEmailAdapter(),
+    dingtalk: createDingTalkAdapter(),
+    wecom: createWeComAdapter(),
+    wechat_official: createWeChatOfficialAdapter(),
     hosted: createHostedAdapter(),
     webhook: createWebhookAdapter(),
   } satisfies Record<ChannelType, AnyChannelAdapter>;

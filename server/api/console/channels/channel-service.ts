@@ -1,0 +1,233 @@
+import { Op, type WhereOptions } from 'sequelize';
+
+import {
+  noMentions,
+  type AnyChannelAdapter,
+  type ContentType,
+} from '../../../channels/channel-adapter';
+import { DeliveryError } from '../../../channels/delivery-error';
+import { adapterFor } from '../../../channels/registry';
+import type { AppContext } from '../../../context';
+import { Channel, Instance, Task, Template } from '../../../db/models';
+import { containsAny } from '../../../db/search';
+import { convertContent } from '../../../domain/content-format';
+import { AppError, conflict, errorMessage, notFound } from '../../../lib/errors';
+import { describeIssues } from '../../../lib/validation';
+import { maskSecrets, mergeSecretEdits, openSecrets, sealSecrets } from './channel-secrets';
+
+export interface ChannelUse {
+  kind: 'task' | 'template';
+  id: number;
+  name: string;
+}
+
+export class ChannelService {
+  /** Decrypted, parsed configs for the dispatcher; dropped whenever a channel changes. */
+  private readonly runtimeCache = new Map<number, { type: string; config: unknown }>();
+
+  constructor(private readonly ctx: AppContext) {}
+
+  adapter(type: string): AnyChannelAdapter {
+    const adapter = adapterFor(this.ctx.registry, type);
+    if (!adapter) {
+      throw new AppError(
+        400,
+        `type: unknown channel type "${type}"; one of ${Object.keys(this.ctx.registry).join(', ')}`,
+      );
+    }
+    return adapter;
+  }
+
+  channelTypes() {
+    return Object.values(this.ctx.registry).map((a) => ({
+      type: a.type,
+      label: a.label,
+      contentTypes: a.contentTypes,
+      supportsMentions: a.supportsMentions,
+      supportsDynamicRecipients: a.supportsDynamicRecipients,
+      fixedRecipient: a.fixedRecipient,
+      secretFields: a.secretFields,
+    }));
+  }
+
+  private validateConfig(adapter: AnyChannelAdapter, config: unknown): Record<string, unknown> {
+    const result = adapter.configSchema.safeParse(config ?? {});
+    if (!result.success) throw new AppError(400, `config: ${describeIssues(result.error)}`);
+    return result.data as Record<string, unknown>;
+  }
+
+  async usedBy(channelIds: number[]): Promise<Map<number, ChannelUse[]>> {
+    const uses = new Map<number, ChannelUse[]>();
+    if (channelIds.length === 0) return uses;
+    const instances = await Instance.findAll({ where: { channelId: { [Op.in]: channelIds } } });
+    const taskIds = [
+      ...new Set(instances.map((i) => i.taskId).filter((x): x is number => x !== null)),
+    ];
+    const templateIds = [
+      ...new Set(instances.map((i) => i.templateId).filter((x): x is number => x !== null)),
+    ];
+    const tasks = new Map(
+      (await Task.findAll({ where: { id: taskIds } })).map((t) => [t.id, t.name]),
+    );
+    const templates = new Map(
+      (await Template.findAll({ where: { id: templateIds } })).map((t) => [t.id, t.name]),
+    );
+    for (const inst of instances) {
+      const list = uses.get(inst.channelId) ?? [];
+      const use: ChannelUse | null =
+        inst.taskId !== null
+          ? { kind: 'task', id: inst.taskId, name: tasks.get(inst.taskId) ?? '' }
+          : inst.templateId !== null
+            ? { kind: 'template', id: inst.templateId, name: templates.get(inst.templateId) ?? '' }
+            : null;
+      if (use && !list.some((u) => u.kind === use.kind && u.id === use.id)) list.push(use);
+      uses.set(inst.channelId, list);
+    }
+    return uses;
+  }
+
+  toDto(channel: Channel, uses: ChannelUse[] = []) {
+    const adapter = adapterFor(this.ctx.registry, channel.type);
+    return {
+      id: channel.id,
+      name: channel.name,
+      description: channel.description,
+      type: channel.type,
+      config: maskSecrets(channel.config, adapter?.secretFields ?? []),
+      usedBy: uses,
+      createdAt: channel.createdAt,
+      updatedAt: channel.updatedAt,
+    };
+  }
+
+  async list(filter: { type?: string; q?: string }) {
+    const where: WhereOptions = {};
+    if (filter.type) Object.assign(where, { type: filter.type });
+    if (filter.q)
+      Object.assign(where, {
+        [Op.and]: [containsAny(this.ctx.sequelize, ['name', 'description'], filter.q)],
+      });
+    const channels = await Channel.findAll({ where, order: [['id', 'ASC']] });
+    const uses = await this.usedBy(channels.map((c) => c.id));
+    return channels.map((c) => this.toDto(c, uses.get(c.id)));
+  }
+
+  async get(id: number): Promise<Channel> {
+    const channel = await Channel.findByPk(id);
+    if (!channel) throw notFound(`channel ${id} does not exist`);
+    return channel;
+  }
+
+  async getDto(id: number) {
+    const channel = await this.get(id);
+    return this.toDto(channel, (await this.usedBy([id])).get(id));
+  }
+
+  async create(input: { name: string; description?: string; type: string; config?: unknown }) {
+    const adapter = this.adapter(input.type);
+    const config = this.validateConfig(adapter, input.config);
+    const channel = await this.ctx.writeLock.run(() =>
+      Channel.create({
+        name: input.name,
+        description: input.description ?? '',
+        type: input.type,
+        config: sealSecrets(config, adapter.secretFields, this.ctx.secrets),
+      }),
+    );
+    return this.toDto(channel);
+  }
+
+  async update(
+    id: number,
+    input: { name?: string; description?: string; config?: Record<string, unknown>; type?: string },
+  ) {
+    const channel = await this.get(id);
+    if (input.type !== undefined && input.type !== channel.type) {
+      throw new AppError(400, "type: a channel's type cannot change; create a new channel instead");
+    }
+    const adapter = this.adapter(channel.type);
+    const patch: Partial<{ name: string; description: string; config: Record<string, unknown> }> =
+      {};
+    if (input.name !== undefined) patch.name = input.name;
+    if (input.description !== undefined) patch.description = input.description;
+    if (input.config !== undefined) {
+      const stored = openSecrets(channel.config, adapter.secretFields, this.ctx.secrets);
+      const merged = mergeSecretEdits(stored, input.config, adapter.secretFields);
+      const config = this.validateConfig(adapter, merged);
+      patch.config = sealSecrets(config, adapter.secretFields, this.ctx.secrets);
+    }
+    await this.ctx.writeLock.run(() => channel.update(patch));
+    this.runtimeCache.delete(id);
+    return this.getDto(id);
+  }
+
+  async remove(id: number): Promise<void> {
+    const channel = await this.get(id);
+    const uses = (await this.usedBy([id])).get(id) ?? [];
+    if (uses.length > 0) {
+      const names = uses
+        .map((u) => `${u.kind === 'task' ? 'task' : 'template'} "${u.name}" (id ${u.id})`)
+        .join(', ');
+      throw conflict(`channel "${channel.name}" is used by ${names}; remove those instances first`);
+    }
+    await this.ctx.writeLock.run(() => channel.destroy());
+    this.runtimeCache.delete(id);
+  }
+
+  /** The dispatcher's view of a channel: type and decrypted, parsed config. */
+  async loadRuntime(id: number): Promise<{ type: string; config: unknown } | null> {
+    const cached = this.runtimeCache.get(id);
+    if (cached) return cached;
+    const channel = await Channel.findByPk(id);
+    if (!channel) return null;
+    const adapter = adapterFor(this.ctx.registry, channel.type);
+    if (!adapter) return { type: channel.type, config: channel.config };
+    const clear = openSecrets(channel.config, adapter.secretFields, this.ctx.secrets);
+    const parsed = adapter.configSchema.safeParse(clear);
+    const runtime = { type: channel.type, config: parsed.success ? parsed.data : clear };
+    this.runtimeCache.set(id, runtime);
+    return runtime;
+  }
+
+  /** Sends one real message through the channel, outside the queue, and reports the platform's answer. */
+  async test(id: number, input: { title?: string; content?: string; recipient?: string }) {
+    const channel = await this.get(id);
+    const adapter = this.adapter(channel.type);
+    const runtime = await this.loadRuntime(id);
+    if (!runtime) throw notFound(`channel ${id} does not exist`);
+    let recipient: string | null = null;
+    if (adapter.fixedRecipient === 'required') {
+      recipient = input.recipient?.trim() ?? '';
+      if (!recipient)
+        throw new AppError(400, `recipient: a ${adapter.label} test needs a recipient`);
+      const problem = adapter.validateRecipient?.(recipient);
+      if (problem) throw new AppError(400, `recipient: ${problem}`);
+    }
+    const contentType: ContentType = adapter.contentTypes.includes('markdown')
+      ? 'markdown'
+      : (adapter.contentTypes[0] ?? 'text');
+    const text =
+      input.content ?? 'This is a test message from Herald. 这是一条来自 Herald 的测试消息。';
+    try {
+      const receipt = await adapter.send(
+        runtime.config,
+        {
+          // Negative ids mark test sends: they have no delivery row.
+          deliveryId: -this.ctx.clock.now(),
+          channelId: id,
+          title: input.title ?? 'Herald test message',
+          content: convertContent(text, 'markdown', contentType),
+          contentType,
+          url: null,
+          recipient,
+          mentions: noMentions(),
+        },
+        this.ctx.channelServices,
+      );
+      return { ok: true, reply: receipt.reply, error: null };
+    } catch (err) {
+      const de = err instanceof DeliveryError ? err : null;
+      return { ok: false, reply: de?.reply ?? null, error: errorMessage(err) };
+    }
+  }
+}

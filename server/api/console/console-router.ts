@@ -1,0 +1,62 @@
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
+
+import type { AppContext } from '../../context';
+import { AppError } from '../../lib/errors';
+import { createAuth } from './auth/auth-router';
+import { createChannelRouter } from './channels/channel-router';
+import { ChannelService } from './channels/channel-service';
+import { createEventRouter } from './events/event-router';
+import { createInstanceRouter } from './instances/instance-router';
+import { InstanceService } from './instances/instance-service';
+import { createLogRouter } from './logs/log-router';
+import { LogService } from './logs/log-service';
+import { createMessageRouter } from './messages/message-router';
+import { MessageService } from './messages/message-service';
+import { createSettingsRouter } from './settings/settings-router';
+import { StatsService } from './stats/stats-service';
+import { createTaskRouter } from './tasks/task-router';
+import { TaskService } from './tasks/task-service';
+import { createTemplateRouter } from './templates/template-router';
+import { TemplateService } from './templates/template-service';
+
+/**
+ * Mutations must be JSON: a cross-site form cannot send application/json without a CORS
+ * preflight, which Herald never grants; with SameSite=Strict cookies that closes CSRF.
+ */
+function jsonOnly(req: Request, _res: Response, next: NextFunction) {
+  if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return next();
+  // A body-less POST (logout, token rotation) carries no type; anything with a body or a
+  // declared type must be JSON.
+  const declared = req.headers['content-type'] !== undefined;
+  const hasBody =
+    Number(req.headers['content-length'] ?? 0) > 0 ||
+    req.headers['transfer-encoding'] !== undefined;
+  if ((declared || hasBody) && !req.is('application/json')) {
+    throw new AppError(415, 'Content-Type must be application/json');
+  }
+  next();
+}
+
+export function createConsoleRouter(
+  ctx: AppContext,
+  channels: ChannelService,
+): { router: Router; messages: MessageService } {
+  const router = Router();
+  router.use(jsonOnly);
+  router.use(express.json({ limit: '2mb' }));
+  const auth = createAuth(ctx);
+  const instances = new InstanceService(ctx);
+  const messages = new MessageService(ctx);
+  const stats = new StatsService(ctx);
+  router.use(auth.router);
+  router.use(auth.guarded);
+  router.use(createChannelRouter(channels));
+  router.use(createTaskRouter(new TaskService(ctx, instances), instances));
+  router.use(createTemplateRouter(new TemplateService(ctx, instances), instances));
+  router.use(createInstanceRouter(instances));
+  router.use(createLogRouter(new LogService(ctx)));
+  router.use(createMessageRouter(messages));
+  router.use(createSettingsRouter(ctx, stats));
+  router.use(createEventRouter(ctx));
+  return { router, messages };
+}

@@ -1,0 +1,36 @@
+import { Router } from 'express';
+
+import type { AppContext } from '../../../context';
+
+const HEARTBEAT_MS = 25_000;
+
+/** GET /events: Server-Sent Events for the console (new hosted messages, delivery changes). */
+export function createEventRouter(ctx: AppContext): Router {
+  const router = Router();
+  router.get('/events', (req, res) => {
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache, no-transform',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
+    res.write('retry: 3000\n\n');
+    const send = (event: string, data: unknown) =>
+      res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    const onMessage = (m: { id: number; title: string; format: string; createdAt: string }) =>
+      send('message', { id: m.id, title: m.title, format: m.format, createdAt: m.createdAt });
+    const onDelivery = (d: unknown) => send('delivery', d);
+    const onSend = (s: unknown) => send('send', s);
+    ctx.events.on('message', onMessage);
+    ctx.events.on('delivery', onDelivery);
+    ctx.events.on('send', onSend);
+    const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
+    req.on('close', () => {
+      clearInterval(heartbeat);
+      ctx.events.off('message', onMessage);
+      ctx.events.off('delivery', onDelivery);
+      ctx.events.off('send', onSend);
+    });
+  });
+  return router;
+}

@@ -1,0 +1,165 @@
+import { Op, type WhereOptions } from 'sequelize';
+
+import type { AppContext } from '../../../context';
+import { Channel, Delivery, DeliveryAttempt, Send } from '../../../db/models';
+import { containsAny } from '../../../db/search';
+import { rollUpSendStatus } from '../../../queue/dispatcher';
+import { AppError, notFound } from '../../../lib/errors';
+import { pageOf, type Paging } from '../../../lib/paging';
+
+export interface LogFilter {
+  q?: string;
+  api?: 'v1' | 'v2';
+  taskId?: number;
+  templateId?: number;
+  status?: string;
+  from?: Date;
+  to?: Date;
+}
+
+export class LogService {
+  constructor(private readonly ctx: AppContext) {}
+
+  async list(filter: LogFilter, paging: Paging) {
+    const and: WhereOptions[] = [];
+    if (filter.q)
+      and.push(containsAny(this.ctx.sequelize, ['title', 'text', 'html', 'markdown'], filter.q));
+    if (filter.api) and.push({ api: filter.api });
+    if (filter.taskId) and.push({ taskId: filter.taskId });
+    if (filter.templateId) and.push({ templateId: filter.templateId });
+    if (filter.status) and.push({ status: filter.status });
+    if (filter.from) and.push({ createdAt: { [Op.gte]: filter.from } });
+    if (filter.to) and.push({ createdAt: { [Op.lte]: filter.to } });
+    const { rows, count } = await Send.findAndCountAll({
+      where: { [Op.and]: and },
+      order: [['id', 'DESC']],
+      limit: paging.pageSize,
+      offset: paging.offset,
+    });
+    const counts = await this.deliveryCounts(rows.map((s) => s.id));
+    return pageOf(
+      rows.map((s) => this.toDto(s, counts.get(s.id))),
+      count,
+      paging,
+    );
+  }
+
+  private async deliveryCounts(sendIds: number[]) {
+    const rows = (await Delivery.findAll({
+      attributes: [
+        'sendId',
+        'status',
+        [this.ctx.sequelize.fn('COUNT', this.ctx.sequelize.col('id')), 'n'],
+      ],
+      where: { sendId: sendIds },
+      group: ['sendId', 'status'],
+      raw: true,
+    })) as unknown as Array<{ sendId: number; status: string; n: number }>;
+    const out = new Map<number, { sent: number; failed: number }>();
+    for (const r of rows) {
+      const c = out.get(r.sendId) ?? { sent: 0, failed: 0 };
+      if (r.status === 'sent') c.sent += Number(r.n);
+      if (r.status === 'failed') c.failed += Number(r.n);
+      out.set(r.sendId, c);
+    }
+    return out;
+  }
+
+  toDto(s: Send, counts: { sent: number; failed: number } | undefined) {
+    return {
+      id: s.id,
+      api: s.api,
+      taskId: s.taskId,
+      templateId: s.templateId,
+      sourceName: s.sourceName,
+      title: s.title,
+      status: s.status,
+      deliveryCount: s.deliveryCount,
+      sentCount: counts?.sent ?? 0,
+      failedCount: counts?.failed ?? 0,
+      createdAt: s.createdAt,
+      updatedAt: s.updatedAt,
+    };
+  }
+
+  async detail(id: number) {
+    const send = await Send.findByPk(id);
+    if (!send) throw notFound(`send ${id} does not exist`);
+    const deliveries = await Delivery.findAll({ where: { sendId: id }, order: [['id', 'ASC']] });
+    const attempts = await DeliveryAttempt.findAll({
+      where: { deliveryId: deliveries.map((d) => d.id) },
+      order: [['id', 'ASC']],
+    });
+    const channels = new Map(
+      (await Channel.findAll({ where: { id: deliveries.map((d) => d.channelId) } })).map((c) => [
+        c.id,
+        c,
+      ]),
+    );
+    const counts = await this.deliveryCounts([id]);
+    return {
+      ...this.toDto(send, counts.get(id)),
+      text: send.text,
+      html: send.html,
+      markdown: send.markdown,
+      url: send.url,
+      request: send.request,
+      deliveries: deliveries.map((d) => ({
+        ...this.deliveryDto(d),
+        channelName: channels.get(d.channelId)?.name ?? `(deleted channel ${d.channelId})`,
+        attemptLog: attempts
+          .filter((a) => a.deliveryId === d.id)
+          .map((a) => ({
+            attempt: a.attempt,
+            outcome: a.outcome,
+            error: a.error,
+            reply: a.reply,
+            durationMs: a.durationMs,
+            startedAt: a.startedAt,
+          })),
+      })),
+    };
+  }
+
+  deliveryDto(d: Delivery) {
+    return {
+      id: d.id,
+      sendId: d.sendId,
+      instanceId: d.instanceId,
+      channelId: d.channelId,
+      channelType: d.channelType,
+      contentType: d.contentType,
+      recipient: d.recipient,
+      status: d.status,
+      attempts: d.attempts,
+      nextAttemptAt: ['queued', 'retrying'].includes(d.status)
+        ? new Date(Number(d.nextAttemptAt))
+        : null,
+      lastError: d.lastError,
+      reply: d.reply,
+      sentAt: d.sentAt,
+      createdAt: d.createdAt,
+    };
+  }
+
+  /** Puts a failed or waiting delivery back in the queue now, with a fresh attempt budget. */
+  async retry(id: number) {
+    const delivery = await Delivery.findByPk(id);
+    if (!delivery) throw notFound(`delivery ${id} does not exist`);
+    if (delivery.status === 'sent') throw new AppError(409, `delivery ${id} was already sent`);
+    if (delivery.status === 'sending')
+      throw new AppError(409, `delivery ${id} is being sent right now`);
+    await this.ctx.writeLock.run(() =>
+      this.ctx.sequelize.transaction(async (transaction) => {
+        await delivery.update(
+          { status: 'queued', attempts: 0, nextAttemptAt: this.ctx.clock.now(), leaseUntil: null },
+          { transaction },
+        );
+        await rollUpSendStatus([delivery.sendId], transaction);
+      }),
+    );
+    this.ctx.events.emit('delivery', { id, sendId: delivery.sendId, status: 'queued' });
+    this.ctx.dispatcher.wake();
+    return this.deliveryDto(delivery);
+  }
+}

@@ -1,0 +1,104 @@
+import sanitizeHtml from 'sanitize-html';
+import { Op, type WhereOptions } from 'sequelize';
+
+import type { ContentType } from '../../../channels/channel-adapter';
+import type { AppContext } from '../../../context';
+import { HostedMessage } from '../../../db/models';
+import { containsAny } from '../../../db/search';
+import { escapeHtml, markdownToHtml } from '../../../domain/content-format';
+import { notFound } from '../../../lib/errors';
+import { pageOf, type Paging } from '../../../lib/paging';
+
+const SANITIZE: sanitizeHtml.IOptions = {
+  allowedTags: sanitizeHtml.defaults.allowedTags.concat(['img', 'del', 'ins', 'span', 'h1', 'h2']),
+  allowedAttributes: {
+    a: ['href', 'title', 'target', 'rel'],
+    img: ['src', 'alt', 'title', 'width', 'height'],
+    '*': ['class'],
+  },
+  allowedSchemes: ['http', 'https', 'mailto'],
+  allowedSchemesByTag: { img: ['http', 'https', 'data'] },
+  transformTags: {
+    a: sanitizeHtml.simpleTransform('a', { target: '_blank', rel: 'noopener noreferrer' }),
+  },
+};
+
+/** Renders stored content to HTML that is safe to show: scripts, handlers and javascript: links removed. */
+export function safeHtmlOf(content: string, format: ContentType): string {
+  if (format === 'text') return `<pre class="herald-text">${escapeHtml(content)}</pre>`;
+  const html = format === 'markdown' ? markdownToHtml(content) : content;
+  return sanitizeHtml(html, SANITIZE);
+}
+
+export class MessageService {
+  constructor(private readonly ctx: AppContext) {}
+
+  toDto(m: HostedMessage) {
+    return {
+      id: m.id,
+      channelId: m.channelId,
+      title: m.title,
+      content: m.content,
+      format: m.format,
+      url: m.url,
+      read: m.readAt !== null,
+      createdAt: m.createdAt,
+      updatedAt: m.updatedAt,
+    };
+  }
+
+  async list(filter: { q?: string; unread?: boolean }, paging: Paging) {
+    const and: WhereOptions[] = [];
+    if (filter.q) and.push(containsAny(this.ctx.sequelize, ['title', 'content'], filter.q));
+    if (filter.unread) and.push({ readAt: null });
+    const { rows, count } = await HostedMessage.findAndCountAll({
+      where: { [Op.and]: and },
+      order: [['id', 'DESC']],
+      limit: paging.pageSize,
+      offset: paging.offset,
+    });
+    return {
+      ...pageOf(
+        rows.map((m) => this.toDto(m)),
+        count,
+        paging,
+      ),
+      unreadCount: await this.unreadCount(),
+    };
+  }
+
+  unreadCount(): Promise<number> {
+    return HostedMessage.count({ where: { readAt: null } });
+  }
+
+  async get(id: number) {
+    const m = await HostedMessage.findByPk(id);
+    if (!m) throw notFound(`message ${id} does not exist`);
+    return m;
+  }
+
+  async detail(id: number) {
+    const m = await this.get(id);
+    return { ...this.toDto(m), safeHtml: safeHtmlOf(m.content, m.format) };
+  }
+
+  async setRead(id: number, read: boolean) {
+    const m = await this.get(id);
+    await this.ctx.writeLock.run(() =>
+      m.update({ readAt: read ? new Date(this.ctx.clock.now()) : null }),
+    );
+    return this.toDto(m);
+  }
+
+  async readAll(): Promise<number> {
+    const [updated] = await this.ctx.writeLock.run(() =>
+      HostedMessage.update({ readAt: new Date(this.ctx.clock.now()) }, { where: { readAt: null } }),
+    );
+    return updated;
+  }
+
+  async remove(id: number): Promise<void> {
+    const m = await this.get(id);
+    await this.ctx.writeLock.run(() => m.destroy());
+  }
+}

@@ -1,0 +1,99 @@
+import { Op, UniqueConstraintError } from 'sequelize';
+
+import type { AppContext } from '../../../context';
+import { Instance, Task } from '../../../db/models';
+import { containsAny } from '../../../db/search';
+import { conflict, notFound } from '../../../lib/errors';
+import { pageOf, type Paging } from '../../../lib/paging';
+import type { InstanceService } from '../instances/instance-service';
+
+export class TaskService {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly instances: InstanceService,
+  ) {}
+
+  private async counts(ids: number[]): Promise<Map<number, number>> {
+    const rows = (await Instance.count({
+      where: { taskId: ids },
+      group: ['taskId'],
+    })) as unknown as Array<{
+      taskId: number;
+      count: number;
+    }>;
+    return new Map(rows.map((r) => [r.taskId, Number(r.count)]));
+  }
+
+  toDto(task: Task, instanceCount: number) {
+    return {
+      id: task.id,
+      name: task.name,
+      instanceCount,
+      createdAt: task.createdAt,
+      updatedAt: task.updatedAt,
+    };
+  }
+
+  async list(name: string | undefined, paging: Paging) {
+    const where = name ? { [Op.and]: [containsAny(this.ctx.sequelize, ['name'], name)] } : {};
+    const { rows, count } = await Task.findAndCountAll({
+      where,
+      order: [['id', 'DESC']],
+      limit: paging.pageSize,
+      offset: paging.offset,
+    });
+    const counts = await this.counts(rows.map((t) => t.id));
+    return pageOf(
+      rows.map((t) => this.toDto(t, counts.get(t.id) ?? 0)),
+      count,
+      paging,
+    );
+  }
+
+  async get(id: number): Promise<Task> {
+    const task = await Task.findByPk(id);
+    if (!task) throw notFound(`task ${id} does not exist`);
+    return task;
+  }
+
+  async detail(id: number) {
+    const task = await this.get(id);
+    const instances = await this.instances.listFor({ kind: 'task', id });
+    return { ...this.toDto(task, instances.length), instances };
+  }
+
+  async create(name: string) {
+    const task = await this.ctx.writeLock.run(() => Task.create({ name }).catch(nameTaken(name)));
+    return this.toDto(task, 0);
+  }
+
+  async rename(id: number, name: string) {
+    const task = await this.get(id);
+    await this.ctx.writeLock.run(() => task.update({ name }).catch(nameTaken(name)));
+    return this.detail(id);
+  }
+
+  /** Deletes the task and (by cascade) its instances; its token then answers 404. */
+  async remove(id: number): Promise<void> {
+    const task = await this.get(id);
+    await this.ctx.writeLock.run(() => task.destroy());
+  }
+
+  async token(id: number): Promise<string> {
+    const task = await this.get(id);
+    return this.ctx.tokens.encode({ kind: 'task', id: task.id, generation: task.tokenGeneration });
+  }
+
+  async rotateToken(id: number): Promise<string> {
+    const task = await this.get(id);
+    await this.ctx.writeLock.run(() => task.update({ tokenGeneration: task.tokenGeneration + 1 }));
+    return this.ctx.tokens.encode({ kind: 'task', id: task.id, generation: task.tokenGeneration });
+  }
+}
+
+export function nameTaken(name: string) {
+  return (err: unknown): never => {
+    if (err instanceof UniqueConstraintError) throw conflict(`name: "${name}" is already taken`);
+    throw err;
+  };
+}

@@ -1,0 +1,232 @@
+/**
+ * A hand-kept OpenAPI 3.1 description of the send and console APIs. The send bodies are
+ * spelled out; console routes are listed with their purpose and point at docs/console-api.md.
+ */
+const envelope = (data: object = { type: ['object', 'null'] }) => ({
+  type: 'object',
+  required: ['code', 'msg', 'data'],
+  properties: { code: { type: 'integer' }, msg: { type: 'string' }, data },
+});
+
+const stringArray = { type: 'array', items: { type: 'string' } };
+
+const errorResponses = {
+  '400': {
+    description: 'Invalid input; msg names the field (V2: also the contract’s Chinese msgs)',
+    content: { 'application/json': { schema: envelope() } },
+  },
+  '500': {
+    description: 'Internal error, or (V1) every delivery failed',
+    content: { 'application/json': { schema: envelope() } },
+  },
+};
+
+const consoleRoutes: Array<[string, string, string]> = [
+  ['get', '/api/console/status', 'Whether first-run setup is needed, and the version'],
+  ['post', '/api/console/setup', 'Create the first administrator (only while none exists)'],
+  ['post', '/api/console/login', 'Sign in; sets the session cookie'],
+  ['post', '/api/console/logout', 'Sign out'],
+  ['get', '/api/console/me', 'The signed-in user'],
+  ['post', '/api/console/password', 'Change the password'],
+  ['get', '/api/console/channel-types', 'Channel kinds with their ContentTypes and rules'],
+  ['get', '/api/console/channels', 'List channels'],
+  ['post', '/api/console/channels', 'Create a channel'],
+  ['get', '/api/console/channels/{id}', 'Read a channel (secrets masked)'],
+  ['put', '/api/console/channels/{id}', 'Update a channel'],
+  ['delete', '/api/console/channels/{id}', 'Delete a channel (refused while in use)'],
+  ['post', '/api/console/channels/{id}/test', 'Send a test message through a channel'],
+  ['get', '/api/console/tasks', 'List tasks (?name=)'],
+  ['post', '/api/console/tasks', 'Create a task'],
+  ['get', '/api/console/tasks/{id}', 'Read a task with its instances'],
+  ['put', '/api/console/tasks/{id}', 'Rename a task'],
+  ['delete', '/api/console/tasks/{id}', 'Delete a task and its instances'],
+  ['get', '/api/console/tasks/{id}/token', 'The task token'],
+  ['post', '/api/console/tasks/{id}/token/rotate', 'Rotate the task token'],
+  ['get', '/api/console/tasks/{id}/instances', 'List task instances'],
+  ['post', '/api/console/tasks/{id}/instances', 'Add a task instance'],
+  ['get', '/api/console/templates', 'List templates (?name=)'],
+  ['post', '/api/console/templates', 'Create a template'],
+  ['post', '/api/console/templates/preview', 'Preview an unsaved template'],
+  ['get', '/api/console/templates/{id}', 'Read a template with its instances'],
+  ['put', '/api/console/templates/{id}', 'Update a template'],
+  ['patch', '/api/console/templates/{id}', 'Update a template'],
+  ['delete', '/api/console/templates/{id}', 'Delete a template'],
+  ['get', '/api/console/templates/{id}/token', 'The template token'],
+  ['post', '/api/console/templates/{id}/token/rotate', 'Rotate the template token'],
+  ['post', '/api/console/templates/{id}/preview', 'Render the template with placeholder values'],
+  ['get', '/api/console/templates/{id}/instances', 'List template instances'],
+  ['post', '/api/console/templates/{id}/instances', 'Add a template instance'],
+  ['patch', '/api/console/instances/{id}', 'Update an instance'],
+  ['delete', '/api/console/instances/{id}', 'Delete an instance'],
+  ['get', '/api/console/logs', 'List sends (q, api, taskId, templateId, status, from, to, page)'],
+  ['get', '/api/console/logs/{id}', 'One send with its deliveries and attempts'],
+  ['post', '/api/console/deliveries/{id}/retry', 'Queue a failed delivery again'],
+  ['get', '/api/console/messages', 'List hosted messages (q, unread, page)'],
+  ['get', '/api/console/messages/unread-count', 'Unread hosted messages'],
+  ['post', '/api/console/messages/read-all', 'Mark every hosted message read'],
+  ['get', '/api/console/messages/{id}', 'One hosted message with sanitised HTML'],
+  ['patch', '/api/console/messages/{id}', 'Mark read or unread'],
+  ['delete', '/api/console/messages/{id}', 'Delete a hosted message'],
+  ['get', '/api/console/settings', 'Settings and about'],
+  ['put', '/api/console/settings', 'Change settings'],
+  ['get', '/api/console/stats', 'Dashboard numbers (?days=)'],
+  ['get', '/api/console/events', 'Server-Sent Events: message, delivery, send'],
+];
+
+export function openApiDocument(version: string) {
+  const paths: Record<string, Record<string, unknown>> = {
+    '/api/v1/message/send': {
+      post: {
+        summary: 'Send a message through a task (V1, legacy)',
+        parameters: [
+          {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: false,
+            schema: { type: 'string', maxLength: 255 },
+          },
+        ],
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['title'],
+                properties: {
+                  token: {
+                    type: 'string',
+                    description: 'Encrypted task token (wins over task_id)',
+                  },
+                  task_id: {
+                    type: ['string', 'integer'],
+                    description: 'Plaintext task id (can be turned off)',
+                  },
+                  title: { type: 'string', maxLength: 1000 },
+                  text: { type: 'string' },
+                  html: { type: 'string' },
+                  markdown: { type: 'string' },
+                  at_mobiles: stringArray,
+                  at_userids: stringArray,
+                  at_user_ids: {
+                    ...stringArray,
+                    description: 'Alias of at_userids (Message Nest clients)',
+                  },
+                  at_all: { type: 'boolean' },
+                  recipients: { ...stringArray, maxItems: 100 },
+                  url: {
+                    type: 'string',
+                    description:
+                      'Kept with hosted messages and sent where a channel supports a link',
+                  },
+                  mode: { type: 'string', enum: ['sync', 'async'] },
+                },
+              },
+            },
+          },
+        },
+        responses: {
+          '200': {
+            description: 'status sent, partial (with results) or queued',
+            content: {
+              'application/json': {
+                schema: envelope({
+                  type: 'object',
+                  properties: {
+                    status: { type: 'string', enum: ['sent', 'partial', 'queued'] },
+                    sendId: { type: 'integer' },
+                    results: { type: 'array' },
+                  },
+                }),
+              },
+            },
+          },
+          '401': { description: 'Token invalid or rotated; task_id turned off' },
+          '404': { description: 'Token does not exist (task deleted)' },
+          '429': { description: 'Per-token rate limit' },
+          ...errorResponses,
+        },
+      },
+    },
+    '/api/v2/message/send': {
+      post: {
+        summary: 'Send a message through a template (V2, recommended)',
+        parameters: [
+          {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: false,
+            schema: { type: 'string', maxLength: 255 },
+          },
+        ],
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['token', 'title'],
+                properties: {
+                  token: { type: 'string' },
+                  title: { type: 'string', minLength: 1, maxLength: 1000 },
+                  placeholders: {
+                    type: 'object',
+                    additionalProperties: { type: ['string', 'number', 'boolean', 'null'] },
+                  },
+                  recipients: { ...stringArray, maxItems: 100 },
+                  url: { type: 'string' },
+                },
+              },
+            },
+          },
+        },
+        responses: {
+          '200': {
+            description: 'Queued; count = enabled instances',
+            content: {
+              'application/json': {
+                schema: envelope({
+                  type: 'object',
+                  properties: { token: { type: 'string' }, count: { type: 'integer' } },
+                }),
+              },
+            },
+          },
+          '429': { description: 'Per-token rate limit' },
+          ...errorResponses,
+        },
+      },
+    },
+  };
+  for (const [method, path, summary] of consoleRoutes) {
+    paths[path] = {
+      ...(paths[path] ?? {}),
+      [method]: {
+        summary,
+        tags: ['console'],
+        security:
+          path.endsWith('/status') || path.endsWith('/setup') || path.endsWith('/login')
+            ? []
+            : [{ session: [] }],
+        responses: {
+          '200': {
+            description: 'Envelope; see docs/console-api.md',
+            content: { 'application/json': { schema: envelope() } },
+          },
+        },
+      },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Herald',
+      version,
+      description: 'Message dispatch: send APIs (V1 tasks, V2 templates) and the console API.',
+    },
+    components: {
+      securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'herald_session' } },
+    },
+    paths,
+  };
+}

@@ -1,0 +1,81 @@
+import { Op, UniqueConstraintError } from 'sequelize';
+
+import { LIMITS } from '../../config/settings-schema';
+import type { AppContext } from '../../context';
+import { IdempotencyKey } from '../../db/models';
+import { AppError } from '../../lib/errors';
+import type { SendResponse } from './send-service';
+
+const WAIT_FOR_FIRST_MS = 60_000;
+const POLL_MS = 100;
+
+/**
+ * Runs a send at most once per Idempotency-Key and endpoint within 24 hours: a repeat gets the
+ * first answer and sends nothing. Only answers that accepted a send are kept; a request refused
+ * for bad input frees its key, so the caller can fix the request and reuse it.
+ */
+export async function withIdempotency(
+  ctx: AppContext,
+  scope: string,
+  key: string | undefined,
+  run: () => Promise<SendResponse>,
+): Promise<SendResponse> {
+  if (key === undefined) return run();
+  if (key.length === 0 || key.length > LIMITS.idempotencyKeyChars) {
+    throw new AppError(
+      400,
+      `Idempotency-Key: must be 1 to ${LIMITS.idempotencyKeyChars} characters`,
+    );
+  }
+  const cutoff = new Date(ctx.clock.now() - LIMITS.idempotencyTtlMs);
+  let row: IdempotencyKey | null = null;
+  try {
+    row = await ctx.writeLock.run(async () => {
+      await IdempotencyKey.destroy({ where: { scope, key, createdAt: { [Op.lt]: cutoff } } });
+      return IdempotencyKey.create({ scope, key, response: null });
+    });
+  } catch (err) {
+    if (!(err instanceof UniqueConstraintError)) throw err;
+  }
+  if (!row) return replay(scope, key);
+  try {
+    const response = await run();
+    await ctx.writeLock.run(() =>
+      row.update({ response: { code: response.code, body: response } }),
+    );
+    return response;
+  } catch (err) {
+    // Nothing was accepted: free the key.
+    await ctx.writeLock.run(() => row.destroy()).catch(() => undefined);
+    throw err;
+  }
+}
+
+async function replay(scope: string, key: string): Promise<SendResponse> {
+  const deadline = Date.now() + WAIT_FOR_FIRST_MS;
+  for (;;) {
+    const existing = await IdempotencyKey.findOne({ where: { scope, key } });
+    if (existing?.response) return existing.response.body as SendResponse;
+    if (!existing) {
+      throw new AppError(
+        409,
+        'Idempotency-Key: the first request with this key failed; send again with a new key',
+      );
+    }
+    if (Date.now() > deadline) {
+      throw new AppError(
+        409,
+        'Idempotency-Key: the first request with this key is still being processed',
+      );
+    }
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+}
+
+/** Housekeeping: forgets keys older than 24 hours. */
+export async function pruneIdempotencyKeys(ctx: AppContext): Promise<number> {
+  const cutoff = new Date(ctx.clock.now() - LIMITS.idempotencyTtlMs);
+  return ctx.writeLock.run(() =>
+    IdempotencyKey.destroy({ where: { createdAt: { [Op.lt]: cutoff } } }),
+  );
+}

@@ -1,0 +1,65 @@
+import express, { Router, type Request, type Response } from 'express';
+
+import { LIMITS } from '../../config/settings-schema';
+import type { AppContext } from '../../context';
+import { sendEnvelope } from '../../lib/envelope';
+import { AppError } from '../../lib/errors';
+import { parseInput } from '../../lib/validation';
+import { withIdempotency } from './idempotency';
+import { SendRateLimiter } from './rate-limiter';
+import { v1RequestSchema, v2RequestSchema } from './send-schemas';
+import { SendService } from './send-service';
+
+/** POST /api/v1/message/send and POST /api/v2/message/send. */
+export function createSendRouter(ctx: AppContext): Router {
+  const router = Router();
+  const service = new SendService(ctx);
+  const limiter = new SendRateLimiter();
+  // Scripts often forget the Content-Type header (curl -d sends form encoding): the body is
+  // read as JSON whatever the header says, since these endpoints only take JSON.
+  const json = express.json({ limit: LIMITS.bodyBytes, type: () => true, strict: false });
+
+  const checkRate = (credential: string) => {
+    const perMinute = ctx.settings.get().rateLimitPerMinute;
+    if (!limiter.allow(credential, perMinute, ctx.clock.now())) {
+      throw new AppError(429, `rate limit: at most ${perMinute} sends a minute per token`);
+    }
+  };
+
+  const bodyObject = (req: Request): Record<string, unknown> => {
+    if (
+      req.body === undefined ||
+      req.body === null ||
+      typeof req.body !== 'object' ||
+      Array.isArray(req.body)
+    ) {
+      throw new AppError(400, 'request body must be a JSON object');
+    }
+    return req.body as Record<string, unknown>;
+  };
+
+  const idempotencyKey = (req: Request) => {
+    const value = req.get('Idempotency-Key');
+    return value === undefined ? undefined : value.trim();
+  };
+
+  router.post('/api/v1/message/send', json, async (req: Request, res: Response) => {
+    const body = parseInput(v1RequestSchema, bodyObject(req));
+    checkRate(`v1:${body.token ?? `task:${String(body.task_id)}`}`);
+    const answer = await withIdempotency(ctx, 'v1', idempotencyKey(req), () =>
+      service.sendV1(body),
+    );
+    sendEnvelope(res, answer.code, answer.msg, answer.data);
+  });
+
+  router.post('/api/v2/message/send', json, async (req: Request, res: Response) => {
+    const body = parseInput(v2RequestSchema, bodyObject(req));
+    checkRate(`v2:${body.token}`);
+    const answer = await withIdempotency(ctx, 'v2', idempotencyKey(req), () =>
+      service.sendV2(body),
+    );
+    sendEnvelope(res, answer.code, answer.msg, answer.data);
+  });
+
+  return router;
+}

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+
+import { LIMITS } from '../../config/settings-schema';
+
+const requiredString = (what: string) =>
+  z.string({ error: (iss) => (iss.input === undefined ? 'is required' : `must be a ${what}`) });
+
+const title = requiredString('string')
+  .trim()
+  .min(1, 'must not be empty')
+  .max(LIMITS.titleChars, `must be at most ${LIMITS.titleChars} characters`);
+
+const body = z
+  .string({ error: 'must be a string' })
+  .max(LIMITS.contentChars, `must be at most ${LIMITS.contentChars} characters`)
+  .nullish();
+
+const stringList = (max: number, itemMax: number) =>
+  z
+    .array(z.string({ error: 'must be strings' }).trim().max(itemMax), {
+      error: 'must be an array of strings',
+    })
+    .max(max, `at most ${max} entries`);
+
+const recipients = z
+  .array(z.string({ error: 'must be strings' }).trim().min(1, 'must not be empty').max(320), {
+    error: 'must be an array of strings',
+  })
+  .max(LIMITS.recipients, `at most ${LIMITS.recipients} recipients per request`);
+
+const url = z
+  .string({ error: 'must be a string' })
+  .trim()
+  .max(LIMITS.urlChars, `must be at most ${LIMITS.urlChars} characters`)
+  .nullish();
+
+/** V1: the caller sends the content on every call. Unknown fields are ignored. */
+export const v1RequestSchema = z.object({
+  token: z.string({ error: 'must be a string' }).trim().max(512).optional(),
+  task_id: z
+    .union([z.string().trim().max(32), z.number().int()], {
+      error: 'must be a string or an integer',
+    })
+    .optional(),
+  title,
+  text: body,
+  html: body,
+  markdown: body,
+  at_mobiles: stringList(LIMITS.mentions, 32).optional(),
+  at_userids: stringList(LIMITS.mentions, 128).optional(),
+  // Message Nest's server reads at_user_ids; its docs say at_userids: both are accepted.
+  at_user_ids: stringList(LIMITS.mentions, 128).optional(),
+  at_all: z.boolean({ error: 'must be true or false' }).optional(),
+  recipients: recipients.optional(),
+  url,
+  mode: z.enum(['sync', 'async'], { error: 'must be "sync" or "async"' }).optional(),
+});
+export type V1Request = z.infer<typeof v1RequestSchema>;
+
+/** V2: content lives in the template; the caller sends the token, a title and values. */
+export const v2RequestSchema = z.object({
+  token: requiredString('string').trim().min(1, 'is required').max(512),
+  title,
+  placeholders: z
+    .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]), {
+      error: 'must be an object of string values',
+    })
+    .optional(),
+  recipients: recipients.optional(),
+  url,
+});
+export type V2Request = z.infer<typeof v2RequestSchema>;

@@ -1,0 +1,368 @@
+import type { AnyChannelAdapter, ContentType, Mentions } from '../../channels/channel-adapter';
+import { noMentions } from '../../channels/channel-adapter';
+import { adapterFor } from '../../channels/registry';
+import type { AppContext } from '../../context';
+import { TokenError, type TokenKind } from '../../crypto/tokens';
+import { Channel, Delivery, Instance, Send, Task, Template } from '../../db/models';
+import { chooseContent, hasAnyBody, type Bodies } from '../../domain/content-format';
+import { splitList } from '../../domain/lists';
+import { fillPlaceholders, normalisePlaceholderValues } from '../../domain/placeholders';
+import { AppError } from '../../lib/errors';
+import type { AttemptResult } from '../../queue/dispatcher';
+import type { V1Request, V2Request } from './send-schemas';
+
+/** The contract's V2 msg strings, verbatim. */
+export const V2_MSG = {
+  tokenParseFailed: 'token解析失败',
+  templateNotFound: '模板不存在',
+  templateDisabled: '模板已禁用',
+  noInstances: '模板没有配置发送实例',
+  noEnabledInstances: '模板没有启用的发送实例',
+} as const;
+
+interface Target {
+  instance: Instance;
+  channel: Channel;
+  adapter: AnyChannelAdapter;
+}
+
+interface PlannedDelivery {
+  target: Target;
+  contentType: ContentType;
+  content: string;
+  recipient: string | null;
+  mentions: Mentions;
+}
+
+export interface SendResponse {
+  code: number;
+  msg: string;
+  data: unknown;
+}
+
+const uniq = (list: string[]) => [...new Set(list.filter((s) => s.length > 0))];
+
+export class SendService {
+  constructor(private readonly ctx: AppContext) {}
+
+  // ---- V1 -------------------------------------------------------------------------------
+
+  async sendV1(req: V1Request): Promise<SendResponse> {
+    const task = await this.resolveTask(req);
+    const bodies: Bodies = { text: req.text, html: req.html, markdown: req.markdown };
+    if (!hasAnyBody(bodies))
+      throw new AppError(400, 'text, html, markdown: at least one must be given');
+    const targets = await this.targets({ taskId: task.id });
+    if (targets.all === 0)
+      throw new AppError(400, `task "${task.name}" has no instances; add one in the console`);
+    if (targets.enabled.length === 0)
+      throw new AppError(400, `task "${task.name}" has no enabled instances`);
+    const recipients = this.checkRecipients(targets.enabled, req.recipients);
+    const requestMentions: Mentions = {
+      mobiles: req.at_mobiles ?? [],
+      userIds: [...(req.at_userids ?? []), ...(req.at_user_ids ?? [])],
+      all: req.at_all ?? false,
+    };
+    const planned: PlannedDelivery[] = [];
+    for (const target of targets.enabled) {
+      const chosen = chooseContent(bodies, target.instance.contentType);
+      if (!chosen) continue;
+      const mentions = this.mentionsFor(target, requestMentions);
+      for (const recipient of this.recipientsFor(target, recipients)) {
+        planned.push({
+          target,
+          contentType: target.instance.contentType,
+          content: chosen.content,
+          recipient,
+          mentions,
+        });
+      }
+    }
+    const { send, deliveries } = await this.store({
+      api: 'v1',
+      taskId: task.id,
+      templateId: null,
+      sourceName: task.name,
+      title: req.title,
+      bodies,
+      url: req.url ?? null,
+      request: redact(req),
+      planned,
+    });
+    if (req.mode === 'async') {
+      return { code: 200, msg: 'success', data: { status: 'queued', sendId: send.id } };
+    }
+    const results = await this.ctx.dispatcher.waitForAttempts(
+      deliveries.map((d) => d.id),
+      this.ctx.settings.get().v1WaitMs,
+    );
+    return summariseV1(send.id, deliveries, results);
+  }
+
+  private async resolveTask(req: V1Request): Promise<Task> {
+    // design.md: the token wins when both are sent.
+    if (req.token) {
+      const payload = this.decode(
+        req.token,
+        'task',
+        (reason) => new AppError(401, `token is invalid: ${reason}`),
+      );
+      const task = await Task.findByPk(payload.id);
+      if (!task) throw new AppError(404, 'token does not exist: its task was deleted');
+      if (task.tokenGeneration !== payload.generation) {
+        throw new AppError(
+          401,
+          'token is no longer valid: it was rotated; get the current token from the console',
+        );
+      }
+      return task;
+    }
+    if (req.task_id !== undefined && req.task_id !== '') {
+      if (!this.ctx.settings.get().allowTaskId) {
+        throw new AppError(401, 'task_id is turned off in settings; send the task token instead');
+      }
+      const id = Number(req.task_id);
+      if (!Number.isSafeInteger(id) || id <= 0)
+        throw new AppError(400, 'task_id: must be a positive integer');
+      const task = await Task.findByPk(id);
+      if (!task) throw new AppError(404, `task ${id} does not exist`);
+      return task;
+    }
+    throw new AppError(400, 'token: is required (or task_id)');
+  }
+
+  // ---- V2 -------------------------------------------------------------------------------
+
+  async sendV2(req: V2Request): Promise<SendResponse> {
+    // The contract's processing order: token, template, enabled, placeholders, instances.
+    const payload = this.decode(
+      req.token,
+      'template',
+      (reason) => new AppError(400, `${V2_MSG.tokenParseFailed}: ${reason}`),
+    );
+    const template = await Template.findByPk(payload.id);
+    if (!template) throw new AppError(400, V2_MSG.templateNotFound);
+    if (template.tokenGeneration !== payload.generation) {
+      throw new AppError(400, `${V2_MSG.tokenParseFailed}: 令牌已轮换 (the token was rotated)`);
+    }
+    if (!template.enabled) throw new AppError(400, V2_MSG.templateDisabled);
+    const values = normalisePlaceholderValues(req.placeholders ?? {});
+    const fill = (body: string | null, format: ContentType) =>
+      body ? fillPlaceholders(body, template.placeholders, values, format) : null;
+    const bodies: Bodies = {
+      text: fill(template.text, 'text'),
+      html: fill(template.html, 'html'),
+      markdown: fill(template.markdown, 'markdown'),
+    };
+    const targets = await this.targets({ templateId: template.id });
+    if (targets.all === 0) throw new AppError(400, V2_MSG.noInstances);
+    if (targets.enabled.length === 0) throw new AppError(400, V2_MSG.noEnabledInstances);
+    if (!hasAnyBody(bodies)) {
+      throw new AppError(
+        400,
+        `template "${template.name}" has no content: fill its text, HTML or Markdown body`,
+      );
+    }
+    const recipients = this.checkRecipients(targets.enabled, req.recipients);
+    const templateMentions: Mentions = {
+      mobiles: splitList(template.atMobiles),
+      userIds: splitList(template.atUserIds),
+      all: template.atAll,
+    };
+    const planned: PlannedDelivery[] = [];
+    for (const target of targets.enabled) {
+      const chosen = chooseContent(bodies, target.instance.contentType);
+      if (!chosen) continue;
+      const mentions = this.mentionsFor(target, templateMentions);
+      for (const recipient of this.recipientsFor(target, recipients)) {
+        planned.push({
+          target,
+          contentType: target.instance.contentType,
+          content: chosen.content,
+          recipient,
+          mentions,
+        });
+      }
+    }
+    await this.store({
+      api: 'v2',
+      taskId: null,
+      templateId: template.id,
+      sourceName: template.name,
+      title: req.title,
+      bodies,
+      url: req.url ?? null,
+      request: redact(req),
+      planned,
+    });
+    return {
+      code: 200,
+      msg: 'success',
+      data: { token: req.token, count: targets.enabled.length },
+    };
+  }
+
+  // ---- shared ---------------------------------------------------------------------------
+
+  private decode(token: string, kind: TokenKind, fail: (reason: string) => AppError) {
+    try {
+      return this.ctx.tokens.decode(token, kind);
+    } catch (err) {
+      if (err instanceof TokenError) throw fail(err.message);
+      throw err;
+    }
+  }
+
+  private async targets(where: { taskId: number } | { templateId: number }) {
+    const instances = await Instance.findAll({ where, order: [['id', 'ASC']] });
+    const enabledInstances = instances.filter((i) => i.enabled);
+    const channels = new Map(
+      (await Channel.findAll({ where: { id: enabledInstances.map((i) => i.channelId) } })).map(
+        (c) => [c.id, c],
+      ),
+    );
+    const enabled: Target[] = [];
+    for (const instance of enabledInstances) {
+      const channel = channels.get(instance.channelId);
+      const adapter = channel ? adapterFor(this.ctx.registry, channel.type) : undefined;
+      if (channel && adapter) enabled.push({ instance, channel, adapter });
+    }
+    return { all: instances.length, enabled };
+  }
+
+  /** Rule 3 of dynamic recipients, and each address checked before anything is queued. */
+  private checkRecipients(targets: Target[], recipients: string[] | undefined): string[] {
+    const dynamic = targets.filter((t) => t.instance.dynamicRecipients);
+    if (dynamic.length === 0) return [];
+    const list = uniq(recipients ?? []);
+    if (list.length === 0) {
+      throw new AppError(
+        400,
+        `recipients: is required because instance ${dynamic[0].instance.id} (${dynamic[0].channel.name}) sends to dynamic recipients`,
+      );
+    }
+    for (const t of dynamic) {
+      for (const r of list) {
+        const problem = t.adapter.validateRecipient?.(r);
+        if (problem) throw new AppError(400, `recipients: ${problem}`);
+      }
+    }
+    return list;
+  }
+
+  private recipientsFor(target: Target, dynamic: string[]): Array<string | null> {
+    if (target.instance.dynamicRecipients) return dynamic;
+    if (target.adapter.fixedRecipient === 'required') return [target.instance.recipient];
+    return [null];
+  }
+
+  private mentionsFor(target: Target, base: Mentions): Mentions {
+    if (!target.adapter.supportsMentions) return noMentions();
+    return {
+      mobiles: uniq([...base.mobiles, ...splitList(target.instance.atMobiles)]),
+      userIds: uniq(base.userIds),
+      all: base.all || target.instance.atAll,
+    };
+  }
+
+  /** Commits the send and every delivery in one transaction before anyone is answered. */
+  private async store(input: {
+    api: 'v1' | 'v2';
+    taskId: number | null;
+    templateId: number | null;
+    sourceName: string;
+    title: string;
+    bodies: Bodies;
+    url: string | null;
+    request: Record<string, unknown>;
+    planned: PlannedDelivery[];
+  }): Promise<{ send: Send; deliveries: Delivery[] }> {
+    const now = this.ctx.clock.now();
+    const result = await this.ctx.writeLock.run(() =>
+      this.ctx.sequelize.transaction(async (transaction) => {
+        const send = await Send.create(
+          {
+            api: input.api,
+            taskId: input.taskId,
+            templateId: input.templateId,
+            sourceName: input.sourceName,
+            title: input.title,
+            text: input.bodies.text ?? null,
+            html: input.bodies.html ?? null,
+            markdown: input.bodies.markdown ?? null,
+            url: input.url,
+            request: input.request,
+            deliveryCount: input.planned.length,
+          },
+          { transaction },
+        );
+        const deliveries = await Delivery.bulkCreate(
+          input.planned.map((p) => ({
+            sendId: send.id,
+            instanceId: p.target.instance.id,
+            channelId: p.target.channel.id,
+            channelType: p.target.channel.type,
+            contentType: p.contentType,
+            recipient: p.recipient,
+            title: input.title,
+            content: p.content,
+            url: input.url,
+            mentions: p.mentions,
+            nextAttemptAt: now,
+          })),
+          { transaction },
+        );
+        return { send, deliveries };
+      }),
+    );
+    this.ctx.events.emit('send', { id: result.send.id, status: 'pending' });
+    this.ctx.dispatcher.wake();
+    return result;
+  }
+}
+
+/** The request as logged: the token is the credential, so only its start is kept. */
+function redact(req: V1Request | V2Request): Record<string, unknown> {
+  const copy: Record<string, unknown> = { ...req };
+  if (typeof copy.token === 'string') copy.token = `${copy.token.slice(0, 6)}…`;
+  return copy;
+}
+
+/** design.md's V1 answer: sent, partial (with per-instance results), or 500 naming the failures. */
+export function summariseV1(
+  sendId: number,
+  deliveries: Delivery[],
+  results: Map<number, AttemptResult>,
+): SendResponse {
+  const rows = deliveries.map((d) => {
+    const r = results.get(d.id);
+    return {
+      instanceId: d.instanceId,
+      channelId: d.channelId,
+      channelType: d.channelType,
+      recipient: d.recipient,
+      status: r?.status ?? 'queued',
+      error: r?.error ?? null,
+    };
+  });
+  const sent = rows.filter((r) => r.status === 'sent').length;
+  const failed = rows.filter((r) => r.status === 'failed' || r.status === 'retrying').length;
+  if (sent === rows.length) return { code: 200, msg: 'success', data: { status: 'sent', sendId } };
+  if (failed === rows.length) {
+    const reasons = rows
+      .map(
+        (r) =>
+          `instance ${r.instanceId} (${r.channelType}${r.recipient ? ` to ${r.recipient}` : ''}): ${r.error ?? r.status}`,
+      )
+      .join('; ');
+    const retrying = rows.some((r) => r.status === 'retrying')
+      ? ' (transient failures keep retrying)'
+      : '';
+    return { code: 500, msg: `all deliveries failed${retrying}: ${reasons}`, data: null };
+  }
+  return {
+    code: 200,
+    msg: 'success',
+    data: { status: failed > 0 ? 'partial' : 'queued', sendId, results: rows },
+  };
+}

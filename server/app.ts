@@ -1,0 +1,73 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+import express, { type Express } from 'express';
+
+import { openApiDocument } from './api/openapi';
+import { createConsoleRouter } from './api/console/console-router';
+import type { ChannelService } from './api/console/channels/channel-service';
+import { createSendRouter } from './api/send/send-router';
+import type { AppContext } from './context';
+import { errorHandler, notFoundHandler } from './middleware/error-handler';
+
+/**
+ * The console is served from the same origin as the API, so 'self' covers every request it
+ * makes; inline styles are allowed because Element Plus sets style attributes at run time.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: https:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export interface AppDeps {
+  ctx: AppContext;
+  channels: ChannelService;
+  /** Built console (renderer/dist); served with a history-mode fallback when present. */
+  rendererDir?: string;
+}
+
+/** Builds the Express app; it never listens (startServer does). */
+export function createApp({ ctx, channels, rendererDir }: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+  app.use((_req, res, next) => {
+    res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    res.setHeader('X-Frame-Options', 'DENY');
+    next();
+  });
+  app.use(createSendRouter(ctx));
+  app.use('/api/console', createConsoleRouter(ctx, channels).router);
+  app.get('/api/openapi.json', (_req, res) => {
+    res.json(openApiDocument(ctx.version));
+  });
+  app.all('/api/{*rest}', notFoundHandler);
+  if (rendererDir && existsSync(join(rendererDir, 'index.html'))) {
+    app.use(express.static(rendererDir, { index: false, maxAge: '1h' }));
+    app.get('/{*rest}', (_req, res) => {
+      res.setHeader('Cache-Control', 'no-cache');
+      res.sendFile(join(rendererDir, 'index.html'));
+    });
+  } else {
+    app.get('/', (_req, res) => {
+      res
+        .type('text/plain')
+        .send(
+          'Herald is running. The console is not built: run `npm run build:renderer`. The API is at /api.\n',
+        );
+    });
+  }
+  app.use(notFoundHandler);
+  app.use(errorHandler);
+  return app;
+}

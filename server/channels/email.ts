@@ -1,0 +1,219 @@
+import { createHash } from 'node:crypto';
+import { isIP } from 'node:net';
+
+import { convert as htmlToText } from 'html-to-text';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type Mail from 'nodemailer/lib/mailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport';
+import { z } from 'zod';
+
+import { defineAdapter, type OutboundMessage } from './channel-adapter';
+import { DeliveryError } from './delivery-error';
+
+export const SMTP_SECURITY = ['tls', 'starttls', 'none'] as const;
+/** Most addresses one recipient string may hold. */
+export const MAX_EMAIL_RECIPIENTS = 50;
+
+const CONNECTION_TIMEOUT_MS = 15_000;
+const SOCKET_TIMEOUT_MS = 60_000;
+
+// Deliberately loose (RFC 5322 is far wider): one @, no spaces or list separators, a dotted domain.
+const ADDRESS = /^[^\s@<>(),;:"[\]\\]+@[^\s@<>(),;:"[\]\\]+\.[^\s@<>(),;:"[\]\\.]+$/;
+
+export const emailConfigSchema = z
+  .object({
+    host: z.string().trim().min(1, 'host is required'),
+    port: z.number().int().min(1).max(65_535),
+    /** tls: implicit TLS (465); starttls: plain connect then STARTTLS, required (587); none: no TLS. */
+    secure: z.enum(SMTP_SECURITY),
+    /** Empty: no AUTH (an open relay on the LAN). */
+    username: z.string().trim().default(''),
+    password: z.string().default(''),
+    from: z.string().trim().regex(ADDRESS, 'from must be an email address'),
+    fromName: z.string().trim().max(200).default(''),
+    /** Accept a self-signed or otherwise untrusted server certificate. Off by default. */
+    allowSelfSigned: z.boolean().default(false),
+  })
+  .strict();
+export type EmailConfig = z.infer<typeof emailConfigSchema>;
+
+/** The addresses in a recipient string ("a@x.org, b@y.org"); commas or semicolons separate. */
+export function parseEmailRecipients(recipient: string): string[] {
+  return recipient
+    .split(/[,;]/)
+    .map((a) => a.trim())
+    .filter(Boolean);
+}
+
+/** Returns an error text naming the first bad address, or null when every address is fine. */
+export function validateEmailRecipients(recipient: string): string | null {
+  const addresses = parseEmailRecipients(recipient);
+  if (addresses.length === 0) return 'no email address given';
+  if (addresses.length > MAX_EMAIL_RECIPIENTS) {
+    return `too many email addresses: ${addresses.length}, at most ${MAX_EMAIL_RECIPIENTS}`;
+  }
+  const bad = addresses.find((a) => a.length > 254 || !ADDRESS.test(a));
+  if (bad !== undefined) return `"${bad}" is not an email address`;
+  return null;
+}
+
+/**
+ * The mail for one delivery. Text instances send text/plain; HTML instances send
+ * multipart/alternative with a plain-text rendering first and the HTML last (clients show the
+ * last part they can), both UTF-8. nodemailer encodes non-ASCII subjects and names per RFC 2047.
+ */
+export function buildEmail(
+  config: Pick<EmailConfig, 'from' | 'fromName'>,
+  message: Pick<OutboundMessage, 'title' | 'content' | 'contentType'>,
+  to: string[],
+): Mail.Options {
+  const mail: Mail.Options = {
+    from: config.fromName ? { name: config.fromName, address: config.from } : config.from,
+    to,
+    subject: message.title,
+    // Keeps vacation responders and ticket systems from answering a notification.
+    headers: { 'Auto-Submitted': 'auto-generated' },
+  };
+  if (message.contentType === 'html') {
+    mail.text = htmlToPlainText(message.content);
+    mail.html = message.content;
+  } else {
+    mail.text = message.content;
+  }
+  return mail;
+}
+
+/** The plain-text alternative of an HTML body. */
+export function htmlToPlainText(html: string): string {
+  return htmlToText(html, {
+    wordwrap: 100,
+    selectors: [
+      { selector: 'a', options: { hideLinkHrefIfSameAsText: true } },
+      { selector: 'img', format: 'skip' },
+    ],
+  });
+}
+
+/** nodemailer's transport settings for a config. */
+export function smtpTransportOptions(config: EmailConfig): SMTPTransport.Options {
+  return {
+    host: config.host,
+    port: config.port,
+    secure: config.secure === 'tls',
+    // starttls must not fall back to plain text when the server does not offer STARTTLS.
+    requireTLS: config.secure === 'starttls',
+    // none means none: no opportunistic STARTTLS that could fail on a LAN relay's bad cert.
+    ignoreTLS: config.secure === 'none',
+    auth: config.username ? { user: config.username, pass: config.password } : undefined,
+    tls: {
+      rejectUnauthorized: !config.allowSelfSigned,
+      servername: isIP(config.host) ? undefined : config.host,
+    },
+    connectionTimeout: CONNECTION_TIMEOUT_MS,
+    greetingTimeout: CONNECTION_TIMEOUT_MS,
+    socketTimeout: SOCKET_TIMEOUT_MS,
+  };
+}
+
+const TLS_TRUST = /certificate|self[- ]signed|altnames|does not match/i;
+const TLS_MISMATCH =
+  /wrong version number|unknown protocol|packet length too long|ssl3_get_record/i;
+
+interface SmtpErrorLike {
+  code?: string;
+  responseCode?: number;
+  response?: string;
+  command?: string;
+  message?: string;
+}
+
+/**
+ * Tags an SMTP failure: 4xx replies and connection trouble are transient; 5xx replies (bad
+ * credentials, refused recipient), untrusted certificates and a TLS mode the port does not
+ * speak are permanent, with the server's reply kept for the log.
+ */
+export function classifySmtpError(err: unknown): DeliveryError {
+  if (err instanceof DeliveryError) return err;
+  const e = (err ?? {}) as SmtpErrorLike;
+  const detail = (e.message ?? String(err)).replace(/\s+/g, ' ').trim();
+  const reply = e.response;
+  const during = e.command ? ` (${e.command})` : '';
+
+  if (typeof e.responseCode === 'number' && e.responseCode >= 400) {
+    const text = `SMTP server answered ${e.responseCode}${during}: ${reply ?? detail}`;
+    return e.responseCode >= 500
+      ? DeliveryError.permanent(text, { reply: reply ?? detail })
+      : DeliveryError.transient(text, { reply: reply ?? detail });
+  }
+  if (TLS_MISMATCH.test(detail)) {
+    return DeliveryError.permanent(
+      `TLS handshake failed (${detail}): the port does not speak implicit TLS; try secure "starttls" or "none"`,
+    );
+  }
+  if (TLS_TRUST.test(detail) && e.code !== 'EAUTH') {
+    return DeliveryError.permanent(
+      `the SMTP server's certificate is not trusted (${detail}); set allowSelfSigned if it is self-signed`,
+    );
+  }
+  if (e.code === 'EAUTH' || e.code === 'EENVELOPE' || e.code === 'EMESSAGE') {
+    return DeliveryError.permanent(`SMTP refused the mail${during}: ${detail}`);
+  }
+  return DeliveryError.transient(`SMTP connection failed${during}: ${detail}`);
+}
+
+interface CachedTransport {
+  fingerprint: string;
+  transporter: Transporter<SMTPTransport.SentMessageInfo>;
+}
+
+/**
+ * SMTP email through nodemailer. One transporter is cached per channel and rebuilt when its
+ * settings change. It is not pooled: each send opens, uses and QUITs its own connection, so no
+ * idle socket outlives a delivery (adapters have no shutdown hook) and mail volume is low.
+ */
+export function createEmailAdapter() {
+  const transports = new Map<number, CachedTransport>();
+
+  function transportFor(channelId: number, config: EmailConfig) {
+    const options = smtpTransportOptions(config);
+    const fingerprint = createHash('sha256').update(JSON.stringify(options)).digest('hex');
+    const cached = transports.get(channelId);
+    if (cached?.fingerprint === fingerprint) return cached.transporter;
+    cached?.transporter.close();
+    const transporter = nodemailer.createTransport(options);
+    transports.set(channelId, { fingerprint, transporter });
+    return transporter;
+  }
+
+  return defineAdapter({
+    type: 'email',
+    label: 'Email (SMTP)',
+    configSchema: emailConfigSchema,
+    secretFields: ['password'],
+    contentTypes: ['text', 'html'],
+    supportsMentions: false,
+    supportsDynamicRecipients: true,
+    fixedRecipient: 'required',
+    validateRecipient: validateEmailRecipients,
+    async send(config, message) {
+      const recipient = message.recipient ?? '';
+      const invalid = validateEmailRecipients(recipient);
+      if (invalid) throw DeliveryError.permanent(invalid);
+      const to = parseEmailRecipients(recipient);
+      let info: SMTPTransport.SentMessageInfo;
+      try {
+        info = await transportFor(message.channelId, config).sendMail(
+          buildEmail(config, message, to),
+        );
+      } catch (err) {
+        throw classifySmtpError(err);
+      }
+      const rejected = info.rejected.map(String);
+      return {
+        reply:
+          `${info.response}` +
+          (rejected.length ? `; refused recipients: ${rejected.join(', ')}` : ''),
+      };
+    },
+  });
+}

@@ -1,0 +1,167 @@
+import { z } from 'zod';
+
+import { markdownToHtml } from '../domain/content-format';
+import { defineAdapter, type OutboundMessage } from './channel-adapter';
+import { joinUrl, rateLimitKey, serverUrlField } from './channel-fields';
+import { DeliveryError } from './delivery-error';
+import { httpOptionsSchema, httpRequest, replyOf, type HttpResponse } from './http-client';
+import {
+  assertHttpOkWith,
+  jsonObjectOf,
+  joinLines,
+  limitExceeded,
+  numberField,
+  secondsToMs,
+  stringField,
+} from './platform-reply';
+import { escapeTelegramHtml, telegramVisibleText, toTelegramHtml } from './telegram-html';
+
+export const TELEGRAM_API = 'https://api.telegram.org';
+/** sendMessage takes 1–4096 characters of visible text (after entity parsing). */
+export const TELEGRAM_MAX_CHARS = 4096;
+/** Bot FAQ: at most 20 messages a minute to one group, about one a second to one user. */
+export const TELEGRAM_GROUP_RATE = { max: 20, perMs: 60_000 } as const;
+export const TELEGRAM_PRIVATE_RATE = { max: 1, perMs: 1_000 } as const;
+
+export const telegramConfigSchema = z
+  .object({
+    /** From @BotFather: `123456:ABC-DEF…`. */
+    botToken: z
+      .string()
+      .trim()
+      .regex(/^\d+:[A-Za-z0-9_-]+$/, 'botToken must look like 123456789:AAE… (from @BotFather)'),
+    /** A numeric chat id (groups are negative, -100… for supergroups) or @channelusername. */
+    chatId: z
+      .union([z.string(), z.number().int()])
+      .transform((v) => String(v).trim())
+      .pipe(
+        z
+          .string()
+          .regex(
+            /^(-?\d+|@[A-Za-z][A-Za-z0-9_]{3,})$/,
+            'chatId must be a numeric chat id (e.g. -1001234567890) or @channelusername',
+          ),
+      ),
+    /** A forum topic of the group to post into. */
+    messageThreadId: z.number().int().positive().optional(),
+    /** Deliver silently (no sound on the recipients' devices). */
+    disableNotification: z.boolean().optional(),
+    serverUrl: serverUrlField(TELEGRAM_API),
+  })
+  .extend(httpOptionsSchema.shape)
+  .strict();
+export type TelegramConfig = z.infer<typeof telegramConfigSchema>;
+
+export interface TelegramSendMessage {
+  chat_id: string;
+  text: string;
+  parse_mode?: 'HTML';
+  message_thread_id?: number;
+  disable_notification?: boolean;
+}
+
+/**
+ * The sendMessage text. HTML and Markdown instances use parse mode HTML: Markdown is rendered
+ * to HTML first and both are reduced to the tags Telegram knows, with text escaped. HTML was
+ * chosen over MarkdownV2 because MarkdownV2 needs 18 characters escaped everywhere outside
+ * entities and different rules inside them, so one miss fails the whole send; HTML needs
+ * three. Text instances send no parse mode, so the text arrives exactly as written.
+ */
+export function telegramText(
+  message: Pick<OutboundMessage, 'title' | 'content' | 'contentType' | 'url'>,
+): { text: string; parseMode?: 'HTML' } {
+  const title = message.title.trim();
+  if (message.contentType === 'text')
+    return { text: joinLines(title, message.content, message.url) };
+  const body = toTelegramHtml(
+    message.contentType === 'markdown' ? markdownToHtml(message.content) : message.content,
+  );
+  const link = message.url
+    ? `<a href="${escapeTelegramHtml(message.url).replace(/"/g, '&quot;')}">${escapeTelegramHtml(message.url)}</a>`
+    : '';
+  return {
+    text: joinLines(title ? `<b>${escapeTelegramHtml(title)}</b>` : '', body, link),
+    parseMode: 'HTML',
+  };
+}
+
+/** The length Telegram checks: visible characters, counted as UTF-16 units (conservative). */
+export function telegramLength(text: string, parseMode: 'HTML' | undefined): number {
+  return (parseMode ? telegramVisibleText(text) : text).length;
+}
+
+/**
+ * The sendMessage body. A message over 4096 characters is refused rather than split: split
+ * parts cannot be retried as one, so a failure half-way would repeat the first parts.
+ */
+export function buildTelegramBody(
+  config: Pick<TelegramConfig, 'chatId' | 'messageThreadId' | 'disableNotification'>,
+  message: Pick<OutboundMessage, 'title' | 'content' | 'contentType' | 'url'>,
+): TelegramSendMessage {
+  const { text, parseMode } = telegramText(message);
+  const length = telegramLength(text, parseMode);
+  if (length > TELEGRAM_MAX_CHARS)
+    throw limitExceeded('Telegram', length, TELEGRAM_MAX_CHARS, 'characters');
+  if (length === 0 || !telegramVisibleText(text).trim())
+    throw DeliveryError.permanent(
+      'Telegram cannot send an empty message: title and content are empty',
+    );
+  const body: TelegramSendMessage = { chat_id: config.chatId, text };
+  if (parseMode) body.parse_mode = parseMode;
+  if (config.messageThreadId !== undefined) body.message_thread_id = config.messageThreadId;
+  if (config.disableNotification) body.disable_notification = true;
+  return body;
+}
+
+/** Throws unless the reply is `{"ok":true}`; 429 waits for `parameters.retry_after`. */
+export function checkTelegramReply(res: HttpResponse): void {
+  const body = jsonObjectOf(res);
+  const parameters = body?.parameters as Record<string, unknown> | undefined;
+  const description = stringField(body, 'description');
+  const migrateTo = numberField(parameters, 'migrate_to_chat_id');
+  assertHttpOkWith(res, 'Telegram', {
+    reason: description,
+    retryAfterMs: secondsToMs(numberField(parameters, 'retry_after')),
+    hint:
+      migrateTo !== undefined
+        ? `the group became a supergroup; set chatId to ${migrateTo}`
+        : res.status === 401 || res.status === 404
+          ? 'check the bot token'
+          : undefined,
+  });
+  if (body?.ok !== true)
+    throw DeliveryError.permanent('Telegram answered without "ok": true', { reply: replyOf(res) });
+}
+
+/** Telegram Bot API sendMessage to one chat, group or channel. */
+export function createTelegramAdapter() {
+  return defineAdapter({
+    type: 'telegram',
+    label: 'Telegram bot',
+    configSchema: telegramConfigSchema,
+    secretFields: ['botToken'],
+    contentTypes: ['text', 'html', 'markdown'],
+    supportsMentions: false,
+    supportsDynamicRecipients: false,
+    fixedRecipient: 'none',
+    rateLimit: (config) => ({
+      key: rateLimitKey('telegram', config.botToken, config.chatId),
+      // Groups and channels have negative ids or @names; users have positive ids.
+      ...(/^\d+$/.test(config.chatId) ? TELEGRAM_PRIVATE_RATE : TELEGRAM_GROUP_RATE),
+    }),
+    async send(config, message) {
+      const res = await httpRequest({
+        url: joinUrl(config.serverUrl, `bot${config.botToken}/sendMessage`),
+        headers: { 'Content-Type': 'application/json; charset=utf-8' },
+        body: JSON.stringify(buildTelegramBody(config, message)),
+        options: config,
+      });
+      checkTelegramReply(res);
+      const id = numberField(
+        jsonObjectOf(res)?.result as Record<string, unknown> | undefined,
+        'message_id',
+      );
+      return { reply: id === undefined ? replyOf(res) : `message_id ${id}` };
+    },
+  });
+}

@@ -1,0 +1,31 @@
+import type { Sequelize } from 'sequelize';
+
+import type { ChannelServices } from './channels/channel-adapter';
+import type { ChannelRegistry } from './channels/registry';
+import type { SettingsStore } from './config/settings-store';
+import type { SecretBox } from './crypto/secret-box';
+import type { TokenCodec } from './crypto/tokens';
+import type { WriteLock } from './db/sequelize';
+import type { HeraldEvents } from './events';
+import type { Clock } from './lib/clock';
+import type { Dispatcher } from './queue/dispatcher';
+
+/** Everything the routers and services share; built once by startServer, injected everywhere. */
+export interface AppContext {
+  sequelize: Sequelize;
+  writeLock: WriteLock;
+  registry: ChannelRegistry;
+  channelServices: ChannelServices;
+  clock: Clock;
+  events: HeraldEvents;
+  dispatcher: Dispatcher;
+  tokens: TokenCodec;
+  secrets: SecretBox;
+  settings: SettingsStore;
+  dataDir: string;
+  version: string;
+  /** The address the server listens on, for the console's About page. */
+  listenUrl(): string;
+  /** One-time secret the desktop window signs in with; consumed on use. */
+  desktopSecret: { value: string | null };
+}

@@ -1,0 +1,29 @@
+import { EventEmitter } from 'node:events';
+
+import type { ContentType } from './channels/channel-adapter';
+import type { DeliveryStatus } from './db/models/delivery';
+import type { SendStatus } from './db/models/send';
+
+export interface HostedMessageEvent {
+  id: number;
+  title: string;
+  content: string;
+  format: ContentType;
+  url: string | null;
+  createdAt: string;
+}
+
+export interface HeraldEventMap {
+  message: [HostedMessageEvent];
+  delivery: [{ id: number; sendId: number; status: DeliveryStatus }];
+  send: [{ id: number; status: SendStatus }];
+}
+
+/** In-process events: the console's SSE stream and the desktop shell (tray, notifications) listen. */
+export class HeraldEvents extends EventEmitter<HeraldEventMap> {
+  constructor() {
+    super();
+    // Every open console tab holds a listener; the default cap of 10 would warn.
+    this.setMaxListeners(0);
+  }
+}

@@ -29,8 +29,8 @@ export const dingTalkConfigSchema = z
     secret: z
       .string()
       .trim()
-      .optional()
-      .transform((s) => s || undefined),
+      .transform((s) => s || undefined)
+      .optional(),
   })
   .extend(httpOptionsSchema.shape)
   .strict();

@@ -140,14 +140,19 @@ export function classifySmtpError(err: unknown): DeliveryError {
   const during = e.command ? ` (${e.command})` : '';
 
   if (typeof e.responseCode === 'number' && e.responseCode >= 400) {
-    const text = `SMTP server answered ${e.responseCode}${during}: ${reply ?? detail}`;
+    const hint =
+      e.command === 'STARTTLS'
+        ? '; the server does not offer STARTTLS, try secure "tls" or "none"'
+        : '';
+    const text = `SMTP server answered ${e.responseCode}${during}: ${reply ?? detail}${hint}`;
     return e.responseCode >= 500
       ? DeliveryError.permanent(text, { reply: reply ?? detail })
       : DeliveryError.transient(text, { reply: reply ?? detail });
   }
-  if (TLS_MISMATCH.test(detail)) {
+  const mismatch = TLS_MISMATCH.exec(detail);
+  if (mismatch) {
     return DeliveryError.permanent(
-      `TLS handshake failed (${detail}): the port does not speak implicit TLS; try secure "starttls" or "none"`,
+      `TLS handshake failed (${mismatch[0]}): the port does not speak implicit TLS; try secure "starttls" or "none"`,
     );
   }
   if (TLS_TRUST.test(detail) && e.code !== 'EAUTH') {

@@ -1,7 +1,14 @@
+import { createBarkAdapter } from './bark';
 import type { AnyChannelAdapter } from './channel-adapter';
 import { createDingTalkAdapter } from './dingtalk';
+import { createDiscordAdapter } from './discord';
 import { createEmailAdapter } from './email';
+import { createFeishuAdapter } from './feishu';
+import { createGotifyAdapter } from './gotify';
 import { createHostedAdapter } from './hosted';
+import { createNtfyAdapter } from './ntfy';
+import { createSlackAdapter } from './slack';
+import { createTelegramAdapter } from './telegram';
 import { createWeChatOfficialAdapter } from './wechat-official';
 import { createWebhookAdapter } from './webhook';
 import { createWeComAdapter } from './wecom';
@@ -17,6 +24,13 @@ export const CHANNEL_TYPES = [
   'wechat_official',
   'hosted',
   'webhook',
+  'feishu',
+  'telegram',
+  'ntfy',
+  'gotify',
+  'bark',
+  'slack',
+  'discord',
 ] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
@@ -31,6 +45,13 @@ export function createChannelRegistry(): ChannelRegistry {
     wechat_official: createWeChatOfficialAdapter(),
     hosted: createHostedAdapter(),
     webhook: createWebhookAdapter(),
+    feishu: createFeishuAdapter(),
+    telegram: createTelegramAdapter(),
+    ntfy: createNtfyAdapter(),
+    gotify: createGotifyAdapter(),
+    bark: createBarkAdapter(),
+    slack: createSlackAdapter(),
+    discord: createDiscordAdapter(),
   } satisfies Record<ChannelType, AnyChannelAdapter>;
   assertRegistry(registry);
   return registry;

@@ -1,0 +1,139 @@
+import { z } from 'zod';
+
+import { convertContent } from '../domain/content-format';
+import { defineAdapter, type OutboundMessage } from './channel-adapter';
+import { joinUrl, optionalText, serverUrlField } from './channel-fields';
+import { DeliveryError } from './delivery-error';
+import { httpOptionsSchema, httpRequest, replyOf, type HttpResponse } from './http-client';
+import {
+  assertHttpOkWith,
+  jsonObjectOf,
+  limitExceeded,
+  numberField,
+  stringField,
+  utf8Bytes,
+} from './platform-reply';
+
+export const BARK_SERVER = 'https://api.day.app';
+/**
+ * APNs takes payloads up to 4096 bytes, and bark-server wraps our fields in its own envelope
+ * before forwarding; a larger push fails inside APNs with a 500 that would look retryable.
+ */
+export const BARK_MAX_BODY_BYTES = 3_800;
+
+export const BARK_LEVELS = ['active', 'timeSensitive', 'passive', 'critical'] as const;
+
+export const barkConfigSchema = z
+  .object({
+    serverUrl: serverUrlField(BARK_SERVER),
+    /** The key in the app's URL (https://api.day.app/<deviceKey>/…); anyone holding it can push. */
+    deviceKey: z
+      .string()
+      .trim()
+      .regex(
+        /^[A-Za-z0-9_-]{1,128}$/,
+        'deviceKey is the key alone, not the whole URL from the Bark app',
+      ),
+    /** Groups notifications in the app's history. */
+    group: optionalText(100),
+    /** A sound name from the Bark app (e.g. minuet); the server adds .caf. */
+    sound: optionalText(100),
+    /** Interruption level; `timeSensitive` breaks through Focus, `critical` through silent mode. */
+    level: z.preprocess((v) => (v === '' ? undefined : v), z.enum(BARK_LEVELS).optional()),
+    /** An icon URL shown with the notification (iOS 15+). */
+    icon: optionalText(2000),
+  })
+  .extend(httpOptionsSchema.shape)
+  .strict();
+export type BarkConfig = z.infer<typeof barkConfigSchema>;
+
+export interface BarkBody {
+  device_key: string;
+  body: string;
+  markdown?: string;
+  title?: string;
+  group?: string;
+  sound?: string;
+  level?: (typeof BARK_LEVELS)[number];
+  icon?: string;
+  url?: string;
+}
+
+/**
+ * The V2 `/push` body. Markdown goes in `markdown`, which the Bark app renders and prefers
+ * over `body`; `body` still carries a plain-text rendering for the lock-screen banner and for
+ * app versions without Markdown.
+ */
+export function buildBarkBody(
+  config: Pick<BarkConfig, 'deviceKey' | 'group' | 'sound' | 'level' | 'icon'>,
+  message: Pick<OutboundMessage, 'title' | 'content' | 'contentType' | 'url'>,
+): BarkBody {
+  const markdown = message.contentType === 'markdown';
+  const body: BarkBody = {
+    device_key: config.deviceKey,
+    body: markdown ? convertContent(message.content, 'markdown', 'text') : message.content,
+  };
+  if (markdown) body.markdown = message.content;
+  const title = message.title.trim();
+  if (title) body.title = title;
+  if (config.group) body.group = config.group;
+  if (config.sound) body.sound = config.sound;
+  if (config.level) body.level = config.level;
+  if (config.icon) body.icon = config.icon;
+  if (message.url) body.url = message.url;
+  return body;
+}
+
+// APNs reasons that no retry can fix, reported by bark-server as 500 "push failed: …".
+const APNS_PERMANENT =
+  /BadDeviceToken|Unregistered|DeviceTokenNotForTopic|PayloadTooLarge|MissingDeviceToken/;
+
+/** Replies are `{code, message, timestamp}` with the real status (400 unknown key, 500 APNs). */
+export function checkBarkReply(res: HttpResponse): void {
+  const body = jsonObjectOf(res);
+  const message = stringField(body, 'message');
+  const apnsRefused = res.status >= 500 && message !== undefined && APNS_PERMANENT.test(message);
+  assertHttpOkWith(res, 'Bark', {
+    reason: message,
+    hint: /device token|device key/i.test(message ?? '')
+      ? 'check deviceKey (and serverUrl for a self-hosted server)'
+      : undefined,
+    retryable: apnsRefused ? false : undefined,
+  });
+  const code = numberField(body, 'code');
+  if (code !== undefined && code !== 200)
+    throw DeliveryError.permanent(
+      `Bark refused the push: code ${code}${message ? ` ${message}` : ''}`,
+      {
+        reply: replyOf(res),
+      },
+    );
+}
+
+/** Bark (iOS push through bark-server: api.day.app or self-hosted). */
+export function createBarkAdapter() {
+  return defineAdapter({
+    type: 'bark',
+    label: 'Bark (iOS)',
+    configSchema: barkConfigSchema,
+    secretFields: ['deviceKey'],
+    contentTypes: ['text', 'markdown'],
+    supportsMentions: false,
+    supportsDynamicRecipients: false,
+    fixedRecipient: 'none',
+    async send(config, message) {
+      const json = JSON.stringify(buildBarkBody(config, message));
+      const size = utf8Bytes(json);
+      if (size > BARK_MAX_BODY_BYTES)
+        throw limitExceeded('Bark', size, BARK_MAX_BODY_BYTES, 'bytes');
+      const res = await httpRequest({
+        url: joinUrl(config.serverUrl, 'push'),
+        headers: { 'Content-Type': 'application/json; charset=utf-8' },
+        body: json,
+        options: config,
+      });
+      checkBarkReply(res);
+      return { reply: replyOf(res) };
+    },
+  });
+}

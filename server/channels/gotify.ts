@@ -1,0 +1,95 @@
+import { z } from 'zod';
+
+import { defineAdapter, type OutboundMessage } from './channel-adapter';
+import { joinUrl, requiredServerUrlField } from './channel-fields';
+import { httpOptionsSchema, httpRequest, replyOf, type HttpResponse } from './http-client';
+import { assertHttpOkWith, jsonObjectOf, numberField, stringField } from './platform-reply';
+
+export const gotifyConfigSchema = z
+  .object({
+    /** Gotify has no public server: the address of yours, e.g. https://push.example.com. */
+    serverUrl: requiredServerUrlField(),
+    /** An application token (Apps → token), not a client token. */
+    appToken: z.string().trim().min(1, 'appToken is required').max(200),
+    /** 0–10; without it the application's default priority applies. */
+    priority: z.number().int().min(0).max(10).optional(),
+  })
+  .extend(httpOptionsSchema.shape)
+  .strict();
+export type GotifyConfig = z.infer<typeof gotifyConfigSchema>;
+
+export interface GotifyBody {
+  message: string;
+  title?: string;
+  priority?: number;
+  extras: {
+    'client::display': { contentType: 'text/plain' | 'text/markdown' };
+    'client::notification'?: { click: { url: string } };
+  };
+}
+
+/**
+ * The message body. Markdown is opt-in through `client::display`; the link, if any, opens when
+ * the notification is tapped. An empty title is left out so Gotify shows the app's name.
+ */
+export function buildGotifyBody(
+  config: Pick<GotifyConfig, 'priority'>,
+  message: Pick<OutboundMessage, 'title' | 'content' | 'contentType' | 'url'>,
+): GotifyBody {
+  const body: GotifyBody = {
+    message: message.content,
+    extras: {
+      'client::display': {
+        contentType: message.contentType === 'markdown' ? 'text/markdown' : 'text/plain',
+      },
+    },
+  };
+  const title = message.title.trim();
+  if (title) body.title = title;
+  if (config.priority !== undefined) body.priority = config.priority;
+  if (message.url) body.extras['client::notification'] = { click: { url: message.url } };
+  return body;
+}
+
+/** Errors are `{error, errorCode, errorDescription}` with the real status. */
+export function checkGotifyReply(res: HttpResponse): void {
+  const body = jsonObjectOf(res);
+  assertHttpOkWith(res, 'Gotify', {
+    reason: stringField(body, 'errorDescription') ?? stringField(body, 'error'),
+    hint:
+      res.status === 401
+        ? 'appToken must be an application token'
+        : res.status === 403
+          ? 'the request carried user credentials; use an application token'
+          : undefined,
+  });
+}
+
+/** Gotify push to a self-hosted server. */
+export function createGotifyAdapter() {
+  return defineAdapter({
+    type: 'gotify',
+    label: 'Gotify',
+    configSchema: gotifyConfigSchema,
+    secretFields: ['appToken'],
+    contentTypes: ['text', 'markdown'],
+    supportsMentions: false,
+    supportsDynamicRecipients: false,
+    fixedRecipient: 'none',
+    async send(config, message) {
+      const res = await httpRequest({
+        url: joinUrl(config.serverUrl, 'message'),
+        // The header keeps the token out of URLs, which proxies and access logs record.
+        headers: {
+          'Content-Type': 'application/json; charset=utf-8',
+          'X-Gotify-Key': config.appToken,
+        },
+        body: JSON.stringify(buildGotifyBody(config, message)),
+        options: config,
+      });
+      checkGotifyReply(res);
+      const id = numberField(jsonObjectOf(res), 'id');
+      return { reply: id === undefined ? replyOf(res) : `message ${id}` };
+    },
+  });
+}

@@ -1,0 +1,179 @@
+import { z } from 'zod';
+
+import { defineAdapter, type OutboundMessage } from './channel-adapter';
+import { optionalText, rateLimitKey, serverUrlField } from './channel-fields';
+import { httpOptionsSchema, httpRequest, replyOf, type HttpResponse } from './http-client';
+import {
+  assertHttpOkWith,
+  jsonObjectOf,
+  limitExceeded,
+  numberField,
+  stringField,
+  utf8Bytes,
+} from './platform-reply';
+
+export const NTFY_SERVER = 'https://ntfy.sh';
+/**
+ * ntfy turns a message of 4096 bytes or more into an attachment (or, on a server without an
+ * attachment store, refuses it with 40014): the limit is exclusive.
+ */
+export const NTFY_MAX_MESSAGE_BYTES = 4095;
+/** A JSON publish body may be at most twice the message limit (41303). */
+export const NTFY_MAX_JSON_BYTES = 8192;
+/** ntfy.sh's default visitor bucket: 60 requests, refilled at one per 5 seconds. */
+export const NTFY_SH_RATE = { max: 60, perMs: 300_000 } as const;
+
+const PRIORITY_NAMES: Record<string, number> = {
+  min: 1,
+  low: 2,
+  default: 3,
+  high: 4,
+  max: 5,
+  urgent: 5,
+};
+
+const prioritySchema = z
+  .union([
+    z.number().int().min(1).max(5),
+    z.enum(['min', 'low', 'default', 'high', 'max', 'urgent']),
+  ])
+  .transform((p) => (typeof p === 'number' ? p : PRIORITY_NAMES[p]));
+
+const tagsSchema = z
+  .union([z.array(z.string()), z.string()])
+  .transform((tags) =>
+    (typeof tags === 'string' ? tags.split(',') : tags).map((t) => t.trim()).filter(Boolean),
+  );
+
+export const ntfyConfigSchema = z
+  .object({
+    serverUrl: serverUrlField(NTFY_SERVER),
+    /** On ntfy.sh the topic name is the only secret: anyone who knows it can read and post. */
+    topic: z
+      .string()
+      .trim()
+      .regex(/^[-_A-Za-z0-9]{1,64}$/, 'topic may hold letters, digits, - and _ (at most 64)'),
+    /** An access token (tk_…) for a protected topic. */
+    token: optionalText(200),
+    username: optionalText(200),
+    password: optionalText(200),
+    /** 1 (min) … 5 (max/urgent), or the name; ntfy's default is 3. */
+    priority: z.preprocess((v) => (v === '' ? undefined : v), prioritySchema.optional()),
+    /** Tags or emoji short codes, as an array or comma-separated ("warning,skull"). */
+    tags: tagsSchema.optional(),
+  })
+  .extend(httpOptionsSchema.shape)
+  .strict()
+  .superRefine((cfg, ctx) => {
+    if (cfg.token && (cfg.username || cfg.password))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['token'],
+        message: 'use either token or username/password',
+      });
+    if (Boolean(cfg.username) !== Boolean(cfg.password))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['password'],
+        message: 'username and password go together',
+      });
+  });
+export type NtfyConfig = z.infer<typeof ntfyConfigSchema>;
+
+/** ntfy's JSON publish body (posted to the server root, not the topic URL). */
+export interface NtfyBody {
+  topic: string;
+  message: string;
+  title?: string;
+  priority?: number;
+  tags?: string[];
+  markdown?: true;
+  click?: string;
+}
+
+/**
+ * JSON publishing rather than headers, so a non-ASCII title needs no RFC 2047 encoding and
+ * nothing a template produces can end up in a header.
+ */
+export function buildNtfyBody(
+  config: Pick<NtfyConfig, 'topic' | 'priority' | 'tags'>,
+  message: Pick<OutboundMessage, 'title' | 'content' | 'contentType' | 'url'>,
+): NtfyBody {
+  const body: NtfyBody = { topic: config.topic, message: message.content };
+  const title = message.title.trim();
+  if (title) body.title = title;
+  if (config.priority !== undefined) body.priority = config.priority;
+  if (config.tags?.length) body.tags = config.tags;
+  if (message.contentType === 'markdown') body.markdown = true;
+  if (message.url) body.click = message.url;
+  return body;
+}
+
+/** The Authorization header for a protected topic, if any. */
+export function ntfyAuthorization(
+  config: Pick<NtfyConfig, 'token' | 'username' | 'password'>,
+): string | undefined {
+  if (config.token) return `Bearer ${config.token}`;
+  if (config.username && config.password)
+    return `Basic ${Buffer.from(`${config.username}:${config.password}`, 'utf8').toString('base64')}`;
+  return undefined;
+}
+
+const HINTS: Record<number, string> = {
+  40101: 'the topic is protected; set token or username/password',
+  40301: 'this user or token may not publish to the topic',
+  40014: 'the message was too large to be a message on this server',
+  42908: 'the daily message quota is used up',
+};
+
+/** Errors are `{code, http, error, link}` with the real status. */
+export function checkNtfyReply(res: HttpResponse): void {
+  const body = jsonObjectOf(res);
+  const code = numberField(body, 'code');
+  assertHttpOkWith(res, 'ntfy', {
+    reason: stringField(body, 'error'),
+    hint: code !== undefined ? HINTS[code] : undefined,
+  });
+}
+
+/** ntfy publish (ntfy.sh or a self-hosted server). */
+export function createNtfyAdapter() {
+  return defineAdapter({
+    type: 'ntfy',
+    label: 'ntfy',
+    configSchema: ntfyConfigSchema,
+    secretFields: ['topic', 'token', 'password'],
+    contentTypes: ['text', 'markdown'],
+    supportsMentions: false,
+    supportsDynamicRecipients: false,
+    fixedRecipient: 'none',
+    // The public server's limit is per client IP across topics; self-hosted limits vary.
+    rateLimit: (config) =>
+      new URL(config.serverUrl).hostname === 'ntfy.sh'
+        ? { key: rateLimitKey('ntfy', config.serverUrl), ...NTFY_SH_RATE }
+        : null,
+    async send(config, message) {
+      const body = buildNtfyBody(config, message);
+      const messageBytes = utf8Bytes(body.message);
+      if (messageBytes > NTFY_MAX_MESSAGE_BYTES)
+        throw limitExceeded('ntfy', messageBytes, NTFY_MAX_MESSAGE_BYTES, 'bytes');
+      const json = JSON.stringify(body);
+      const jsonBytes = utf8Bytes(json);
+      if (jsonBytes > NTFY_MAX_JSON_BYTES)
+        throw limitExceeded('ntfy (whole request)', jsonBytes, NTFY_MAX_JSON_BYTES, 'bytes');
+      const headers: Record<string, string> = { 'Content-Type': 'application/json; charset=utf-8' };
+      const authorization = ntfyAuthorization(config);
+      if (authorization) headers.Authorization = authorization;
+      // The JSON publish endpoint is the server root (with any path prefix of a proxy).
+      const res = await httpRequest({
+        url: `${config.serverUrl}/`,
+        headers,
+        body: json,
+        options: config,
+      });
+      checkNtfyReply(res);
+      const id = stringField(jsonObjectOf(res), 'id');
+      return { reply: id ? `message ${id}` : replyOf(res) };
+    },
+  });
+}

@@ -1,0 +1,96 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ReceivedRequest {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+  json: unknown;
+}
+
+export type PeerReply =
+  { status: number; body?: string; headers?: Record<string, string> } | 'hang';
+
+/**
+ * A loopback HTTP server that records every request and answers from a script (then a
+ * default), e.g. "fail twice with 503, then 200", or "hang" to keep a request in flight.
+ */
+export interface HttpPeer {
+  url: string;
+  received: ReceivedRequest[];
+  /** Answers queued for the next requests, in order. */
+  script: PeerReply[];
+  defaultReply: PeerReply;
+  /** Resolves once `n` requests have arrived. */
+  waitForRequests(n: number, timeoutMs?: number): Promise<ReceivedRequest[]>;
+  close(): Promise<void>;
+}
+
+export async function startHttpPeer(
+  defaultReply: PeerReply = { status: 200, body: '{"ok":true}' },
+): Promise<HttpPeer> {
+  const received: ReceivedRequest[] = [];
+  const hanging: ServerResponse[] = [];
+  const waiters: Array<() => void> = [];
+  const peer: HttpPeer = {
+    url: '',
+    received,
+    script: [],
+    defaultReply,
+    waitForRequests(n, timeoutMs = 10_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (received.length >= n) {
+            clearTimeout(timer);
+            resolve(received.slice(0, n));
+            return true;
+          }
+          return false;
+        };
+        const timer = setTimeout(
+          () => reject(new Error(`peer got ${received.length} of ${n} requests`)),
+          timeoutMs,
+        );
+        if (!check()) waiters.push(() => void check());
+      });
+    },
+    close: () =>
+      new Promise((resolve) => {
+        for (const res of hanging) res.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      let json: unknown;
+      try {
+        json = body ? JSON.parse(body) : undefined;
+      } catch {
+        json = undefined;
+      }
+      received.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body,
+        json,
+      });
+      for (const w of waiters.splice(0)) w();
+      const reply = peer.script.length > 0 ? peer.script.shift()! : peer.defaultReply;
+      if (reply === 'hang') {
+        hanging.push(res);
+        return;
+      }
+      res.writeHead(reply.status, { 'Content-Type': 'application/json', ...(reply.headers ?? {}) });
+      res.end(reply.body ?? '');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  peer.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return peer;
+}

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+
+import { LoginThrottle } from '../../../server/api/console/auth/login-throttle';
+import { assertRegistry, createChannelRegistry } from '../../../server/channels/registry';
+import { statusFromCounts } from '../../../server/queue/dispatcher';
+
+describe('statusFromCounts()', () => {
+  it('statusFromCounts() rolls deliveries up into the send status', () => {
+    expect(statusFromCounts({ sent: 2 })).toBe('sent');
+    expect(statusFromCounts({ sent: 1, failed: 1 })).toBe('partial');
+    expect(statusFromCounts({ failed: 2 })).toBe('failed');
+    expect(statusFromCounts({ sent: 1, retrying: 1 })).toBe('pending');
+    expect(statusFromCounts({ queued: 1, failed: 1 })).toBe('pending');
+  });
+});
+
+describe('assertRegistry()', () => {
+  it('assertRegistry() accepts the real registry and rejects mismatched keys', () => {
+    expect(() => assertRegistry(createChannelRegistry())).not.toThrow();
+    expect(() =>
+      assertRegistry({ ...createChannelRegistry(), hosted: { type: 'webhook' } }),
+    ).toThrow(/holds the adapter/);
+  });
+});
+
+describe('LoginThrottle', () => {
+  it('retryAfterMs() blocks after five failures and frees after 15 minutes', () => {
+    let now = 0;
+    const t = new LoginThrottle(() => now);
+    for (let i = 0; i < 5; i++) t.fail('1.2.3.4', 'admin');
+    expect(t.retryAfterMs('1.2.3.4', 'admin')).toBe(15 * 60_000);
+    expect(t.retryAfterMs('1.2.3.4', 'other')).toBe(0);
+    expect(t.retryAfterMs('5.6.7.8', 'admin')).toBe(0);
+    now = 15 * 60_000 + 1;
+    expect(t.retryAfterMs('1.2.3.4', 'admin')).toBe(0);
+  });
+});

@@ -237,7 +237,7 @@ export class Dispatcher {
             { status: { [Op.in]: ['queued', 'retrying'] }, nextAttemptAt: { [Op.lte]: now } },
             { status: 'sending', leaseUntil: { [Op.lt]: now } },
           ],
-          id: { [Op.notIn]: [...this.inFlight.keys()] },
+          ...(this.inFlight.size > 0 ? { id: { [Op.notIn]: [...this.inFlight.keys()] } } : {}),
         },
         order: [
           ['nextAttemptAt', 'ASC'],

@@ -31,12 +31,16 @@ describe('README examples', () => {
   it('the walkthrough runs as written against a fresh Herald', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'herald-readme-'));
     // Asynchronous: the Herald under test runs in this process and must keep answering.
-    const { stdout: out } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', example('walkthrough')], {
-      cwd,
-      env: { ...process.env, HERALD_URL: herald.url },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    const { stdout: out } = await promisify(execFile)(
+      'bash',
+      ['-euo', 'pipefail', '-c', example('walkthrough')],
+      {
+        cwd,
+        env: { ...process.env, HERALD_URL: herald.url },
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
     expect(out).toMatch(/"data":\{"token":"[A-Za-z0-9_-]+","count":1\}/);
     expect(out).toContain('"status":"sent"');
     expect(out).toContain('**web-3** disk at 98%');

@@ -127,8 +127,9 @@ describe('restart with deliveries in flight', () => {
     expect(fast.received).toHaveLength(1);
     expect(slow.received).toHaveLength(2);
     expect(slow.received[1].json).toEqual(slow.received[0].json);
+    // A clean stop on SIGTERM: exit code 0.
     child.kill('SIGTERM');
-    await exited(child);
+    expect(await exited(child)).toBe(0);
     await fast.close();
     await slow.close();
   }, 90_000);

@@ -240,4 +240,50 @@ describe('POST /api/v1/message/send', () => {
     const d = await Delivery.findOne({ where: { title: 'v1 nest' } });
     expect(d?.mentions).toEqual({ mobiles: [], userIds: [], all: false });
   });
+
+  it('sendV1() requires recipients for a dynamic-recipient task and queues one delivery per recipient', async () => {
+    const email = await herald.createChannel('email', {
+      host: '127.0.0.1',
+      port: 2525,
+      secure: 'none',
+      from: 'h@example.com',
+    });
+    const { token } = await herald.createTask('v1-dynamic', [
+      { channelId: email.id, contentType: 'html', dynamicRecipients: true },
+      { channelId: hostedId, contentType: 'text' },
+    ]);
+    const missing = await herald.sendV1({ token, title: 'dyn', text: 'x' });
+    expect(missing.status).toBe(400);
+    expect(missing.body.msg).toMatch(/^recipients: is required/);
+    const bad = await herald.sendV1({
+      token,
+      title: 'dyn',
+      text: 'x',
+      recipients: ['a@example.com', 'nope'],
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.msg).toMatch(/^recipients: .*nope/);
+    herald.server.deliveries.pause();
+    try {
+      const ok = await herald.sendV1({
+        token,
+        title: 'v1 dyn ok',
+        text: 'x',
+        recipients: ['a@example.com', 'b@example.com'],
+        mode: 'async',
+      });
+      expect(ok.body.data.status).toBe('queued');
+      const rows = await Delivery.findAll({ where: { title: 'v1 dyn ok' } });
+      expect(
+        rows
+          .filter((r) => r.channelId === email.id)
+          .map((r) => r.recipient)
+          .sort(),
+      ).toEqual(['a@example.com', 'b@example.com']);
+      expect(rows.filter((r) => r.channelId === hostedId).map((r) => r.recipient)).toEqual([null]);
+    } finally {
+      await Delivery.update({ status: 'failed' }, { where: { channelId: email.id } });
+      herald.server.deliveries.resume();
+    }
+  });
 });

@@ -225,11 +225,7 @@ describe('POST /api/v2/message/send', () => {
   });
 
   it('sendV2() requires recipients for a dynamic-recipient template and makes one delivery per recipient', async () => {
-    // The webhook kind has no dynamic recipients; the email kind (issue 3) is tested in its own suite.
-    // Here the rule is checked at the API edge through a template whose only dynamic instance is email,
-    // when the email kind is registered.
-    const types = (await herald.console.ok('GET', '/channel-types')) as Array<{ type: string }>;
-    if (!types.some((t) => t.type === 'email')) return;
+    // Delivery by SMTP is the email suite's business: here the deliveries are only counted.
     const email = await herald.createChannel('email', {
       host: '127.0.0.1',
       port: 2525,

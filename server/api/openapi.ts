@@ -8,6 +8,13 @@ const envelope = (data: object = { type: ['object', 'null'] }) => ({
   properties: { code: { type: 'integer' }, msg: { type: 'string' }, data },
 });
 
+const idempotencyHeader = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  schema: { type: 'string', maxLength: 255 },
+};
+
 const stringArray = { type: 'array', items: { type: 'string' } };
 
 const errorResponses = {
@@ -78,14 +85,7 @@ export function openApiDocument(version: string) {
     '/api/v1/message/send': {
       post: {
         summary: 'Send a message through a task (V1, legacy)',
-        parameters: [
-          {
-            name: 'Idempotency-Key',
-            in: 'header',
-            required: false,
-            schema: { type: 'string', maxLength: 255 },
-          },
-        ],
+        parameters: [idempotencyHeader],
         requestBody: {
           required: true,
           content: {
@@ -151,14 +151,7 @@ export function openApiDocument(version: string) {
     '/api/v2/message/send': {
       post: {
         summary: 'Send a message through a template (V2, recommended)',
-        parameters: [
-          {
-            name: 'Idempotency-Key',
-            in: 'header',
-            required: false,
-            schema: { type: 'string', maxLength: 255 },
-          },
-        ],
+        parameters: [idempotencyHeader],
         requestBody: {
           required: true,
           content: {

@@ -63,21 +63,7 @@ export class SendService {
       userIds: [...(req.at_userids ?? []), ...(req.at_user_ids ?? [])],
       all: req.at_all ?? false,
     };
-    const planned: PlannedDelivery[] = [];
-    for (const target of targets.enabled) {
-      const chosen = chooseContent(bodies, target.instance.contentType);
-      if (!chosen) continue;
-      const mentions = this.mentionsFor(target, requestMentions);
-      for (const recipient of this.recipientsFor(target, recipients)) {
-        planned.push({
-          target,
-          contentType: target.instance.contentType,
-          content: chosen.content,
-          recipient,
-          mentions,
-        });
-      }
-    }
+    const planned = this.plan(targets.enabled, bodies, recipients, requestMentions);
     const { send, deliveries } = await this.store({
       api: 'v1',
       taskId: task.id,
@@ -169,21 +155,7 @@ export class SendService {
       userIds: splitList(template.atUserIds),
       all: template.atAll,
     };
-    const planned: PlannedDelivery[] = [];
-    for (const target of targets.enabled) {
-      const chosen = chooseContent(bodies, target.instance.contentType);
-      if (!chosen) continue;
-      const mentions = this.mentionsFor(target, templateMentions);
-      for (const recipient of this.recipientsFor(target, recipients)) {
-        planned.push({
-          target,
-          contentType: target.instance.contentType,
-          content: chosen.content,
-          recipient,
-          mentions,
-        });
-      }
-    }
+    const planned = this.plan(targets.enabled, bodies, recipients, templateMentions);
     await this.store({
       api: 'v2',
       taskId: null,
@@ -248,6 +220,31 @@ export class SendService {
       }
     }
     return list;
+  }
+
+  /** One delivery per enabled instance (per recipient for dynamic ones), content chosen per instance. */
+  private plan(
+    targets: Target[],
+    bodies: Bodies,
+    recipients: string[],
+    mentions: Mentions,
+  ): PlannedDelivery[] {
+    const planned: PlannedDelivery[] = [];
+    for (const target of targets) {
+      const chosen = chooseContent(bodies, target.instance.contentType);
+      if (!chosen) continue;
+      const targetMentions = this.mentionsFor(target, mentions);
+      for (const recipient of this.recipientsFor(target, recipients)) {
+        planned.push({
+          target,
+          contentType: target.instance.contentType,
+          content: chosen.content,
+          recipient,
+          mentions: targetMentions,
+        });
+      }
+    }
+    return planned;
   }
 
   private recipientsFor(target: Target, dynamic: string[]): Array<string | null> {

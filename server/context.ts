@@ -5,6 +5,7 @@ import type { ChannelRegistry } from './channels/registry';
 import type { SettingsStore } from './config/settings-store';
 import type { SecretBox } from './crypto/secret-box';
 import type { TokenCodec } from './crypto/tokens';
+import type { GroupCommit } from './db/group-commit';
 import type { WriteLock } from './db/sequelize';
 import type { HeraldEvents } from './events';
 import type { Clock } from './lib/clock';
@@ -14,6 +15,8 @@ import type { Dispatcher } from './queue/dispatcher';
 export interface AppContext {
   sequelize: Sequelize;
   writeLock: WriteLock;
+  /** Shared transactions for accepted sends (group commit). */
+  sendCommits: GroupCommit;
   registry: ChannelRegistry;
   channelServices: ChannelServices;
   clock: Clock;

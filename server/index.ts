@@ -16,6 +16,7 @@ import type { AppContext } from './context';
 import { SecretBox } from './crypto/secret-box';
 import { loadServerKey } from './crypto/server-key';
 import { TokenCodec } from './crypto/tokens';
+import { GroupCommit } from './db/group-commit';
 import { migrate } from './db/migrate';
 import { HostedMessage, Session, initModels } from './db/models';
 import { WriteLock, createSequelize } from './db/sequelize';
@@ -118,6 +119,7 @@ export async function startServer(opts: StartServerOptions): Promise<HeraldServe
   const ctx: AppContext = {
     sequelize,
     writeLock,
+    sendCommits: new GroupCommit(sequelize, writeLock),
     registry: createChannelRegistry(),
     channelServices,
     clock,

@@ -31,7 +31,7 @@ function decodeEntities(text: string): string {
 const plain = (text: string) => escapeSlack(decodeEntities(text));
 
 /** A link target inside `<…|…>`: the delimiters Slack would misread are percent-encoded. */
-function slackUrl(href: string): string {
+export function slackUrl(href: string): string {
   return href
     .replace(/\|/g, '%7C')
     .replace(/</g, '%3C')

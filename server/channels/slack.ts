@@ -5,7 +5,7 @@ import { rateLimitKey, webhookUrlField } from './channel-fields';
 import { DeliveryError } from './delivery-error';
 import { httpOptionsSchema, httpRequest, replyOf, type HttpResponse } from './http-client';
 import { assertHttpOkWith, joinLines, limitExceeded } from './platform-reply';
-import { escapeSlack, markdownToMrkdwn } from './slack-mrkdwn';
+import { escapeSlack, markdownToMrkdwn, slackUrl } from './slack-mrkdwn';
 
 /** Slack truncates `text` beyond 40,000 characters; refusing beats a silent cut. */
 export const SLACK_MAX_CHARS = 40_000;
@@ -48,7 +48,7 @@ export function buildSlackBody(
   message: Pick<OutboundMessage, 'title' | 'content' | 'contentType' | 'url' | 'mentions'>,
 ): SlackBody {
   const title = message.title.trim();
-  const url = message.url ? `<${message.url.replace(/\|/g, '%7C').replace(/>/g, '%3E')}>` : '';
+  const url = message.url ? `<${slackUrl(message.url)}>` : '';
   const mentions = slackMentions(message.mentions);
   if (message.contentType === 'markdown') {
     return {

@@ -275,43 +275,41 @@ export class SendService {
     planned: PlannedDelivery[];
   }): Promise<{ send: Send; deliveries: Delivery[] }> {
     const now = this.ctx.clock.now();
-    const result = await this.ctx.writeLock.run(() =>
-      this.ctx.sequelize.transaction(async (transaction) => {
-        const send = await Send.create(
-          {
-            api: input.api,
-            taskId: input.taskId,
-            templateId: input.templateId,
-            sourceName: input.sourceName,
-            title: input.title,
-            text: input.bodies.text ?? null,
-            html: input.bodies.html ?? null,
-            markdown: input.bodies.markdown ?? null,
-            url: input.url,
-            request: input.request,
-            deliveryCount: input.planned.length,
-          },
-          { transaction },
-        );
-        const deliveries = await Delivery.bulkCreate(
-          input.planned.map((p) => ({
-            sendId: send.id,
-            instanceId: p.target.instance.id,
-            channelId: p.target.channel.id,
-            channelType: p.target.channel.type,
-            contentType: p.contentType,
-            recipient: p.recipient,
-            title: input.title,
-            content: p.content,
-            url: input.url,
-            mentions: p.mentions,
-            nextAttemptAt: now,
-          })),
-          { transaction },
-        );
-        return { send, deliveries };
-      }),
-    );
+    const result = await this.ctx.sendCommits.run(async (transaction) => {
+      const send = await Send.create(
+        {
+          api: input.api,
+          taskId: input.taskId,
+          templateId: input.templateId,
+          sourceName: input.sourceName,
+          title: input.title,
+          text: input.bodies.text ?? null,
+          html: input.bodies.html ?? null,
+          markdown: input.bodies.markdown ?? null,
+          url: input.url,
+          request: input.request,
+          deliveryCount: input.planned.length,
+        },
+        { transaction },
+      );
+      const deliveries = await Delivery.bulkCreate(
+        input.planned.map((p) => ({
+          sendId: send.id,
+          instanceId: p.target.instance.id,
+          channelId: p.target.channel.id,
+          channelType: p.target.channel.type,
+          contentType: p.contentType,
+          recipient: p.recipient,
+          title: input.title,
+          content: p.content,
+          url: input.url,
+          mentions: p.mentions,
+          nextAttemptAt: now,
+        })),
+        { transaction },
+      );
+      return { send, deliveries };
+    });
     this.ctx.events.emit('send', { id: result.send.id, status: 'pending' });
     this.ctx.dispatcher.wake();
     return result;

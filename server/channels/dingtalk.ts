@@ -3,6 +3,7 @@ import { createHmac } from 'node:crypto';
 import { z } from 'zod';
 
 import { defineAdapter, type OutboundMessage } from './channel-adapter';
+import { rateLimitKey } from './channel-fields';
 import { deliveryDedupId } from './dedup-id';
 import { DeliveryError } from './delivery-error';
 import { throwOnErrcode, type ErrcodeRules } from './errcode';
@@ -147,13 +148,18 @@ export function createDingTalkAdapter() {
     type: 'dingtalk',
     label: 'DingTalk group robot',
     configSchema: dingTalkConfigSchema,
-    secretFields: ['secret'],
+    // The access_token in the URL posts to the group on an unsigned robot: a secret too.
+    secretFields: ['webhookUrl', 'secret'],
     contentTypes: ['text', 'markdown'],
     supportsMentions: true,
     supportsDynamicRecipients: false,
     fixedRecipient: 'none',
     rateLimit(config) {
-      return { key: stripSignParams(config.webhookUrl), ...DINGTALK_RATE };
+      // One robot, however its URL was pasted; hashed because the access_token is a credential.
+      return {
+        key: rateLimitKey('dingtalk', stripSignParams(config.webhookUrl)),
+        ...DINGTALK_RATE,
+      };
     },
     async send(config, message, services) {
       const body = JSON.stringify(buildDingTalkBody(message));

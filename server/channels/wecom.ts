@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import { defineAdapter, type OutboundMessage } from './channel-adapter';
+import { rateLimitKey } from './channel-fields';
 import { DeliveryError } from './delivery-error';
 import { throwOnErrcode, type ErrcodeRules } from './errcode';
 import { httpOptionsSchema, httpRequest, replyOf } from './http-client';
@@ -121,7 +122,7 @@ export function createWeComAdapter() {
     supportsDynamicRecipients: false,
     fixedRecipient: 'none',
     rateLimit(config) {
-      return { key: config.webhookUrl, ...WECOM_RATE };
+      return { key: rateLimitKey('wecom', config.webhookUrl), ...WECOM_RATE };
     },
     async send(config, message) {
       const body = buildWeComBody(message);

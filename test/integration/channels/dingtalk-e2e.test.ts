@@ -30,11 +30,12 @@ describe('DingTalk through Herald', () => {
       return d && (d.status === 'sent' || d.status === 'failed') ? d : null;
     });
 
-  it('stores the signing secret sealed and shows it masked', async () => {
+  it('stores the signing secret and the access_token URL sealed and shows them masked', async () => {
     const dto = await herald.console.ok('GET', `/channels/${channelId}`);
-    expect(dto.config).toEqual({ webhookUrl: peer.url, secret: '******' });
+    expect(dto.config).toEqual({ webhookUrl: '******', secret: '******' });
     const row = await Channel.findByPk(channelId);
     expect(JSON.stringify(row?.config)).not.toContain(SECRET);
+    expect(JSON.stringify(row?.config)).not.toContain(peer.url);
   });
 
   it('V1 delivers signed markdown whose request and instance mentions fire', async () => {

@@ -134,9 +134,9 @@ describe('createDingTalkAdapter', () => {
     expect(limit?.key).not.toBe(adapter.rateLimit?.({ webhookUrl: `${ROBOT}0` })?.key);
   });
 
-  it('declares the secret as the secret field and text and markdown content', () => {
+  it('declares the URL (its access_token) and the signing secret as secrets, and text and markdown content', () => {
     expect(adapter.type).toBe('dingtalk');
-    expect(adapter.secretFields).toEqual(['secret']);
+    expect(adapter.secretFields).toEqual(['webhookUrl', 'secret']);
     expect(adapter.contentTypes).toEqual(['text', 'markdown']);
     expect(adapter.supportsMentions).toBe(true);
   });

@@ -61,9 +61,7 @@ describe('toTelegramHtml', () => {
         fc.string({ unit: 'grapheme' }).filter((s) => !/[<&]/.test(s)),
         (text) => {
           const visible = parseTelegramHtml(toTelegramHtml(text)).text;
-          expect(visible.replace(/\s+/g, ' ').trim()).toBe(
-            text.replace(/\s+/g, ' ').trim(),
-          );
+          expect(visible.replace(/\s+/g, ' ').trim()).toBe(text.replace(/\s+/g, ' ').trim());
         },
       ),
     );

@@ -1,0 +1,47 @@
+import { mount, type ComponentMountingOptions } from '@vue/test-utils';
+import ElementPlus from 'element-plus';
+import { createPinia, setActivePinia, type Pinia } from 'pinia';
+import type { Component } from 'vue';
+import { createMemoryHistory, type Router } from 'vue-router';
+
+import { createAppI18n, type Locale } from '../../../renderer/src/i18n';
+import { createAppRouter } from '../../../renderer/src/router';
+
+export interface MountContext {
+  pinia: Pinia;
+  router: Router;
+  i18n: ReturnType<typeof createAppI18n>;
+}
+
+/** The app's plugins (Pinia, i18n, router on memory history, Element Plus) for one test. */
+export function createContext(locale: Locale = 'en'): MountContext {
+  const pinia = createPinia();
+  setActivePinia(pinia);
+  const i18n = createAppI18n(locale);
+  const router = createAppRouter(createMemoryHistory());
+  return { pinia, router, i18n };
+}
+
+/** Mounts a component with the app's plugins, attached to the document so dialogs render. */
+export function mountWithApp<C extends Component>(
+  component: C,
+  options: ComponentMountingOptions<C> = {},
+  ctx: MountContext = createContext(),
+) {
+  const wrapper = mount(component, {
+    attachTo: document.body,
+    ...options,
+    global: {
+      ...(options.global ?? {}),
+      plugins: [ctx.pinia, ctx.i18n, ctx.router, ElementPlus, ...(options.global?.plugins ?? [])],
+    },
+  } as ComponentMountingOptions<C>);
+  return { wrapper, ...ctx };
+}
+
+/** Lets pending promises and Vue's scheduler settle. */
+export async function settle(rounds = 5): Promise<void> {
+  for (let i = 0; i < rounds; i++) {
+    await new Promise((r) => setTimeout(r, 0));
+  }
+}

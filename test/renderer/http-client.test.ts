@@ -1,0 +1,108 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createMemoryHistory } from 'vue-router';
+import { createPinia, setActivePinia } from 'pinia';
+
+import { ApiError, http, onUnauthorized, request } from '../../renderer/src/api/http-client';
+import { createAppRouter, redirectToSignInOnUnauthorized } from '../../renderer/src/router';
+import { useSessionStore } from '../../renderer/src/stores/session-store';
+import { fail, installFakeApi, ok } from './helpers/fake-api';
+
+afterEach(() => {
+  onUnauthorized(null);
+  vi.unstubAllGlobals();
+});
+
+describe('http-client request()', () => {
+  it('request() resolves with data when the envelope says 200', async () => {
+    installFakeApi({ 'GET /tasks': () => ok({ items: [{ id: 1 }], total: 1, page: 1, pageSize: 20 }) });
+
+    const data = await http.get<{ total: number }>('/tasks');
+
+    expect(data.total).toBe(1);
+  });
+
+  it('request() throws an ApiError with the server code and Chinese msg as sent', async () => {
+    installFakeApi({ 'POST /templates': () => fail(400, '模板已禁用') });
+
+    const err = await http.post('/templates', { name: 'x' }).catch((e: unknown) => e);
+
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).code).toBe(400);
+    expect((err as ApiError).msg).toBe('模板已禁用');
+  });
+
+  it('request() sends JSON with the same-origin cookie on mutations, even without a body', async () => {
+    const { calls } = installFakeApi({ 'POST /logout': () => ok(null) });
+
+    await http.post('/logout');
+
+    expect(calls[0].credentials).toBe('same-origin');
+    expect(calls[0].headers['Content-Type']).toBe('application/json');
+    expect(calls[0].body).toEqual({});
+  });
+
+  it('request() leaves empty query parameters out', async () => {
+    const { calls } = installFakeApi({ 'GET /logs': () => ok({ items: [], total: 0 }) });
+
+    await http.get('/logs', { q: '', status: undefined, page: 2, api: null });
+
+    expect([...calls[0].query.keys()]).toEqual(['page']);
+  });
+
+  it('request() throws code 0 when the server cannot be reached', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
+
+    const err = (await request('GET', '/status').catch((e: unknown) => e)) as ApiError;
+
+    expect(err.code).toBe(0);
+    expect(err.msg).toContain('Failed to fetch');
+  });
+
+  it('request() throws the HTTP status when the answer is not an envelope', async () => {
+    installFakeApi({ 'GET /stats': () => new Response('<html>Bad gateway</html>', { status: 502 }) });
+
+    const err = (await http.get('/stats').catch((e: unknown) => e)) as ApiError;
+
+    expect(err.code).toBe(502);
+  });
+
+  it('request() calls the unauthorized handler on 401 unless the call opts out', async () => {
+    installFakeApi({ 'GET /me': () => fail(401, '请先登录'), 'POST /login': () => fail(401, '用户名或密码错误') });
+    const handler = vi.fn();
+    onUnauthorized(handler);
+
+    await http.get('/me').catch(() => undefined);
+    const loginErr = (await request('POST', '/login', { body: {}, redirectOn401: false }).catch(
+      (e: unknown) => e,
+    )) as ApiError;
+
+    expect(handler).toHaveBeenCalledTimes(1);
+    expect(loginErr.msg).toBe('用户名或密码错误');
+  });
+});
+
+describe('redirectToSignInOnUnauthorized()', () => {
+  it('redirectToSignInOnUnauthorized() sends the user to sign-in with the page to return to when a call answers 401', async () => {
+    setActivePinia(createPinia());
+    let signedIn = true;
+    installFakeApi({
+      'GET /status': () => ok({ setupRequired: false, version: '1.0.0' }),
+      'GET /me': () => (signedIn ? ok({ user: { id: 1, username: 'admin' } }) : fail(401, 'not signed in')),
+      'GET /channels': () => fail(401, 'session expired'),
+    });
+    const router = createAppRouter(createMemoryHistory());
+    redirectToSignInOnUnauthorized(router);
+    await router.push('/channels');
+    expect(router.currentRoute.value.name).toBe('channels');
+    signedIn = false;
+
+    await http.get('/channels').catch(() => undefined);
+
+    // The sign-in page is loaded lazily, so the navigation settles a little later.
+    await vi.waitFor(() => expect(router.currentRoute.value.name).toBe('sign-in'), {
+      timeout: 5000,
+    });
+    expect(router.currentRoute.value.query.redirect).toBe('/channels');
+    expect(useSessionStore().signedIn).toBe(false);
+  });
+});

@@ -1,0 +1,134 @@
+import { createPinia, setActivePinia } from 'pinia';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+import type { HostedMessage } from '../../renderer/src/api/types';
+import { useChannelTypesStore } from '../../renderer/src/stores/channel-types-store';
+import { useMessagesStore } from '../../renderer/src/stores/messages-store';
+import { useSessionStore } from '../../renderer/src/stores/session-store';
+import { fail, installFakeApi, ok } from './helpers/fake-api';
+
+const message = (id: number, read = false): HostedMessage => ({
+  id,
+  channelId: 1,
+  title: `Message ${id}`,
+  content: 'body',
+  format: 'text',
+  url: null,
+  read,
+  createdAt: '2026-01-01T00:00:00Z',
+  updatedAt: '2026-01-01T00:00:00Z',
+});
+
+beforeEach(() => setActivePinia(createPinia()));
+afterEach(() => vi.unstubAllGlobals());
+
+describe('useMessagesStore', () => {
+  it('load() sends the search, unread filter and page, and keeps the unread count', async () => {
+    const { calls } = installFakeApi({
+      'GET /messages': () => ok({ items: [message(2), message(1, true)], total: 2, page: 1, pageSize: 20, unreadCount: 1 }),
+    });
+    const store = useMessagesStore();
+    store.q = ' disk ';
+    store.unreadOnly = true;
+
+    await store.load();
+
+    expect(calls[0].query.get('q')).toBe('disk');
+    expect(calls[0].query.get('unread')).toBe('true');
+    expect(store.items.map((m) => m.id)).toEqual([2, 1]);
+    expect(store.unreadCount).toBe(1);
+  });
+
+  it('onNewMessage() counts the message and reloads a list that is showing', async () => {
+    let items = [message(1, true)];
+    installFakeApi({
+      'GET /messages': () => ok({ items, total: items.length, page: 1, pageSize: 20, unreadCount: items.filter((m) => !m.read).length }),
+    });
+    const store = useMessagesStore();
+    await store.load();
+    items = [message(2), ...items];
+
+    await store.onNewMessage({ id: 2, title: 'Message 2', format: 'text', createdAt: '2026-01-01T00:00:01Z' });
+
+    expect(store.items.map((m) => m.id)).toEqual([2, 1]);
+    expect(store.unreadCount).toBe(1);
+    expect(store.freshIds).toContain(2);
+  });
+
+  it('setRead() and readAll() keep the unread count in step', async () => {
+    installFakeApi({
+      'GET /messages': () => ok({ items: [message(1), message(2)], total: 2, page: 1, pageSize: 20, unreadCount: 2 }),
+      'PATCH /messages/:id': (req) => ok({ ...message(1), read: (req.body as { read: boolean }).read }),
+      'POST /messages/read-all': () => ok({ updated: 1 }),
+    });
+    const store = useMessagesStore();
+    await store.load();
+
+    await store.setRead(1, true);
+    expect(store.unreadCount).toBe(1);
+    expect(store.items[0].read).toBe(true);
+
+    await store.readAll();
+    expect(store.unreadCount).toBe(0);
+    expect(store.items.every((m) => m.read)).toBe(true);
+  });
+
+  it('load() ignores an older answer that arrives after a newer one', async () => {
+    let release: (() => void) | null = null;
+    let n = 0;
+    installFakeApi({
+      'GET /messages': async () => {
+        n += 1;
+        const mine = n;
+        if (mine === 1) await new Promise<void>((r) => (release = r));
+        return ok({ items: [message(mine)], total: 1, page: 1, pageSize: 20, unreadCount: 0 });
+      },
+    });
+    const store = useMessagesStore();
+
+    const first = store.load();
+    await store.load();
+    release!();
+    await first;
+
+    expect(store.items.map((m) => m.id)).toEqual([2]);
+  });
+});
+
+describe('useSessionStore', () => {
+  it('restore() asks for setup and no user while setup is required', async () => {
+    const { calls } = installFakeApi({ 'GET /status': () => ok({ setupRequired: true, version: '0.1.0' }) });
+    const session = useSessionStore();
+
+    await session.restore();
+
+    expect(session.setupRequired).toBe(true);
+    expect(session.signedIn).toBe(false);
+    expect(calls.map((c) => c.path)).toEqual(['/status']);
+  });
+
+  it('login() keeps the user signed out and passes the server msg on a wrong password', async () => {
+    installFakeApi({ 'POST /login': () => fail(401, '用户名或密码错误') });
+    const session = useSessionStore();
+
+    await expect(session.login('admin', 'nope')).rejects.toMatchObject({ code: 401, msg: '用户名或密码错误' });
+    expect(session.signedIn).toBe(false);
+  });
+});
+
+describe('useChannelTypesStore', () => {
+  it('load() shares one request between concurrent callers and caches the kinds', async () => {
+    const { calls } = installFakeApi({
+      'GET /channel-types': () =>
+        ok([{ type: 'email', label: 'Email', contentTypes: ['text', 'html'], supportsMentions: false, supportsDynamicRecipients: true, fixedRecipient: 'required', secretFields: ['password'] }]),
+    });
+    const store = useChannelTypesStore();
+
+    await Promise.all([store.load(), store.load()]);
+    await store.load();
+
+    expect(calls).toHaveLength(1);
+    expect(store.contentTypesOf('email')).toEqual(['text', 'html']);
+    expect(store.contentTypesOf('unknown')).toEqual(['text']);
+  });
+});

@@ -21,5 +21,9 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { paths: ['electron'] }],
     },
   },
+  {
+    files: ['**/*.mjs', '**/*.cjs'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+  },
   prettier,
 );

@@ -23,6 +23,7 @@ import { WriteLock, createSequelize } from './db/sequelize';
 import { HeraldEvents } from './events';
 import { startJobs } from './jobs';
 import { systemClock, type Clock } from './lib/clock';
+import { errorMessage } from './lib/errors';
 import { createLogger } from './lib/logger';
 import { Dispatcher } from './queue/dispatcher';
 import { readVersion } from './version';
@@ -95,14 +96,20 @@ export async function startServer(opts: StartServerOptions): Promise<HeraldServe
       const deliveryId = input.deliveryId > 0 ? input.deliveryId : null;
       try {
         const m = await writeLock.run(() => HostedMessage.create({ ...input, deliveryId }));
-        events.emit('message', {
-          id: m.id,
-          title: m.title,
-          content: m.content,
-          format: m.format,
-          url: m.url,
-          createdAt: m.createdAt.toISOString(),
-        });
+        // The message is stored: a listener that throws (tray, notifications) must not turn
+        // this delivery into a failure and a duplicate on retry.
+        try {
+          events.emit('message', {
+            id: m.id,
+            title: m.title,
+            content: m.content,
+            format: m.format,
+            url: m.url,
+            createdAt: m.createdAt.toISOString(),
+          });
+        } catch (err) {
+          log.error(`a listener of new hosted messages failed: ${errorMessage(err)}`);
+        }
         return { id: m.id };
       } catch (err) {
         // The attempt that stored it died before recording success: it is stored once, not twice.

@@ -1,8 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-/** The package version, read once; "0.0.0" if package.json is not beside the code (bundles). */
+/** Set by scripts/build-main.ts when the server is bundled into the Electron main process. */
+declare const __HERALD_VERSION__: string | undefined;
+
+/** The package version: injected into bundles, else read from package.json beside the code. */
 export function readVersion(): string {
+  if (typeof __HERALD_VERSION__ === 'string') return __HERALD_VERSION__;
   try {
     const pkg = JSON.parse(
       readFileSync(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8'),

@@ -132,4 +132,21 @@ describe('delivery retries', () => {
     expect(res.status).toBe(400);
     expect(res.body.msg).toMatch(/^config: body: body is not valid JSON/);
   });
+
+  it('a throwing listener of new hosted messages does not fail the delivery', async () => {
+    const inbox = await herald.createChannel('hosted');
+    const { token } = await herald.createTemplate({ text: 'x' }, [{ channelId: inbox.id, contentType: 'text' }]);
+    const boom = () => {
+      throw new Error('listener broke');
+    };
+    herald.server.events.on('message', boom);
+    try {
+      await herald.sendV2({ token, title: 'listener throws' });
+      const d = await finished('listener throws');
+      expect(d.status).toBe('sent');
+      expect(d.attempts).toBe(1);
+    } finally {
+      herald.server.events.off('message', boom);
+    }
+  });
 });

@@ -1,0 +1,157 @@
+import { convert } from 'html-to-text';
+import { marked } from 'marked';
+
+/**
+ * Native notifications for new hosted messages: the text (pure, unit-tested) and a notifier
+ * that honours the notifications and do-not-disturb settings.
+ */
+
+/** A hosted message as the server's 'message' event carries it. */
+export interface HostedMessageEvent {
+  id: number;
+  title: string;
+  content: string;
+  format: 'text' | 'html' | 'markdown' | string;
+  url?: string | null;
+  createdAt?: string | Date;
+}
+
+/** What a native notification shows. */
+export interface NotificationText {
+  title: string;
+  body: string;
+}
+
+/** Longest title and body shown; OS notification centres cut longer text anyway, mid-word. */
+export const NOTIFICATION_LIMITS = { title: 100, body: 180 } as const;
+
+/** truncate() cuts by code points (never halving an emoji) and marks the cut with an ellipsis. */
+export function truncate(text: string, max: number): string {
+  const chars = Array.from(text);
+  if (chars.length <= max) return text;
+  const cut = chars.slice(0, max - 1).join('');
+  // Prefer ending at a word boundary when one is reasonably close.
+  const space = cut.lastIndexOf(' ');
+  const base = space >= max * 0.6 ? cut.slice(0, space) : cut;
+  return `${base.trimEnd()}…`;
+}
+
+function collapseWhitespace(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+function htmlToPlain(html: string): string {
+  return convert(html, {
+    wordwrap: false,
+    selectors: [
+      { selector: 'a', options: { ignoreHref: true } },
+      { selector: 'img', format: 'skip' },
+      { selector: 'h1', options: { uppercase: false } },
+      { selector: 'h2', options: { uppercase: false } },
+      { selector: 'h3', options: { uppercase: false } },
+      { selector: 'h4', options: { uppercase: false } },
+      { selector: 'h5', options: { uppercase: false } },
+      { selector: 'h6', options: { uppercase: false } },
+    ],
+  });
+}
+
+/**
+ * plainExcerpt() turns a message body into one line of plain text: HTML tags and Markdown
+ * syntax removed (links keep their text, images disappear), whitespace collapsed.
+ */
+export function plainExcerpt(content: string, format: string): string {
+  if (!content) return '';
+  let plain: string;
+  if (format === 'html') plain = htmlToPlain(content);
+  else if (format === 'markdown') plain = htmlToPlain(marked.parse(content, { async: false }));
+  else plain = content;
+  return collapseWhitespace(plain);
+}
+
+/**
+ * notificationFromMessage() gives the notification's title (the message title, or a generic
+ * one when empty) and a plain-text excerpt of the content as its body. Notification centres
+ * render plain text only, so markup would show up literally.
+ */
+export function notificationFromMessage(message: HostedMessageEvent): NotificationText {
+  const title = collapseWhitespace(message.title ?? '') || 'New message';
+  const body = plainExcerpt(message.content ?? '', message.format);
+  return {
+    title: truncate(title, NOTIFICATION_LIMITS.title),
+    body: truncate(body, NOTIFICATION_LIMITS.body),
+  };
+}
+
+/** The settings the notifier reads on every message (they can change at any time). */
+export interface NotifierSettings {
+  notifications: boolean;
+  doNotDisturb: boolean;
+}
+
+/** Why a message did or did not produce a notification. */
+export type NotifyOutcome = 'shown' | 'disabled' | 'do-not-disturb' | 'unsupported';
+
+/** notifyDecision() decides whether a new message becomes a native notification. */
+export function notifyDecision(settings: NotifierSettings, supported: boolean): NotifyOutcome {
+  if (!settings.notifications) return 'disabled';
+  if (settings.doNotDisturb) return 'do-not-disturb';
+  if (!supported) return 'unsupported';
+  return 'shown';
+}
+
+/** The part of an Electron Notification the notifier uses. */
+export interface NotificationLike {
+  show(): void;
+  on(event: 'click' | 'close', listener: () => void): unknown;
+}
+
+/** Dependencies of the notifier. */
+export interface NotifierDeps {
+  isSupported(): boolean;
+  create(text: NotificationText): NotificationLike;
+  settings(): NotifierSettings;
+  /** Clicking a notification opens the message in the window's reader. */
+  openMessage(id: number): void;
+  /** Observes every request (tests read it through a test-only hook). */
+  onRequest?(request: { messageId: number; text: NotificationText; outcome: NotifyOutcome }): void;
+}
+
+/** Turns new-message events into native notifications. */
+export interface Notifier {
+  notify(message: HostedMessageEvent): NotifyOutcome;
+  /** Notifications still on screen (kept referenced, see below). */
+  readonly pending: number;
+}
+
+/** createNotifier() builds the notifier. */
+export function createNotifier(deps: NotifierDeps): Notifier {
+  // A Notification that gets garbage-collected loses its click handler while it is still on
+  // screen, so each one is held until it is clicked or closed.
+  const live = new Set<NotificationLike>();
+  return {
+    notify(message) {
+      const text = notificationFromMessage(message);
+      const outcome = notifyDecision(deps.settings(), deps.isSupported());
+      deps.onRequest?.({ messageId: message.id, text, outcome });
+      if (outcome !== 'shown') return outcome;
+      const notification = deps.create(text);
+      live.add(notification);
+      notification.on('click', () => {
+        live.delete(notification);
+        deps.openMessage(message.id);
+      });
+      notification.on('close', () => live.delete(notification));
+      notification.show();
+      return outcome;
+    },
+    get pending() {
+      return live.size;
+    },
+  };
+}
+
+/** messageReaderPath() is the console route that shows one hosted message. */
+export function messageReaderPath(id: number): string {
+  return `/messages/${encodeURIComponent(String(id))}`;
+}

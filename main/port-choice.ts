@@ -1,0 +1,138 @@
+import net from 'node:net';
+
+import { isPortInUseError } from './server-contract';
+
+/**
+ * Starting the server on the configured port, and what happens when that port is taken.
+ * Local scripts post to a fixed port, so Herald never moves to another one on its own: it
+ * asks, offering the next free port, and remembers the answer.
+ */
+
+/** The question put to the user. */
+export interface PortConflict {
+  port: number;
+  /** The next free port after `port`, or null when none was found nearby. */
+  suggestion: number | null;
+  /** Loopback or all interfaces: the address that was tried. */
+  host: string;
+}
+
+/** The user's answer. */
+export type PortAnswer =
+  { action: 'use-port'; port: number } | { action: 'retry' } | { action: 'quit' };
+
+/** A native message box, as Electron's dialog.showMessageBox takes it. */
+export interface MessageBoxSpec {
+  type: 'warning' | 'question' | 'info' | 'error';
+  title: string;
+  message: string;
+  detail: string;
+  buttons: string[];
+  defaultId: number;
+  cancelId: number;
+  noLink: true;
+}
+
+/**
+ * portConflictDialog() builds the message box for a taken port and the function mapping the
+ * clicked button back to an answer.
+ */
+export function portConflictDialog(conflict: PortConflict): {
+  spec: MessageBoxSpec;
+  answer(response: number): PortAnswer;
+} {
+  const { port, suggestion } = conflict;
+  const answers: PortAnswer[] = [];
+  const buttons: string[] = [];
+  if (suggestion !== null) {
+    buttons.push(`Use port ${suggestion}`);
+    answers.push({ action: 'use-port', port: suggestion });
+  }
+  buttons.push(`Try port ${port} again`);
+  answers.push({ action: 'retry' });
+  buttons.push('Quit Herald');
+  answers.push({ action: 'quit' });
+  const change =
+    suggestion !== null
+      ? `Use port ${suggestion} instead (scripts must then send to http://127.0.0.1:${suggestion}; ` +
+        'Herald will keep using it), '
+      : 'No free port was found nearby. ';
+  return {
+    spec: {
+      type: 'warning',
+      title: 'Herald: port in use',
+      message: `Port ${port} is already in use`,
+      detail:
+        `Another program is listening on port ${port}. Scripts send their messages to this ` +
+        'port, so Herald does not switch to another one by itself.\n\n' +
+        `${change}try port ${port} again after closing the other program, or quit.`,
+      buttons,
+      defaultId: 0,
+      cancelId: buttons.length - 1,
+      noLink: true,
+    },
+    answer: (response) => answers[response] ?? { action: 'quit' },
+  };
+}
+
+/** isPortFree() answers whether `port` can be bound on `host` right now. */
+export function isPortFree(port: number, host: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.unref();
+    probe.once('error', () => resolve(false));
+    probe.listen({ port, host, exclusive: true }, () => {
+      probe.close(() => resolve(true));
+    });
+  });
+}
+
+/**
+ * findFreePort() returns the first free port after `from` (within `span` ports, never past
+ * 65535), or null; it only suggests, the user decides.
+ */
+export async function findFreePort(
+  from: number,
+  host: string,
+  isFree: (port: number, host: string) => Promise<boolean> = isPortFree,
+  span = 50,
+): Promise<number | null> {
+  for (let port = from + 1; port <= Math.min(from + span, 65535); port++) {
+    if (await isFree(port, host)) return port;
+  }
+  return null;
+}
+
+/** Dependencies of {@link startOnChosenPort}. */
+export interface PortChoiceDeps<S> {
+  host: string;
+  /** Starts the server; rejects with a PortInUseError when the port is taken. */
+  start(port: number): Promise<S>;
+  /** Asks the user (a native dialog in the app). */
+  ask(conflict: PortConflict): Promise<PortAnswer>;
+  findFreePort?(from: number, host: string): Promise<number | null>;
+}
+
+/**
+ * startOnChosenPort() starts on `port`; while the port is taken it asks the user and follows
+ * the answer. Resolves the server and the port it runs on, or null when the user quit.
+ * Any error other than a taken port is rethrown.
+ */
+export async function startOnChosenPort<S>(
+  port: number,
+  deps: PortChoiceDeps<S>,
+): Promise<{ server: S; port: number } | null> {
+  const nextFree = deps.findFreePort ?? ((from, host) => findFreePort(from, host));
+  let current = port;
+  for (;;) {
+    try {
+      return { server: await deps.start(current), port: current };
+    } catch (err) {
+      if (!isPortInUseError(err)) throw err;
+    }
+    const suggestion = await nextFree(current, deps.host);
+    const answer = await deps.ask({ port: current, suggestion, host: deps.host });
+    if (answer.action === 'quit') return null;
+    if (answer.action === 'use-port') current = answer.port;
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * What the desktop window's preload exposes as `window.desktop`. In a browser on the LAN
+ * `window.desktop` is undefined: the console must treat every desktop feature as optional.
+ *
+ * Self-contained on purpose (no imports) so the renderer can include it without pulling in
+ * main-process code.
+ */
+
+/** Desktop settings stored in the user-data folder's config.json. */
+export interface DesktopSettings {
+  /** Port of the embedded server; local scripts post to it. 1024–65535. */
+  port: number;
+  /** Listen on every network interface instead of 127.0.0.1. */
+  listenOnLan: boolean;
+  /** Open Herald when the user logs in (macOS and Windows). */
+  startAtLogin: boolean;
+  /** Closing the window keeps Herald running in the tray. */
+  minimizeToTray: boolean;
+  /** Native notification for each new hosted message. */
+  notifications: boolean;
+  /** Silence notifications for now. */
+  doNotDisturb: boolean;
+}
+
+/** Where the embedded server listens. */
+export interface ServerInfo {
+  /** The URL the window uses (always loopback). */
+  url: string;
+  port: number;
+  listenOnLan: boolean;
+  /** URLs other machines can use when listening on the LAN (one per IPv4 address), else []. */
+  lanUrls: string[];
+  /** Herald's data folder (database, key). */
+  dataDir: string;
+  deliveriesPaused: boolean;
+}
+
+/** Answer of {@link DesktopApi.updateSettings}. */
+export interface SettingsUpdateResult {
+  settings: DesktopSettings;
+  /** Port or LAN changed: they apply after {@link DesktopApi.restartApp}. */
+  restartRequired: boolean;
+  /** False when the user declined the LAN exposure warning (nothing was changed then). */
+  applied: boolean;
+}
+
+/** One named function per operation; there is no generic channel access. */
+export interface DesktopApi {
+  getServerInfo(): Promise<ServerInfo>;
+  getAppVersion(): Promise<string>;
+  /** Opens an http(s) URL in the system browser; resolves false for any other URL. */
+  openExternal(url: string): Promise<boolean>;
+  /** Shows Herald's data folder in the file manager. */
+  revealDataFolder(): Promise<void>;
+  getSettings(): Promise<DesktopSettings>;
+  /** Saves some settings; turning on LAN access first asks the user in a native dialog. */
+  updateSettings(patch: Partial<DesktopSettings>): Promise<SettingsUpdateResult>;
+  /** Pauses or resumes outgoing deliveries; resolves the new paused state. */
+  setDeliveriesPaused(paused: boolean): Promise<boolean>;
+  /** Restarts the app (ordered shutdown, then start) so port and LAN changes apply. */
+  restartApp(): Promise<void>;
+}
+
+declare global {
+  interface Window {
+    /** Present only in the desktop window. */
+    desktop?: DesktopApi;
+  }
+}

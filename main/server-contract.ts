@@ -1,0 +1,82 @@
+import { networkInterfaces } from 'node:os';
+
+import type { HostedMessageEvent } from './notifications';
+
+/**
+ * What main needs from the embedded server (server/index.ts). Main's logic is written and
+ * tested against this shape, so it never depends on the server's internals.
+ */
+
+/** Options main passes to startServer. */
+export interface EmbeddedServerOptions {
+  host: string;
+  port: number;
+  dataDir: string;
+  /** One-time secret; GET /api/console/desktop-login?secret=… signs the window in once. */
+  desktopSecret: string;
+  /**
+   * The built console (renderer/dist). Passed explicitly because the server's default is
+   * relative to its own source file, which inside the bundle is out/main/index.js.
+   */
+  rendererDir: string;
+}
+
+/** The running server as main uses it. */
+export interface EmbeddedServer {
+  url: string;
+  close(): Promise<void>;
+  events: {
+    on(event: 'message', listener: (message: HostedMessageEvent) => void): unknown;
+    off(event: 'message', listener: (message: HostedMessageEvent) => void): unknown;
+  };
+  deliveries: { pause(): void; resume(): void; readonly paused: boolean };
+  unreadCount(): Promise<number>;
+}
+
+/** startServer's signature, injected so tests and boot never import the server eagerly. */
+export type StartEmbeddedServer = (options: EmbeddedServerOptions) => Promise<EmbeddedServer>;
+
+/**
+ * isPortInUseError() recognises the server's PortInUseError (by name, so it works across
+ * bundles) and a raw EADDRINUSE from `listen`.
+ */
+export function isPortInUseError(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  return err.name === 'PortInUseError' || (err as NodeJS.ErrnoException).code === 'EADDRINUSE';
+}
+
+/** The host to listen on: loopback unless the user opted into the LAN. */
+export function listenHost(listenOnLan: boolean): string {
+  return listenOnLan ? '0.0.0.0' : '127.0.0.1';
+}
+
+/**
+ * windowUrlFor() is the URL the window loads: the server's URL with a wildcard listen address
+ * replaced by loopback, so the window's origin (and the CSP, cookies and IPC origin check that
+ * hang on it) stays http://127.0.0.1:<port> whether or not the LAN is on.
+ */
+export function windowUrlFor(serverUrl: string): string {
+  const url = new URL(serverUrl);
+  if (url.hostname === '0.0.0.0' || url.hostname === '[::]' || url.hostname === '::') {
+    url.hostname = '127.0.0.1';
+  }
+  return url.origin;
+}
+
+/** Addresses as os.networkInterfaces() returns them. */
+export type InterfaceMap = Record<
+  string,
+  Array<{ address: string; family: string | number; internal: boolean }> | undefined
+>;
+
+/** lanUrlsFor() lists http://<ipv4>:<port> for every external IPv4 address of the machine. */
+export function lanUrlsFor(port: number, interfaces: InterfaceMap = networkInterfaces()): string[] {
+  const urls: string[] = [];
+  for (const entries of Object.values(interfaces)) {
+    for (const entry of entries ?? []) {
+      const v4 = entry.family === 'IPv4' || entry.family === 4;
+      if (v4 && !entry.internal) urls.push(`http://${entry.address}:${port}`);
+    }
+  }
+  return urls;
+}

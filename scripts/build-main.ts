@@ -1,0 +1,96 @@
+/**
+ * Bundles the Electron main process and the preload with esbuild:
+ *   main/index.ts          → out/main/index.js    (ESM, Node target, the server bundled in)
+ *   main/preload/index.ts  → out/preload/index.cjs (CommonJS: a sandboxed preload cannot load ESM)
+ * and copies the runtime icons to out/main/assets/. Run: `npm run build:main`.
+ */
+import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { build } from 'esbuild';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Files the main process loads at run time (tray and window icons). */
+const RUNTIME_ASSETS = ['icon.png', 'tray.png', 'tray@2x.png'];
+
+/** Where the bundles were written. */
+export interface BuiltMain {
+  mainFile: string;
+  preloadFile: string;
+}
+
+/**
+ * buildMain() writes out/main and out/preload from scratch (stale files from an older build
+ * would otherwise be packaged).
+ */
+export async function buildMain(options: { minify?: boolean } = {}): Promise<BuiltMain> {
+  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+    version: string;
+  };
+  const outMain = path.join(root, 'out', 'main');
+  const outPreload = path.join(root, 'out', 'preload');
+  rmSync(outMain, { recursive: true, force: true });
+  rmSync(outPreload, { recursive: true, force: true });
+
+  const mainFile = path.join(outMain, 'index.js');
+  const preloadFile = path.join(outPreload, 'index.cjs');
+  await build({
+    absWorkingDir: root,
+    entryPoints: [path.join(root, 'main', 'index.ts')],
+    outfile: mainFile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    // Electron 38 embeds Node 22.
+    target: 'node22',
+    // Every npm package stays a real import: electron is built in, sqlite3 and argon2 are
+    // native, Sequelize loads its dialect dynamically. electron-builder ships the production
+    // node_modules beside the bundle, so only our own code (main + server) is bundled.
+    packages: 'external',
+    external: ['electron'],
+    sourcemap: true,
+    minify: options.minify ?? false,
+    define: { __HERALD_VERSION__: JSON.stringify(pkg.version) },
+    logLevel: 'warning',
+  });
+  await build({
+    absWorkingDir: root,
+    entryPoints: [path.join(root, 'main', 'preload', 'index.ts')],
+    outfile: preloadFile,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'es2022',
+    // The sandboxed preload can require only `electron` and a few polyfills, so everything else
+    // it uses is bundled in.
+    external: ['electron'],
+    sourcemap: 'inline',
+    minify: options.minify ?? false,
+    logLevel: 'warning',
+  });
+
+  const assets = path.join(outMain, 'assets');
+  mkdirSync(assets, { recursive: true });
+  for (const file of RUNTIME_ASSETS) {
+    copyFileSync(path.join(root, 'build', file), path.join(assets, file));
+  }
+  return { mainFile, preloadFile };
+}
+
+const isMain =
+  process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isMain) {
+  buildMain({ minify: process.argv.includes('--minify') }).then(
+    (built) => {
+      console.log(
+        `built ${path.relative(root, built.mainFile)} and ${path.relative(root, built.preloadFile)}`,
+      );
+    },
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}

@@ -47,7 +47,7 @@ export function createApp({ ctx, channels, rendererDir }: AppDeps): Express {
     next();
   });
   app.use(createSendRouter(ctx));
-  app.use('/api/console', createConsoleRouter(ctx, channels).router);
+  app.use('/api/console', createConsoleRouter(ctx, channels));
   app.get('/api/openapi.json', (_req, res) => {
     res.json(openApiDocument(ctx.version));
   });

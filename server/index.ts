@@ -131,6 +131,7 @@ export async function startServer(opts: StartServerOptions): Promise<HeraldServe
     channelServices,
     clock,
     events,
+    // Set just below: the dispatcher loads channels through ChannelService, which needs ctx.
     dispatcher: undefined as unknown as Dispatcher,
     tokens: new TokenCodec(masterKey),
     secrets: new SecretBox(masterKey),

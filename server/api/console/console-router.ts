@@ -37,10 +37,7 @@ function jsonOnly(req: Request, _res: Response, next: NextFunction) {
   next();
 }
 
-export function createConsoleRouter(
-  ctx: AppContext,
-  channels: ChannelService,
-): { router: Router; messages: MessageService } {
+export function createConsoleRouter(ctx: AppContext, channels: ChannelService): Router {
   const router = Router();
   router.use(jsonOnly);
   router.use(express.json({ limit: '2mb' }));
@@ -58,5 +55,5 @@ export function createConsoleRouter(
   router.use(createMessageRouter(messages));
   router.use(createSettingsRouter(ctx, stats));
   router.use(createEventRouter(ctx));
-  return { router, messages };
+  return router;
 }

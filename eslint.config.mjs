@@ -1,5 +1,7 @@
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
+import pluginVue from 'eslint-plugin-vue';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -20,6 +22,19 @@ export default tseslint.config(
       // server/ must run without Electron (headless, tests, PostgreSQL later).
       'no-restricted-imports': ['error', { paths: ['electron'] }],
     },
+  },
+  ...pluginVue.configs['flat/recommended'],
+  {
+    files: ['renderer/**/*.vue'],
+    languageOptions: {
+      parserOptions: { parser: tseslint.parser, extraFileExtensions: ['.vue'], sourceType: 'module' },
+    },
+  },
+  {
+    // The console runs in a browser and talks HTTP only: no server code, no Node.
+    files: ['renderer/src/**/*.{ts,vue}'],
+    languageOptions: { globals: globals.browser },
+    rules: { 'no-restricted-imports': ['error', { patterns: ['**/server/**', 'node:*'] }] },
   },
   {
     files: ['**/*.mjs', '**/*.cjs'],

@@ -4,7 +4,7 @@
  * why. Run with tsx. `--headless` or HERALD_HEADLESS=1 forces headless; other arguments
  * (--port, --data-dir, --host) go to the headless server.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -29,9 +29,26 @@ export function locateElectron(): { binary: string | null; problem?: string } {
   }
 }
 
-function warnIfConsoleMissing(): void {
-  if (!existsSync(path.join(root, 'renderer', 'dist', 'index.html'))) {
-    console.warn('The console is not built yet (renderer/dist is missing): run `npm run build`.');
+/**
+ * A fresh clone has no built console: build it once (about a minute) rather than serving a
+ * Herald whose URL shows nothing. Later starts reuse renderer/dist; `npm run build` refreshes it.
+ */
+function ensureConsoleBuilt(): void {
+  if (existsSync(path.join(root, 'renderer', 'dist', 'index.html'))) return;
+  console.log('Building the console once (renderer/dist is missing)…');
+  const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
+  const result = spawnSync(
+    process.execPath,
+    [vite, 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'],
+    {
+      cwd: root,
+      stdio: 'inherit',
+    },
+  );
+  if (result.status !== 0) {
+    console.warn(
+      'Building the console failed: Herald starts, but its URL shows no console until `npm run build` succeeds.',
+    );
   }
 }
 
@@ -67,7 +84,7 @@ async function main(argv: string[]): Promise<void> {
     env: process.env,
     headlessFlag,
   });
-  warnIfConsoleMissing();
+  ensureConsoleBuilt();
   if (decision.mode === 'electron') {
     await runElectron(decision.electronBinary, forwarded);
     return;

@@ -23,7 +23,10 @@ describe('console sign-in', () => {
     expect(cookie).toMatch(/HttpOnly/i);
     expect(cookie).toMatch(/SameSite=Strict/i);
     expect((await anon.get('/me')).body.data.user.username).toBe('admin');
-    expect((await anon.get('/status')).body.data.setupRequired).toBe(false);
+    const status = (await anon.get('/status')).body.data;
+    expect(status.setupRequired).toBe(false);
+    expect(status.user).toEqual({ id: 1, username: 'admin' });
+    expect((await new ConsoleClient(herald.url).get('/status')).body.data.user).toBeNull();
     const again = await new ConsoleClient(herald.url).post('/setup', {
       username: 'evil',
       password: 'password123',

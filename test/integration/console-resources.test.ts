@@ -3,6 +3,7 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { safeHtmlOf } from '../../server/api/console/messages/message-service';
 import { Channel } from '../../server/db/models';
 import { startTestHerald, type TestHerald } from '../helpers/herald';
 
@@ -281,6 +282,9 @@ describe('console API resources', () => {
     const detail = await herald.console.ok('GET', `/messages/${id}`);
     expect(detail.safeHtml).not.toMatch(/script|onerror|onclick|javascript:/i);
     expect(detail.safeHtml).toContain('href="https://e.com"');
+    expect(safeHtmlOf('<p style="color:#c00;position:fixed;background:url(x)">a</p>', 'html')).toBe(
+      '<p style="color:#c00">a</p>',
+    );
     expect(detail.safeHtml).toContain('rel="noopener noreferrer"');
     expect((await herald.console.ok('PATCH', `/messages/${id}`, { read: true })).read).toBe(true);
     const unread = await herald.console.ok('GET', '/messages?unread=true');

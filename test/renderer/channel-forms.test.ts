@@ -104,7 +104,11 @@ describe('SecretInput', () => {
 describe('ChannelDialog', () => {
   it('ChannelDialog sends "******" back for an untouched secret and the server msg is shown on refusal', async () => {
     const { calls } = installFakeApi({
-      'PUT /channels/:id': () => ({ code: 400, msg: 'config: from must be an email address', data: null }),
+      'PUT /channels/:id': () => ({
+        code: 400,
+        msg: 'config: from must be an email address',
+        data: null,
+      }),
     });
     const { wrapper } = mountWithApp(ChannelDialog, {
       props: {
@@ -114,19 +118,31 @@ describe('ChannelDialog', () => {
           name: 'Mail',
           description: '',
           type: 'email',
-          config: { host: 'smtp.example.com', port: 465, secure: 'tls', username: 'bot', password: '******', from: 'bad', fromName: '' },
+          config: {
+            host: 'smtp.example.com',
+            port: 465,
+            secure: 'tls',
+            username: 'bot',
+            password: '******',
+            from: 'bad',
+            fromName: '',
+          },
           usedBy: [],
           createdAt: '2026-01-01T00:00:00Z',
           updatedAt: '2026-01-01T00:00:00Z',
         },
       },
     });
-    useChannelTypesStore().types = [kind('email', { secretFields: ['password'], fixedRecipient: 'required' })];
+    useChannelTypesStore().types = [
+      kind('email', { secretFields: ['password'], fixedRecipient: 'required' }),
+    ];
     await wrapper.setProps({ open: true });
     await settle();
 
     document.querySelector<HTMLButtonElement>('[data-testid="channel-save"]')!.click();
-    await vi.waitFor(() => expect(document.querySelector('[data-testid="channel-error"]')).not.toBeNull());
+    await vi.waitFor(() =>
+      expect(document.querySelector('[data-testid="channel-error"]')).not.toBeNull(),
+    );
 
     const put = calls.find((c) => c.method === 'PUT');
     expect((put?.body as { config: Record<string, unknown> }).config.password).toBe('******');

@@ -15,7 +15,7 @@ describe('buildExample()', () => {
 
     expect(curl).toContain("'http://192.168.1.5:8765/api/v2/message/send'");
     // The single quote in the token is closed, escaped and reopened for the shell.
-    expect(curl).toContain(`"token":"tok'\\''en"`);
+    expect(curl).toContain(`"token": "tok'\\''en"`);
   });
 
   it('buildExample() writes a body each language parses back to the same JSON', () => {
@@ -25,11 +25,16 @@ describe('buildExample()', () => {
 
     expect(JSON.parse(json)).toEqual(body);
     expect(buildExample('python', v2)).toContain('urllib.request.urlopen');
-    expect(buildExample('go', v2)).toContain('http.Post("http://192.168.1.5:8765/api/v2/message/send"');
+    expect(buildExample('go', v2)).toContain(
+      'http.Post("http://192.168.1.5:8765/api/v2/message/send"',
+    );
   });
 
   it('exampleBody() sends content on V1 and placeholders on V2, with recipients when asked', () => {
-    expect(exampleBody({ origin: 'x', api: 'v1', token: 't' })).toMatchObject({ token: 't', text: expect.any(String) });
+    expect(exampleBody({ origin: 'x', api: 'v1', token: 't' })).toMatchObject({
+      token: 't',
+      text: expect.any(String),
+    });
     expect(exampleBody({ ...v2, recipients: ['ops@example.com'] })).toEqual({
       token: "tok'en",
       title: 'Hello from Herald',

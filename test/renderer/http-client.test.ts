@@ -14,7 +14,9 @@ afterEach(() => {
 
 describe('http-client request()', () => {
   it('request() resolves with data when the envelope says 200', async () => {
-    installFakeApi({ 'GET /tasks': () => ok({ items: [{ id: 1 }], total: 1, page: 1, pageSize: 20 }) });
+    installFakeApi({
+      'GET /tasks': () => ok({ items: [{ id: 1 }], total: 1, page: 1, pageSize: 20 }),
+    });
 
     const data = await http.get<{ total: number }>('/tasks');
 
@@ -50,7 +52,10 @@ describe('http-client request()', () => {
   });
 
   it('request() throws code 0 when the server cannot be reached', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
+    );
 
     const err = (await request('GET', '/status').catch((e: unknown) => e)) as ApiError;
 
@@ -59,7 +64,9 @@ describe('http-client request()', () => {
   });
 
   it('request() throws the HTTP status when the answer is not an envelope', async () => {
-    installFakeApi({ 'GET /stats': () => new Response('<html>Bad gateway</html>', { status: 502 }) });
+    installFakeApi({
+      'GET /stats': () => new Response('<html>Bad gateway</html>', { status: 502 }),
+    });
 
     const err = (await http.get('/stats').catch((e: unknown) => e)) as ApiError;
 
@@ -67,7 +74,10 @@ describe('http-client request()', () => {
   });
 
   it('request() calls the unauthorized handler on 401 unless the call opts out', async () => {
-    installFakeApi({ 'GET /me': () => fail(401, '请先登录'), 'POST /login': () => fail(401, '用户名或密码错误') });
+    installFakeApi({
+      'GET /me': () => fail(401, '请先登录'),
+      'POST /login': () => fail(401, '用户名或密码错误'),
+    });
     const handler = vi.fn();
     onUnauthorized(handler);
 
@@ -86,8 +96,12 @@ describe('redirectToSignInOnUnauthorized()', () => {
     setActivePinia(createPinia());
     let signedIn = true;
     installFakeApi({
-      'GET /status': () => ok({ setupRequired: false, version: '1.0.0' }),
-      'GET /me': () => (signedIn ? ok({ user: { id: 1, username: 'admin' } }) : fail(401, 'not signed in')),
+      'GET /status': () =>
+        ok({
+          setupRequired: false,
+          version: '1.0.0',
+          user: signedIn ? { id: 1, username: 'admin' } : null,
+        }),
       'GET /channels': () => fail(401, 'session expired'),
     });
     const router = createAppRouter(createMemoryHistory());

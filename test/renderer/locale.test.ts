@@ -51,10 +51,14 @@ describe('messages', () => {
 
 describe('LocaleSwitch', () => {
   it('LocaleSwitch switches the UI language and remembers it', async () => {
-    installFakeApi({ 'GET /status': () => ok({ setupRequired: false, version: '1.0.0' }) });
+    installFakeApi({
+      'GET /status': () => ok({ setupRequired: false, version: '1.0.0', user: null }),
+    });
     const ctx = createContext('en');
     const { wrapper } = mountWithApp(SignInPage, {}, ctx);
-    await vi.waitFor(() => expect(wrapper.get('[data-testid="login-submit"]').text()).toBe('Sign in'));
+    await vi.waitFor(() =>
+      expect(wrapper.get('[data-testid="login-submit"]').text()).toBe('Sign in'),
+    );
 
     const switcher = wrapper.findComponent(LocaleSwitch);
     await switcher.findComponent({ name: 'ElSelect' }).vm.$emit('update:modelValue', 'zh-CN');

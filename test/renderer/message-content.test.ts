@@ -42,7 +42,10 @@ describe('sanitizeHtml()', () => {
 
 describe('renderContent()', () => {
   it('renderContent() renders Markdown and sanitises raw HTML inside it', () => {
-    const out = renderContent('# Title\n\n**bold** <img src="data:," onerror="alert(1)">', 'markdown');
+    const out = renderContent(
+      '# Title\n\n**bold** <img src="data:," onerror="alert(1)">',
+      'markdown',
+    );
 
     expect(out.kind).toBe('html');
     const html = out.kind === 'html' ? out.html : '';
@@ -52,18 +55,39 @@ describe('renderContent()', () => {
   });
 
   it('renderContent() keeps Text as text, never as markup', () => {
-    expect(renderContent('<b>not bold</b>', 'text')).toEqual({ kind: 'text', text: '<b>not bold</b>' });
+    expect(renderContent('<b>not bold</b>', 'text')).toEqual({
+      kind: 'text',
+      text: '<b>not bold</b>',
+    });
+  });
+
+  it('renderContent() prefers the server’s sanitised HTML and still runs DOMPurify over it', () => {
+    const out = renderContent(
+      '<p>raw</p>',
+      'html',
+      '<p>server <b>safe</b></p><img src=x onerror=alert(1)>',
+    );
+
+    expect(out).toEqual({ kind: 'html', html: '<p>server <b>safe</b></p><img src="x">' });
+  });
+
+  it('contentPreview() decodes the common entities of an HTML body', () => {
+    expect(contentPreview('<p>R&amp;D &lt;3 &quot;ok&quot;</p>', 'html')).toBe('R&D <3 "ok"');
   });
 
   it('contentPreview() strips tags and folds whitespace for list rows', () => {
-    expect(contentPreview('<p>Disk\n\n<b>full</b></p><script>x()</script>', 'html')).toBe('Disk full');
+    expect(contentPreview('<p>Disk\n\n<b>full</b></p><script>x()</script>', 'html')).toBe(
+      'Disk full',
+    );
     expect(contentPreview('a'.repeat(100), 'text', 10)).toBe('aaaaaaaaa…');
   });
 });
 
 describe('MessageContent', () => {
   it('MessageContent shows hostile HTML without running its script or keeping its handlers', () => {
-    const { wrapper } = mountWithApp(MessageContent, { props: { content: HOSTILE, format: 'html' } });
+    const { wrapper } = mountWithApp(MessageContent, {
+      props: { content: HOSTILE, format: 'html' },
+    });
     const el = wrapper.get('[data-testid="message-content"]').element;
 
     expect(el.querySelector('script')).toBeNull();

@@ -25,7 +25,14 @@ afterEach(() => vi.unstubAllGlobals());
 describe('useMessagesStore', () => {
   it('load() sends the search, unread filter and page, and keeps the unread count', async () => {
     const { calls } = installFakeApi({
-      'GET /messages': () => ok({ items: [message(2), message(1, true)], total: 2, page: 1, pageSize: 20, unreadCount: 1 }),
+      'GET /messages': () =>
+        ok({
+          items: [message(2), message(1, true)],
+          total: 2,
+          page: 1,
+          pageSize: 20,
+          unreadCount: 1,
+        }),
     });
     const store = useMessagesStore();
     store.q = ' disk ';
@@ -42,13 +49,25 @@ describe('useMessagesStore', () => {
   it('onNewMessage() counts the message and reloads a list that is showing', async () => {
     let items = [message(1, true)];
     installFakeApi({
-      'GET /messages': () => ok({ items, total: items.length, page: 1, pageSize: 20, unreadCount: items.filter((m) => !m.read).length }),
+      'GET /messages': () =>
+        ok({
+          items,
+          total: items.length,
+          page: 1,
+          pageSize: 20,
+          unreadCount: items.filter((m) => !m.read).length,
+        }),
     });
     const store = useMessagesStore();
     await store.load();
     items = [message(2), ...items];
 
-    await store.onNewMessage({ id: 2, title: 'Message 2', format: 'text', createdAt: '2026-01-01T00:00:01Z' });
+    await store.onNewMessage({
+      id: 2,
+      title: 'Message 2',
+      format: 'text',
+      createdAt: '2026-01-01T00:00:01Z',
+    });
 
     expect(store.items.map((m) => m.id)).toEqual([2, 1]);
     expect(store.unreadCount).toBe(1);
@@ -57,8 +76,10 @@ describe('useMessagesStore', () => {
 
   it('setRead() and readAll() keep the unread count in step', async () => {
     installFakeApi({
-      'GET /messages': () => ok({ items: [message(1), message(2)], total: 2, page: 1, pageSize: 20, unreadCount: 2 }),
-      'PATCH /messages/:id': (req) => ok({ ...message(1), read: (req.body as { read: boolean }).read }),
+      'GET /messages': () =>
+        ok({ items: [message(1), message(2)], total: 2, page: 1, pageSize: 20, unreadCount: 2 }),
+      'PATCH /messages/:id': (req) =>
+        ok({ ...message(1), read: (req.body as { read: boolean }).read }),
       'POST /messages/read-all': () => ok({ updated: 1 }),
     });
     const store = useMessagesStore();
@@ -97,7 +118,9 @@ describe('useMessagesStore', () => {
 
 describe('useSessionStore', () => {
   it('restore() asks for setup and no user while setup is required', async () => {
-    const { calls } = installFakeApi({ 'GET /status': () => ok({ setupRequired: true, version: '0.1.0' }) });
+    const { calls } = installFakeApi({
+      'GET /status': () => ok({ setupRequired: true, version: '0.1.0' }),
+    });
     const session = useSessionStore();
 
     await session.restore();
@@ -107,11 +130,28 @@ describe('useSessionStore', () => {
     expect(calls.map((c) => c.path)).toEqual(['/status']);
   });
 
+  it('restore() takes the signed-in user from the status, without a request that could answer 401', async () => {
+    const { calls } = installFakeApi({
+      'GET /status': () =>
+        ok({ setupRequired: false, version: '0.1.0', user: { id: 1, username: 'admin' } }),
+    });
+    const session = useSessionStore();
+
+    await session.restore();
+
+    expect(session.signedIn).toBe(true);
+    expect(session.user?.username).toBe('admin');
+    expect(calls.map((c) => c.path)).toEqual(['/status']);
+  });
+
   it('login() keeps the user signed out and passes the server msg on a wrong password', async () => {
     installFakeApi({ 'POST /login': () => fail(401, '用户名或密码错误') });
     const session = useSessionStore();
 
-    await expect(session.login('admin', 'nope')).rejects.toMatchObject({ code: 401, msg: '用户名或密码错误' });
+    await expect(session.login('admin', 'nope')).rejects.toMatchObject({
+      code: 401,
+      msg: '用户名或密码错误',
+    });
     expect(session.signedIn).toBe(false);
   });
 });
@@ -120,7 +160,17 @@ describe('useChannelTypesStore', () => {
   it('load() shares one request between concurrent callers and caches the kinds', async () => {
     const { calls } = installFakeApi({
       'GET /channel-types': () =>
-        ok([{ type: 'email', label: 'Email', contentTypes: ['text', 'html'], supportsMentions: false, supportsDynamicRecipients: true, fixedRecipient: 'required', secretFields: ['password'] }]),
+        ok([
+          {
+            type: 'email',
+            label: 'Email',
+            contentTypes: ['text', 'html'],
+            supportsMentions: false,
+            supportsDynamicRecipients: true,
+            fixedRecipient: 'required',
+            secretFields: ['password'],
+          },
+        ]),
     });
     const store = useChannelTypesStore();
 

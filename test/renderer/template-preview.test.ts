@@ -45,7 +45,9 @@ describe('TemplatePreview', () => {
         debounceMs: 0,
       },
     });
-    await vi.waitFor(() => expect(wrapper.find('[data-testid="template-preview-text"]').exists()).toBe(true));
+    await vi.waitFor(() =>
+      expect(wrapper.find('[data-testid="template-preview-text"]').exists()).toBe(true),
+    );
     await settle();
 
     const sent = calls[calls.length - 1].body as { placeholders: Record<string, string> };
@@ -74,22 +76,30 @@ describe('TemplatePreview', () => {
         debounceMs: 0,
       },
     });
-    await vi.waitFor(() => expect(wrapper.find('[data-testid="template-preview-text"]').text()).toBe('Hi Ada'));
+    await vi.waitFor(() =>
+      expect(wrapper.find('[data-testid="template-preview-text"]').text()).toBe('Hi Ada'),
+    );
 
     await wrapper.setProps({ values: { name: 'Grace' } });
 
-    await vi.waitFor(() => expect(wrapper.get('[data-testid="template-preview-text"]').text()).toBe('Hi Grace'));
+    await vi.waitFor(() =>
+      expect(wrapper.get('[data-testid="template-preview-text"]').text()).toBe('Hi Grace'),
+    );
     expect(calls.length).toBeGreaterThanOrEqual(2);
   });
 
   it('TemplatePreview shows the server msg when the preview is refused', async () => {
-    installFakeApi({ 'POST /templates/preview': () => fail(400, 'placeholders.0.key: 占位符名称不能为空') });
+    installFakeApi({
+      'POST /templates/preview': () => fail(400, 'placeholders.0.key: 占位符名称不能为空'),
+    });
     const { wrapper } = mountWithApp(TemplatePreview, {
       props: { definitions: [], values: {}, text: 'x', html: '', markdown: '', debounceMs: 0 },
     });
 
     await vi.waitFor(() =>
-      expect(wrapper.find('[data-testid="template-preview-error"]').text()).toContain('占位符名称不能为空'),
+      expect(wrapper.find('[data-testid="template-preview-error"]').text()).toContain(
+        '占位符名称不能为空',
+      ),
     );
   });
 });

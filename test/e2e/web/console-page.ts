@@ -1,5 +1,13 @@
 import type { Locator, Page } from 'playwright-core';
 
+/** The little of the page's DOM the predicates use (this file is compiled without the DOM lib). */
+interface PageGlobals {
+  document: {
+    getAnimations(): { playState: string }[];
+    querySelector(selector: string): { complete?: boolean } | null;
+  };
+}
+
 /**
  * Locators and actions of the Herald console, by the data-testid names listed in
  * docs/console.md, so the scenario reads as steps and a renamed control is fixed in one place.
@@ -49,7 +57,9 @@ export class ConsolePage {
     await this.byTestId('login-form').waitFor();
   }
 
-  async nav(name: 'dashboard' | 'channels' | 'tasks' | 'templates' | 'logs' | 'messages' | 'settings') {
+  async nav(
+    name: 'dashboard' | 'channels' | 'tasks' | 'templates' | 'logs' | 'messages' | 'settings',
+  ) {
     await this.byTestId(`nav-${name}`).click();
     await this.byTestId(`page-${name}`).waitFor();
   }
@@ -59,7 +69,11 @@ export class ConsolePage {
     return this.byTestId(tableTestId).locator('tr.el-table__row', { hasText: text });
   }
 
-  async createChannel(name: string, type: string, fill: Record<string, string> = {}): Promise<void> {
+  async createChannel(
+    name: string,
+    type: string,
+    fill: Record<string, string> = {},
+  ): Promise<void> {
     await this.byTestId('channel-create').click();
     const dialog = this.byTestId('channel-dialog');
     await dialog.waitFor();
@@ -69,7 +83,7 @@ export class ConsolePage {
       await this.byTestId(`channel-config-${key}`).fill(value);
     }
     await this.byTestId('channel-save').click();
-    await dialog.waitFor({ state: 'hidden' });
+    await this.expectClosed(dialog, 'channel-error');
     await this.row('channel-table', name).waitFor();
   }
 
@@ -81,8 +95,36 @@ export class ConsolePage {
     await this.choose('instance-channel', { text: channelName });
     await this.byTestId(`instance-content-type-${contentType}`).click();
     await this.byTestId('instance-save').click();
-    await dialog.waitFor({ state: 'hidden' });
+    await this.expectClosed(dialog, 'instance-error');
     await this.row('instance-table', channelName).waitFor();
+  }
+
+  /** Waits for a dialog to close after saving; fails with the server's msg when it shows one. */
+  async expectClosed(dialog: Locator, errorTestId: string): Promise<void> {
+    const error = this.byTestId(errorTestId);
+    await Promise.race([dialog.waitFor({ state: 'hidden' }), error.waitFor()]);
+    if (await error.isVisible()) throw new Error(`save refused: ${await error.textContent()}`);
+  }
+
+  /**
+   * Waits until no CSS animation or transition runs (drawers and dialogs slide in). A function,
+   * not a string: the console's CSP has no 'unsafe-eval', so string predicates cannot run.
+   */
+  async settled(): Promise<void> {
+    await this.page.waitForFunction(() =>
+      (globalThis as unknown as PageGlobals).document
+        .getAnimations()
+        .every((a) => a.playState !== 'running'),
+    );
+  }
+
+  /** Waits until the image matched by `selector` finished loading or failing. */
+  async imageDone(selector: string): Promise<void> {
+    await this.page.waitForFunction(
+      (sel) =>
+        (globalThis as unknown as PageGlobals).document.querySelector(sel)?.complete === true,
+      selector,
+    );
   }
 
   /** Closes the top-most drawer or dialog with Escape, as a keyboard user would. */

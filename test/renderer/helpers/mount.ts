@@ -6,6 +6,7 @@ import { createMemoryHistory, type Router } from 'vue-router';
 
 import { createAppI18n, type Locale } from '../../../renderer/src/i18n';
 import { createAppRouter } from '../../../renderer/src/router';
+import { useSessionStore } from '../../../renderer/src/stores/session-store';
 
 export interface MountContext {
   pinia: Pinia;
@@ -18,6 +19,9 @@ export function createContext(locale: Locale = 'en'): MountContext {
   const pinia = createPinia();
   setActivePinia(pinia);
   const i18n = createAppI18n(locale);
+  // Installing the router navigates at once; the guard would ask the server who is signed in.
+  // Component tests are about the component, so the session counts as already checked.
+  useSessionStore(pinia).restored = true;
   const router = createAppRouter(createMemoryHistory());
   return { pinia, router, i18n };
 }

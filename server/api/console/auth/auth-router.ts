@@ -56,8 +56,14 @@ export function createAuth(ctx: AppContext) {
     res.cookie(SESSION_COOKIE, token, cookieOptions(req));
   };
 
-  router.get('/status', async (_req, res) => {
-    ok(res, { setupRequired: await auth.setupRequired(), version: ctx.version });
+  // Also names the signed-in user (or null), so a page load learns everything without a 401
+  // that browsers would log as an error.
+  router.get('/status', async (req, res) => {
+    ok(res, {
+      setupRequired: await auth.setupRequired(),
+      version: ctx.version,
+      user: await auth.userForSession(readCookie(req, SESSION_COOKIE)),
+    });
   });
 
   router.post('/setup', async (req, res) => {

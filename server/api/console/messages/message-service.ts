@@ -14,7 +14,20 @@ const SANITIZE: sanitizeHtml.IOptions = {
   allowedAttributes: {
     a: ['href', 'title', 'target', 'rel'],
     img: ['src', 'alt', 'title', 'width', 'height'],
-    '*': ['class'],
+    '*': ['class', 'style'],
+  },
+  // Alert mails and reports colour their text; only presentational properties with plain
+  // values survive (no url(), no expressions, no positioning that could cover the page).
+  allowedStyles: {
+    '*': {
+      color: [/^#[0-9a-f]{3,8}$/i, /^rgba?\([\d\s,.%]+\)$/i, /^[a-z]{3,20}$/i],
+      'background-color': [/^#[0-9a-f]{3,8}$/i, /^rgba?\([\d\s,.%]+\)$/i, /^[a-z]{3,20}$/i],
+      'text-align': [/^(left|right|center|justify)$/],
+      'font-weight': [/^(normal|bold|bolder|lighter|[1-9]00)$/],
+      'font-style': [/^(normal|italic)$/],
+      'text-decoration': [/^(none|underline|line-through)$/],
+      'font-size': [/^\d{1,3}(px|em|rem|%)$/],
+    },
   },
   allowedSchemes: ['http', 'https', 'mailto'],
   allowedSchemesByTag: { img: ['http', 'https', 'data'] },

@@ -1,0 +1,90 @@
+import {
+  createRouter,
+  createWebHistory,
+  type RouteRecordRaw,
+  type Router,
+  type RouterHistory,
+} from 'vue-router';
+
+import { onUnauthorized } from './api/http-client';
+import { useSessionStore } from './stores/session-store';
+
+/** The console's pages; every page except sign-in needs a session. */
+export const routes: RouteRecordRaw[] = [
+  {
+    path: '/sign-in',
+    name: 'sign-in',
+    component: () => import('./pages/SignInPage.vue'),
+    meta: { public: true },
+  },
+  {
+    path: '/',
+    component: () => import('./layouts/ConsoleLayout.vue'),
+    children: [
+      { path: '', name: 'dashboard', component: () => import('./pages/DashboardPage.vue') },
+      { path: 'channels', name: 'channels', component: () => import('./pages/ChannelsPage.vue') },
+      { path: 'tasks', name: 'tasks', component: () => import('./pages/TasksPage.vue') },
+      {
+        path: 'templates',
+        name: 'templates',
+        component: () => import('./pages/TemplatesPage.vue'),
+      },
+      { path: 'logs', name: 'logs', component: () => import('./pages/LogsPage.vue') },
+      { path: 'logs/:id(\\d+)', name: 'log', component: () => import('./pages/LogsPage.vue') },
+      { path: 'messages', name: 'messages', component: () => import('./pages/MessagesPage.vue') },
+      {
+        path: 'messages/:id(\\d+)',
+        name: 'message',
+        component: () => import('./pages/MessagesPage.vue'),
+      },
+      { path: 'settings', name: 'settings', component: () => import('./pages/SettingsPage.vue') },
+    ],
+  },
+  { path: '/:pathMatch(.*)*', redirect: '/' },
+];
+
+/** Builds the router; tests pass a memory history. */
+export function createAppRouter(history: RouterHistory = createWebHistory('/')): Router {
+  const router = createRouter({ history, routes });
+
+  router.beforeEach(async (to) => {
+    const session = useSessionStore();
+    if (!session.restored) {
+      try {
+        await session.restore();
+      } catch {
+        // Server unreachable: the sign-in page shows the error and a retry.
+        return to.meta.public ? true : { name: 'sign-in', query: { redirect: to.fullPath } };
+      }
+    }
+    if (to.meta.public) {
+      return session.signedIn && !session.setupRequired ? { name: 'dashboard' } : true;
+    }
+    if (!session.signedIn) {
+      return { name: 'sign-in', query: to.fullPath === '/' ? {} : { redirect: to.fullPath } };
+    }
+    return true;
+  });
+
+  return router;
+}
+
+/**
+ * Sends the user to sign-in whenever a call meets an expired session (401), with the page
+ * they were on as the place to come back to.
+ */
+export function redirectToSignInOnUnauthorized(router: Router): void {
+  onUnauthorized(() => {
+    useSessionStore().expire();
+    const current = router.currentRoute.value;
+    if (current.name !== 'sign-in') {
+      void router.replace({ name: 'sign-in', query: { redirect: current.fullPath } });
+    }
+  });
+}
+
+declare module 'vue-router' {
+  interface RouteMeta {
+    public?: boolean;
+  }
+}

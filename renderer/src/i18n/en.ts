@@ -325,7 +325,7 @@ const en = {
     nextAttempt: 'next attempt',
     noAttempts: 'Not attempted yet',
     outcome: 'Outcome',
-    duration: 'Time',
+    duration: 'Took',
     retry: 'Retry now',
     retryQueued: 'Queued again',
   },

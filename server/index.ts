@@ -16,6 +16,7 @@ import type { AppContext } from './context';
 import { SecretBox } from './crypto/secret-box';
 import { loadServerKey } from './crypto/server-key';
 import { TokenCodec } from './crypto/tokens';
+import { registerConfigVersionHooks } from './db/config-version';
 import { GroupCommit } from './db/group-commit';
 import { migrate } from './db/migrate';
 import { HostedMessage, Session, initModels } from './db/models';
@@ -84,6 +85,7 @@ export async function startServer(opts: StartServerOptions): Promise<HeraldServe
   const masterKey = loadServerKey(opts.dataDir);
   const sequelize = await createSequelize(join(opts.dataDir, 'herald.db'));
   initModels(sequelize);
+  registerConfigVersionHooks();
   await migrate(sequelize);
   const writeLock = new WriteLock();
   const settings = new SettingsStore(writeLock);

@@ -135,7 +135,9 @@ describe('delivery retries', () => {
 
   it('a throwing listener of new hosted messages does not fail the delivery', async () => {
     const inbox = await herald.createChannel('hosted');
-    const { token } = await herald.createTemplate({ text: 'x' }, [{ channelId: inbox.id, contentType: 'text' }]);
+    const { token } = await herald.createTemplate({ text: 'x' }, [
+      { channelId: inbox.id, contentType: 'text' },
+    ]);
     const boom = () => {
       throw new Error('listener broke');
     };

@@ -257,4 +257,24 @@ describe('POST /api/v2/message/send', () => {
       herald.server.deliveries.resume();
     }
   });
+
+  it('sendV2() sees template, instance and channel edits made between two sends', async () => {
+    const { template, token } = await herald.createTemplate({ text: 'first body' }, [
+      { channelId: hostedId, contentType: 'text' },
+      { channelId: hostedId, contentType: 'markdown' },
+    ]);
+    expect((await herald.sendV2({ token, title: 'edit 1' })).body.data.count).toBe(2);
+    await hostedMessages('edit 1');
+    await herald.console.ok('PUT', `/templates/${template.id}`, {
+      text: 'second body',
+      markdown: null,
+    });
+    const detail = await herald.console.ok('GET', `/templates/${template.id}`);
+    await herald.console.ok('PATCH', `/instances/${detail.instances[1].id}`, { enabled: false });
+    expect((await herald.sendV2({ token, title: 'edit 2' })).body.data.count).toBe(1);
+    const [m] = await hostedMessages('edit 2');
+    expect(m.content).toBe('second body');
+    await herald.console.ok('POST', `/templates/${template.id}/token/rotate`);
+    expect((await herald.sendV2({ token, title: 'edit 3' })).body.msg).toMatch(/^token解析失败/);
+  });
 });

@@ -3,6 +3,7 @@ import { noMentions } from '../../channels/channel-adapter';
 import { adapterFor } from '../../channels/registry';
 import type { AppContext } from '../../context';
 import { TokenError, type TokenKind } from '../../crypto/tokens';
+import { configVersion } from '../../db/config-version';
 import { Channel, Delivery, Instance, Send, Task, Template } from '../../db/models';
 import { chooseContent, hasAnyBody, type Bodies } from '../../domain/content-format';
 import { splitList } from '../../domain/lists';
@@ -42,17 +43,57 @@ export interface SendResponse {
 
 const uniq = (list: string[]) => [...new Set(list.filter((s) => s.length > 0))];
 
+interface CachedSource<T> {
+  version: number;
+  source: T | null;
+  targets: { all: number; enabled: Target[] };
+}
+
 export class SendService {
+  /** Lookups per task and template, valid while the configuration version stands still. */
+  private readonly tasks = new Map<number, CachedSource<Task>>();
+  private readonly templates = new Map<number, CachedSource<Template>>();
+
   constructor(private readonly ctx: AppContext) {}
+
+  private async lookup<T>(
+    cache: Map<number, CachedSource<T>>,
+    id: number,
+    load: () => Promise<T | null>,
+    where: { taskId: number } | { templateId: number },
+  ): Promise<CachedSource<T>> {
+    const version = configVersion();
+    const hit = cache.get(id);
+    if (hit && hit.version === version) return hit;
+    const source = await load();
+    const entry = {
+      version,
+      source,
+      targets: source ? await this.targets(where) : { all: 0, enabled: [] },
+    };
+    // Only a lookup that no write overtook is kept.
+    if (configVersion() === version) {
+      if (cache.size > 1000) cache.clear();
+      cache.set(id, entry);
+    }
+    return entry;
+  }
+
+  private lookupTask(id: number) {
+    return this.lookup(this.tasks, id, () => Task.findByPk(id), { taskId: id });
+  }
+
+  private lookupTemplate(id: number) {
+    return this.lookup(this.templates, id, () => Template.findByPk(id), { templateId: id });
+  }
 
   // ---- V1 -------------------------------------------------------------------------------
 
   async sendV1(req: V1Request): Promise<SendResponse> {
-    const task = await this.resolveTask(req);
+    const { task, targets } = await this.resolveTask(req);
     const bodies: Bodies = { text: req.text, html: req.html, markdown: req.markdown };
     if (!hasAnyBody(bodies))
       throw new AppError(400, 'text, html, markdown: at least one must be given');
-    const targets = await this.targets({ taskId: task.id });
     if (targets.all === 0)
       throw new AppError(400, `task "${task.name}" has no instances; add one in the console`);
     if (targets.enabled.length === 0)
@@ -85,7 +126,9 @@ export class SendService {
     return summariseV1(send.id, deliveries, results);
   }
 
-  private async resolveTask(req: V1Request): Promise<Task> {
+  private async resolveTask(
+    req: V1Request,
+  ): Promise<{ task: Task; targets: CachedSource<Task>['targets'] }> {
     // design.md: the token wins when both are sent.
     if (req.token) {
       const payload = this.decode(
@@ -93,7 +136,7 @@ export class SendService {
         'task',
         (reason) => new AppError(401, `token is invalid: ${reason}`),
       );
-      const task = await Task.findByPk(payload.id);
+      const { source: task, targets } = await this.lookupTask(payload.id);
       if (!task) throw new AppError(404, 'token does not exist: its task was deleted');
       if (task.tokenGeneration !== payload.generation) {
         throw new AppError(
@@ -101,7 +144,7 @@ export class SendService {
           'token is no longer valid: it was rotated; get the current token from the console',
         );
       }
-      return task;
+      return { task, targets };
     }
     if (req.task_id !== undefined && req.task_id !== '') {
       if (!this.ctx.settings.get().allowTaskId) {
@@ -110,9 +153,9 @@ export class SendService {
       const id = Number(req.task_id);
       if (!Number.isSafeInteger(id) || id <= 0)
         throw new AppError(400, 'task_id: must be a positive integer');
-      const task = await Task.findByPk(id);
+      const { source: task, targets } = await this.lookupTask(id);
       if (!task) throw new AppError(404, `task ${id} does not exist`);
-      return task;
+      return { task, targets };
     }
     throw new AppError(400, 'token: is required (or task_id)');
   }
@@ -126,7 +169,7 @@ export class SendService {
       'template',
       (reason) => new AppError(400, `${V2_MSG.tokenParseFailed}: ${reason}`),
     );
-    const template = await Template.findByPk(payload.id);
+    const { source: template, targets } = await this.lookupTemplate(payload.id);
     if (!template) throw new AppError(400, V2_MSG.templateNotFound);
     if (template.tokenGeneration !== payload.generation) {
       throw new AppError(400, `${V2_MSG.tokenParseFailed}: 令牌已轮换 (the token was rotated)`);
@@ -140,7 +183,6 @@ export class SendService {
       html: fill(template.html, 'html'),
       markdown: fill(template.markdown, 'markdown'),
     };
-    const targets = await this.targets({ templateId: template.id });
     if (targets.all === 0) throw new AppError(400, V2_MSG.noInstances);
     if (targets.enabled.length === 0) throw new AppError(400, V2_MSG.noEnabledInstances);
     if (!hasAnyBody(bodies)) {

@@ -1,0 +1,44 @@
+import type { ModelStatic, Model } from 'sequelize';
+
+import { Channel, Instance, Task, Template } from './models';
+
+let version = 0;
+let registered = false;
+
+/**
+ * A counter that moves whenever a channel, task, template or instance is written, so the send
+ * path can keep what it looked up (a template and its enabled instances) until the
+ * configuration changes, instead of reading it again for every message.
+ */
+export function configVersion(): number {
+  return version;
+}
+
+export function registerConfigVersionHooks(): void {
+  // Models are module singletons and keep their hooks across restarts in one process.
+  if (registered) return;
+  registered = true;
+  const bump = () => {
+    version += 1;
+  };
+  const models: ModelStatic<Model>[] = [
+    Channel,
+    Instance,
+    Task,
+    Template,
+  ] as unknown as ModelStatic<Model>[];
+  for (const model of models) {
+    for (const hook of [
+      'afterCreate',
+      'afterBulkCreate',
+      'afterUpdate',
+      'afterBulkUpdate',
+      'afterDestroy',
+      'afterBulkDestroy',
+      'afterUpsert',
+      'afterSave',
+    ] as const) {
+      model.addHook(hook, bump);
+    }
+  }
+}

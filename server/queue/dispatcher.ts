@@ -80,7 +80,7 @@ export class Dispatcher {
 
   constructor(deps: DispatcherDeps) {
     this.deps = deps;
-    this.concurrency = deps.concurrency ?? 8;
+    this.concurrency = deps.concurrency ?? 16;
   }
 
   get paused(): boolean {

@@ -277,4 +277,25 @@ describe('POST /api/v2/message/send', () => {
     await herald.console.ok('POST', `/templates/${template.id}/token/rotate`);
     expect((await herald.sendV2({ token, title: 'edit 3' })).body.msg).toMatch(/^token解析失败/);
   });
+
+  it('sendV2() answers 429 past the per-token rate limit set in settings', async () => {
+    const { token } = await herald.createTemplate({ text: 'x' }, [
+      { channelId: hostedId, contentType: 'text' },
+    ]);
+    await herald.console.ok('PUT', '/settings', { rateLimitPerMinute: 2 });
+    try {
+      const codes = [];
+      for (let i = 0; i < 3; i++)
+        codes.push((await herald.sendV2({ token, title: `limited ${i}` })).status);
+      expect(codes).toEqual([200, 200, 429]);
+      const res = await herald.sendV2({ token, title: 'limited again' });
+      expect(res.body).toEqual({
+        code: 429,
+        msg: 'rate limit: at most 2 sends a minute per token',
+        data: null,
+      });
+    } finally {
+      await herald.console.ok('PUT', '/settings', { rateLimitPerMinute: 0 });
+    }
+  });
 });

@@ -5,6 +5,11 @@ export class SendRateLimiter {
   /** Returns true when the call is allowed (and counts it). */
   allow(key: string, perMinute: number, now: number): boolean {
     if (perMinute <= 0) return true;
+    // Callers can make up any number of keys (a bad token still counts): forget idle ones.
+    if (this.hits.size > 10_000) {
+      for (const [k, times] of this.hits)
+        if (times[times.length - 1] <= now - 60_000) this.hits.delete(k);
+    }
     const window = (this.hits.get(key) ?? []).filter((t) => t > now - 60_000);
     if (window.length >= perMinute) {
       this.hits.set(key, window);

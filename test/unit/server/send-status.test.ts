@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { LoginThrottle } from '../../../server/api/console/auth/login-throttle';
+import { SendRateLimiter } from '../../../server/api/send/rate-limiter';
 import { assertRegistry, createChannelRegistry } from '../../../server/channels/registry';
 import { statusFromCounts } from '../../../server/queue/dispatcher';
 
@@ -33,5 +34,15 @@ describe('LoginThrottle', () => {
     expect(t.retryAfterMs('5.6.7.8', 'admin')).toBe(0);
     now = 15 * 60_000 + 1;
     expect(t.retryAfterMs('1.2.3.4', 'admin')).toBe(0);
+  });
+});
+
+describe('SendRateLimiter', () => {
+  it('allow() counts per key within a minute and is off at 0', () => {
+    const limiter = new SendRateLimiter();
+    expect(limiter.allow('a', 0, 0)).toBe(true);
+    expect([1, 2, 3].map(() => limiter.allow('a', 2, 1000))).toEqual([true, true, false]);
+    expect(limiter.allow('b', 2, 1000)).toBe(true);
+    expect(limiter.allow('a', 2, 61_001)).toBe(true);
   });
 });

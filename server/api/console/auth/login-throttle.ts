@@ -23,6 +23,11 @@ export class LoginThrottle {
 
   fail(ip: string, username: string): void {
     const t = this.now();
+    // Any made-up username adds a key: forget the ones whose window has passed.
+    if (this.failures.size > 10_000) {
+      for (const [k, times] of this.failures)
+        if (times[times.length - 1] <= t - WINDOW_MS) this.failures.delete(k);
+    }
     for (const key of [`u:${ip}:${username.toLowerCase()}`, `ip:${ip}`]) {
       const list = (this.failures.get(key) ?? []).filter((x) => x > t - WINDOW_MS);
       list.push(t);

@@ -27,6 +27,8 @@ export const webhookConfigSchema = z
       .regex(/^https?:\/\/\S+$/, 'url must start with http:// or https://'),
     method: z.enum(METHODS).default('POST'),
     headers: z.record(z.string().min(1), z.string()).default({}),
+    /** Headers that carry credentials (Authorization, API keys): sealed at rest, masked in the console. */
+    secretHeaders: z.record(z.string().min(1), z.string()).default({}),
     body: z.string().max(100_000).default(DEFAULT_WEBHOOK_BODY),
   })
   .extend(httpOptionsSchema.shape)
@@ -57,7 +59,7 @@ export function createWebhookAdapter() {
     type: 'webhook',
     label: 'Custom webhook',
     configSchema: webhookConfigSchema,
-    secretFields: [],
+    secretFields: ['secretHeaders'],
     contentTypes: ['text', 'html', 'markdown'],
     supportsMentions: false,
     supportsDynamicRecipients: false,
@@ -69,7 +71,7 @@ export function createWebhookAdapter() {
         url: message.url ?? '',
         format: message.contentType,
       };
-      const headers = { ...config.headers };
+      const headers = { ...config.headers, ...config.secretHeaders };
       if (!contentTypeOf(headers) && config.method !== 'GET')
         headers['Content-Type'] = 'application/json';
       const res = await httpRequest({

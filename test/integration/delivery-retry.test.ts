@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { Delivery, DeliveryAttempt } from '../../server/db/models';
+import { Channel, Delivery, DeliveryAttempt } from '../../server/db/models';
 import { startHttpPeer, type HttpPeer } from '../helpers/http-peer';
 import { startTestHerald, type TestHerald } from '../helpers/herald';
 
@@ -150,5 +150,35 @@ describe('delivery retries', () => {
     } finally {
       herald.server.events.off('message', boom);
     }
+  });
+
+  it('webhook secret headers are sealed, masked in the console, kept on "******" and sent', async () => {
+    const hook = await herald.createChannel('webhook', {
+      url: `${peer.url}/secret`,
+      headers: { 'X-Plain': 'visible' },
+      secretHeaders: { Authorization: 'Bearer s3cr3t-value' },
+    });
+    expect(hook.config.headers).toEqual({ 'X-Plain': 'visible' });
+    expect(hook.config.secretHeaders).toEqual({ Authorization: '******' });
+    const row = await Channel.findByPk(hook.id);
+    expect(JSON.stringify(row!.config)).not.toContain('s3cr3t-value');
+    // The console sends the masked value back unchanged, plus a new secret header.
+    const edited = await herald.console.ok('PUT', `/channels/${hook.id}`, {
+      config: {
+        url: `${peer.url}/secret`,
+        headers: { 'X-Plain': 'visible' },
+        secretHeaders: { Authorization: '******', 'X-Api-Key': 'k-123' },
+      },
+    });
+    expect(edited.config.secretHeaders).toEqual({ Authorization: '******', 'X-Api-Key': '******' });
+    const { token } = await herald.createTemplate({ text: 'x' }, [
+      { channelId: hook.id, contentType: 'text' },
+    ]);
+    const before = peer.received.length;
+    await herald.sendV2({ token, title: 'secret headers' });
+    const [req] = (await peer.waitForRequests(before + 1)).slice(-1);
+    expect(req.headers.authorization).toBe('Bearer s3cr3t-value');
+    expect(req.headers['x-api-key']).toBe('k-123');
+    expect(req.headers['x-plain']).toBe('visible');
   });
 });

@@ -162,6 +162,7 @@ const en = {
     url: 'URL',
     method: 'Method',
     headers: 'Headers',
+    secretHeaders: 'Secret headers',
     body: 'Body template',
     token: 'Token',
     botToken: 'Bot token',
@@ -198,6 +199,8 @@ const en = {
     wechatTemplate:
       'The message template of the test account; its data fields receive the title and content.',
     wechatApiBase: 'Leave empty for api.weixin.qq.com.',
+    webhookSecretHeaders:
+      'For credentials (Authorization, API keys): stored encrypted and shown masked; a masked value left as it is keeps the stored one.',
     webhookBody:
       'Sent as is, with markers filled in and escaped for the body’s Content-Type (JSON by default).',
     webhookMarkers: 'Markers for the URL and body: {markers}',

@@ -160,6 +160,7 @@ const zhCN: MessageSchema = {
     url: 'URL',
     method: '请求方法',
     headers: '请求头',
+    secretHeaders: '机密请求头',
     body: '请求体模板',
     token: 'Token',
     botToken: '机器人 Token',
@@ -193,6 +194,8 @@ const zhCN: MessageSchema = {
     wecomWebhook: '机器人的完整地址，包含 key。',
     wechatTemplate: '测试号的模板消息 ID；其数据字段接收标题和内容。',
     wechatApiBase: '留空则使用 api.weixin.qq.com。',
+    webhookSecretHeaders:
+      '用于凭据（Authorization、API Key）：加密保存并以掩码显示；保持掩码不变即沿用已保存的值。',
     webhookBody: '按原样发送，标记会按请求体的 Content-Type 转义后填入（默认 JSON）。',
     webhookMarkers: 'URL 和请求体可用的标记：{markers}',
     genericJson: '该类型还没有专用表单：请以 JSON 编辑其配置。',

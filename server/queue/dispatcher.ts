@@ -440,16 +440,13 @@ export class Dispatcher {
   }
 }
 
-/**
- * Recomputes each send's status from its deliveries and stores the ones that changed:
- * pending while any delivery is unfinished, then sent, partial or failed.
- */
-export async function rollUpSendStatus(
+/** How many deliveries of each send are in each status, in one grouped query. */
+export async function deliveryStatusCounts(
   sendIds: number[],
   transaction?: import('sequelize').Transaction,
-): Promise<Map<number, SendStatus>> {
-  const changed = new Map<number, SendStatus>();
-  if (sendIds.length === 0) return changed;
+): Promise<Map<number, Partial<Record<DeliveryStatus, number>>>> {
+  const counts = new Map<number, Partial<Record<DeliveryStatus, number>>>();
+  if (sendIds.length === 0) return counts;
   const rows = (await Delivery.findAll({
     attributes: [
       'sendId',
@@ -461,12 +458,25 @@ export async function rollUpSendStatus(
     raw: true,
     transaction,
   })) as unknown as Array<{ sendId: number; status: DeliveryStatus; n: number }>;
-  const counts = new Map<number, Record<string, number>>();
   for (const row of rows) {
     const c = counts.get(row.sendId) ?? {};
     c[row.status] = Number(row.n);
     counts.set(row.sendId, c);
   }
+  return counts;
+}
+
+/**
+ * Recomputes each send's status from its deliveries and stores the ones that changed:
+ * pending while any delivery is unfinished, then sent, partial or failed.
+ */
+export async function rollUpSendStatus(
+  sendIds: number[],
+  transaction?: import('sequelize').Transaction,
+): Promise<Map<number, SendStatus>> {
+  const changed = new Map<number, SendStatus>();
+  if (sendIds.length === 0) return changed;
+  const counts = await deliveryStatusCounts(sendIds, transaction);
   const sends = await Send.findAll({
     where: { id: sendIds },
     attributes: ['id', 'status'],

@@ -3,7 +3,7 @@ import { Op, type WhereOptions } from 'sequelize';
 import type { AppContext } from '../../../context';
 import { Channel, Delivery, DeliveryAttempt, Send } from '../../../db/models';
 import { containsAny } from '../../../db/search';
-import { rollUpSendStatus } from '../../../queue/dispatcher';
+import { deliveryStatusCounts, rollUpSendStatus } from '../../../queue/dispatcher';
 import { AppError, notFound } from '../../../lib/errors';
 import { pageOf, type Paging } from '../../../lib/paging';
 
@@ -45,22 +45,9 @@ export class LogService {
   }
 
   private async deliveryCounts(sendIds: number[]) {
-    const rows = (await Delivery.findAll({
-      attributes: [
-        'sendId',
-        'status',
-        [this.ctx.sequelize.fn('COUNT', this.ctx.sequelize.col('id')), 'n'],
-      ],
-      where: { sendId: sendIds },
-      group: ['sendId', 'status'],
-      raw: true,
-    })) as unknown as Array<{ sendId: number; status: string; n: number }>;
     const out = new Map<number, { sent: number; failed: number }>();
-    for (const r of rows) {
-      const c = out.get(r.sendId) ?? { sent: 0, failed: 0 };
-      if (r.status === 'sent') c.sent += Number(r.n);
-      if (r.status === 'failed') c.failed += Number(r.n);
-      out.set(r.sendId, c);
+    for (const [id, c] of await deliveryStatusCounts(sendIds)) {
+      out.set(id, { sent: c.sent ?? 0, failed: c.failed ?? 0 });
     }
     return out;
   }

@@ -1,12 +1,19 @@
 import vue from '@vitejs/plugin-vue';
 import { defineConfig } from 'vitest/config';
 
+const shuffle = process.env.HERALD_TEST_SHUFFLE === '1';
+const seed = Number(process.env.HERALD_TEST_SEED ?? Date.now() % 1_000_000);
+if (shuffle) console.log(`Tests run shuffled; replay this order with HERALD_TEST_SEED=${seed}`);
+
 /**
  * One runner for every layer: server unit and integration tests (node), console component
  * tests (happy-dom), and browser/Electron end-to-end tests driven by playwright-core.
  */
 export default defineConfig({
   test: {
+    // CI runs files and tests in a random order (the seed is printed), so order-dependent
+    // tests fail there; HERALD_TEST_SEED replays an order.
+    sequence: { shuffle: shuffle ? { files: true, tests: true } : false, seed },
     testTimeout: 30_000,
     hookTimeout: 120_000,
     projects: [
@@ -34,6 +41,8 @@ export default defineConfig({
           pool: 'forks',
           // Browsers and Electron are heavy on a 2-core machine: one file at a time.
           fileParallelism: false,
+          // Each file is one user journey whose steps build on each other: files shuffle, steps don't.
+          sequence: { shuffle: shuffle ? { files: true, tests: false } : false, seed },
           testTimeout: 120_000,
         },
       },

@@ -52,7 +52,11 @@ export async function startHttpPeer(
           () => reject(new Error(`peer got ${received.length} of ${n} requests`)),
           timeoutMs,
         );
-        if (!check()) waiters.push(() => void check());
+        // A waiter stays registered until its count is reached: every request re-checks it.
+        const waiter = () => {
+          if (!check()) waiters.push(waiter);
+        };
+        if (!check()) waiters.push(waiter);
       });
     },
     close: () =>

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,8 +31,13 @@ describe('console API resources', () => {
     expect(JSON.stringify(listed)).not.toContain('SECsupersecret');
     const row = await Channel.findByPk(created.id);
     expect(JSON.stringify(row!.config)).not.toContain('SECsupersecret');
-    const file = readFileSync(join(herald.dataDir, 'herald.db'));
-    expect(file.includes(Buffer.from('SECsupersecret'))).toBe(false);
+    // Every file of the database: a fresh write sits in the WAL until a checkpoint.
+    const dbFiles = readdirSync(herald.dataDir).filter((f) => f.startsWith('herald.db'));
+    expect(dbFiles).toContain('herald.db-wal');
+    for (const f of dbFiles) {
+      const bytes = readFileSync(join(herald.dataDir, f));
+      expect(bytes.includes(Buffer.from('SECsupersecret')), f).toBe(false);
+    }
     const runtime = await herald.server.ctx.dispatcher['deps'].loadChannel(created.id);
     expect((runtime!.config as { secret: string }).secret).toBe('SECsupersecret');
 

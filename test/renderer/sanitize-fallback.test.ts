@@ -17,8 +17,12 @@ describe('sanitizeHtml() without a working DOMPurify', () => {
   });
 
   it('renderContent() escapes rendered Markdown too', () => {
-    const out = renderContent('<script>x()</script>', 'markdown');
+    const out = renderContent('**hi** <script>x()</script>', 'markdown');
 
-    expect(out.kind === 'html' && out.html).not.toContain('<script>');
+    expect(out.kind).toBe('html');
+    const html = out.kind === 'html' ? out.html : '';
+    expect(html.startsWith('<pre>')).toBe(true);
+    expect(html).toContain('&lt;script&gt;x()&lt;/script&gt;');
+    expect(html).not.toContain('<script>');
   });
 });

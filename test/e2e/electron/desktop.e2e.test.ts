@@ -17,6 +17,7 @@ import { _electron, type ElectronApplication, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { TestHooks } from '../../../main/test-hooks';
+import { e2eRequired } from '../required';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const ADMIN = { username: 'e2e-admin', password: 'e2e-admin-password' };
@@ -38,6 +39,11 @@ function findElectron(): { binary: string } | { binary: null; reason: string } {
 }
 
 const electron = findElectron();
+if (electron.binary === null && e2eRequired('electron')) {
+  throw new Error(
+    `HERALD_E2E_REQUIRED requires the Electron suite but the Electron binary is not installed: ${electron.reason}`,
+  );
+}
 if (electron.binary === null) {
   console.warn(
     `Electron binary not installed: ${electron.reason}. Skipping the desktop e2e suite.`,

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startHttpPeer, type HttpPeer } from '../../helpers/http-peer';
 import { ConsoleClient, startTestHerald, type TestHerald } from '../../helpers/herald';
+import { e2eRequired } from '../required';
 import { ConsolePage } from './console-page';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -17,8 +18,10 @@ const CHROMIUM = '/usr/bin/chromium';
 const ADMIN = { username: 'operator', password: 'e2e-password-1' };
 
 const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium && process.env.HERALD_E2E_REQUIRED === '1') {
-  throw new Error(`HERALD_E2E_REQUIRED=1 but ${CHROMIUM} is missing (apt-get install -y chromium)`);
+if (!haveChromium && e2eRequired('chromium')) {
+  throw new Error(
+    `HERALD_E2E_REQUIRED requires the Chromium suite but ${CHROMIUM} is missing (apt-get install -y chromium)`,
+  );
 }
 if (!haveChromium) {
   console.warn(`console e2e skipped: ${CHROMIUM} is missing (apt-get install -y chromium)`);

@@ -154,6 +154,7 @@ describe('DingTalk burst pacing', () => {
     expect(busiestWindow(peer.receivedAt, 60_000)).toBe(20);
     expect(peer.receivedAt[29] - start).toBeGreaterThanOrEqual(60_000);
     const deliveries = await Delivery.findAll({ where: { channelId: channel.id } });
+    expect(deliveries).toHaveLength(30);
     expect(deliveries.every((d) => d.status === 'sent' && d.attempts === 1)).toBe(true);
   });
 });

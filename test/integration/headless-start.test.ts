@@ -1,0 +1,54 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+describe('headless start', () => {
+  let blocker: net.Server;
+  let port: number;
+  let dataDir: string;
+
+  beforeAll(async () => {
+    blocker = net.createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+    port = (blocker.address() as net.AddressInfo).port;
+    dataDir = mkdtempSync(join(tmpdir(), 'herald-busy-'));
+  });
+  afterAll(async () => {
+    await new Promise<void>((r) => blocker.close(() => r()));
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('a busy port stops Herald with a message naming the port and the way out, never another port', async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(root, 'server/cli.ts'),
+        '--data-dir',
+        dataDir,
+        '--port',
+        String(port),
+      ],
+      { cwd: root, env: { ...process.env, HERALD_LOG: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+
+    expect(code).toBe(1);
+    expect(output).toContain(`Port ${port}`);
+    expect(output).toContain('already in use');
+    expect(output).toMatch(/--port|HERALD_PORT/);
+    // It printed no address it would be listening on: no fallback port was taken.
+    expect(output).not.toMatch(/https?:\/\/[^\s]+:\d+/);
+  });
+});

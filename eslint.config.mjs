@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['node_modules/', 'out/', 'dist/', 'data/', 'renderer/dist/', 'test-results/'],
+    ignores: ['node_modules/', 'out/', 'dist/', 'data/', 'renderer/dist/', 'test-results/', '.stryker-tmp/'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

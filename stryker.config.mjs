@@ -1,0 +1,26 @@
+// Mutation testing of Herald's core (npm run test:mutation; not part of CI: it takes a while).
+// The score and what survived are written to docs/testing.md by hand after a run.
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  vitest: { configFile: 'vitest.mutation.config.ts' },
+  plugins: ['@stryker-mutator/vitest-runner'],
+  mutate: (
+    process.env.HERALD_MUTATE ??
+    [
+      'server/api/send/*.ts',
+      'server/domain/placeholders.ts',
+      'server/queue/*.ts',
+      'server/channels/{dingtalk,wecom,feishu,slack,discord,telegram,ntfy,gotify,bark,webhook,webhook-body,wechat-official,email}.ts',
+    ].join(',')
+  ).split(','),
+  coverageAnalysis: 'perTest',
+  ignoreStatic: true,
+  concurrency: Number(process.env.HERALD_MUTATION_CONCURRENCY ?? 2),
+  timeoutMS: 20_000,
+  reporters: ['clear-text', 'progress', 'html', 'json'],
+  htmlReporter: { fileName: 'test-results/mutation/index.html' },
+  jsonReporter: { fileName: 'test-results/mutation/report.json' },
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always',
+};

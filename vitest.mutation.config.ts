@@ -1,0 +1,25 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The tests StrykerJS runs against each mutant of the core (stryker.config.mjs): the server's
+ * unit tests and the integration tests of the send APIs, the delivery queue and the channels.
+ * Browser and Electron suites are left out: they cover the console, not the mutated code.
+ */
+export default defineConfig({
+  test: {
+    environment: 'node',
+    include: [
+      'test/unit/server/**/*.test.ts',
+      'test/unit/channels/**/*.test.ts',
+      'test/integration/send-v1.test.ts',
+      'test/integration/send-v2.test.ts',
+      'test/integration/idempotency.test.ts',
+      'test/integration/delivery-retry.test.ts',
+      'test/integration/documented-behaviour.test.ts',
+      'test/integration/channels/**/*.test.ts',
+      'test/integration/security/**/*.test.ts',
+    ],
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+  },
+});

@@ -18,7 +18,11 @@ export const retryPolicySchema = z.object({
 export type RetryPolicy = z.infer<typeof retryPolicySchema>;
 
 const settingsFields = {
-  /** V1 accepts a plaintext task_id; off means task_id answers 401. */
+  /**
+   * V1 accepts a plaintext task_id; off means task_id answers 401. Off on new installs: any web
+   * page or local program can guess a small integer id. Data folders from before this default
+   * changed keep it on (see the migration 2026-12-01-1200-keep-task-id-on-existing-installs).
+   */
   allowTaskId: z.boolean(),
   /** How long V1 waits for the first attempt of every delivery before answering. */
   v1WaitMs: z.number().int().min(0).max(120_000),
@@ -28,7 +32,7 @@ const settingsFields = {
 
 /** Settings an administrator changes from the console; stored in the settings table. */
 export const settingsSchema = z.object({
-  allowTaskId: settingsFields.allowTaskId.default(true),
+  allowTaskId: settingsFields.allowTaskId.default(false),
   retry: retryPolicySchema.default(retryPolicySchema.parse({})),
   v1WaitMs: settingsFields.v1WaitMs.default(15_000),
   rateLimitPerMinute: settingsFields.rateLimitPerMinute.default(0),
@@ -52,6 +56,8 @@ export const LIMITS = {
   bodyBytes: 1024 * 1024,
   titleChars: 1000,
   contentChars: 200_000,
+  /** A V2 send's bodies together, after placeholders are filled. */
+  sendContentChars: 500_000,
   recipients: 100,
   mentions: 100,
   urlChars: 2048,

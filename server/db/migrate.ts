@@ -2,6 +2,7 @@ import type { QueryInterface, Sequelize } from 'sequelize';
 import { SequelizeStorage, Umzug } from 'umzug';
 
 import * as initialSchema from './migrations/2026-11-22-1200-initial-schema';
+import * as keepTaskIdOn from './migrations/2026-12-01-1200-keep-task-id-on-existing-installs';
 
 interface MigrationModule {
   up(params: { context: QueryInterface }): Promise<void>;
@@ -14,9 +15,11 @@ interface MigrationModule {
  */
 const migrations: Array<[string, MigrationModule]> = [
   ['2026-11-22-1200-initial-schema', initialSchema],
+  ['2026-12-01-1200-keep-task-id-on-existing-installs', keepTaskIdOn],
 ];
 
-export async function migrate(sequelize: Sequelize): Promise<string[]> {
+/** Applies every pending migration; `to` stops after the named one (tests build older folders). */
+export async function migrate(sequelize: Sequelize, to?: string): Promise<string[]> {
   const umzug = new Umzug<QueryInterface>({
     migrations: migrations.map(([name, mod]) => ({
       name,
@@ -27,6 +30,6 @@ export async function migrate(sequelize: Sequelize): Promise<string[]> {
     storage: new SequelizeStorage({ sequelize, tableName: 'schema_migrations' }),
     logger: undefined,
   });
-  const applied = await umzug.up();
+  const applied = await umzug.up(to === undefined ? {} : { to });
   return applied.map((m) => m.name);
 }

@@ -19,14 +19,74 @@ export function fillPlaceholders(
 ): string {
   const defined = new Map(definitions.map((d) => [d.key, d]));
   return content.replace(MARKER, (marker, key: string) => {
-    const def = defined.get(key);
-    if (!def) return marker;
-    let value: string | undefined;
-    if (Object.prototype.hasOwnProperty.call(values, key)) value = values[key];
-    else if (def.default !== undefined && def.default !== null) value = def.default;
+    const value = valueFor(defined.get(key), key, values);
     if (value === undefined) return marker;
     return format === 'html' ? escapeHtml(value) : value;
   });
+}
+
+/**
+ * The length fillPlaceholders would return, computed without building the string: a marker
+ * repeated a thousand times and filled with a long value would otherwise allocate gigabytes
+ * before any limit could be checked.
+ */
+export function filledLength(
+  content: string,
+  definitions: readonly PlaceholderDefinition[],
+  values: Record<string, string>,
+  format: ContentType,
+): number {
+  const defined = new Map(definitions.map((d) => [d.key, d]));
+  // Per key: the length of its filled value, or null when its markers stay as written.
+  const lengths = new Map<string, number | null>();
+  let length = content.length;
+  for (const match of content.matchAll(MARKER)) {
+    const key = match[1];
+    let filled = lengths.get(key);
+    if (filled === undefined) {
+      const value = valueFor(defined.get(key), key, values);
+      filled =
+        value === undefined ? null : format === 'html' ? escapedHtmlLength(value) : value.length;
+      lengths.set(key, filled);
+    }
+    if (filled !== null) length += filled - match[0].length;
+  }
+  return length;
+}
+
+/** A passed value wins over the default; undefined leaves the marker as written. */
+function valueFor(
+  def: PlaceholderDefinition | undefined,
+  key: string,
+  values: Record<string, string>,
+): string | undefined {
+  if (!def) return undefined;
+  if (Object.prototype.hasOwnProperty.call(values, key)) return values[key];
+  if (def.default !== undefined && def.default !== null) return def.default;
+  return undefined;
+}
+
+/** escapeHtml(text).length, counted rather than built. */
+function escapedHtmlLength(text: string): number {
+  let length = text.length;
+  for (let i = 0; i < text.length; i++) {
+    switch (text.charCodeAt(i)) {
+      case 0x26: // &amp;
+        length += 4;
+        break;
+      case 0x3c: // &lt;
+      case 0x3e: // &gt;
+        length += 3;
+        break;
+      case 0x22: // &quot;
+        length += 5;
+        break;
+      case 0x27: // &#39;
+        length += 4;
+        break;
+    }
+  }
+  return length;
 }
 
 /** Placeholder values may arrive as numbers or booleans from scripts; they are shown as text. */

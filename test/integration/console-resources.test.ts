@@ -352,7 +352,8 @@ describe('console API resources', () => {
     expect(s.about.listen).toBe(herald.url);
     const one = await herald.console.ok('PUT', '/settings', { v1WaitMs: 9000 });
     expect(one.retry.maxAttempts).toBe(3);
-    expect(one.allowTaskId).toBe(true);
+    // A patch keeps what it leaves out: task_id stays off, as on every new install.
+    expect(one.allowTaskId).toBe(false);
     expect(one.v1WaitMs).toBe(9000);
     const bad = await herald.console.put('/settings', { retry: { maxAttempts: 0 } });
     expect(bad.status).toBe(400);

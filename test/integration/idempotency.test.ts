@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { Send } from '../../server/db/models';
+import { IdempotencyKey, Send } from '../../server/db/models';
 import { startHttpPeer, type HttpPeer } from '../helpers/http-peer';
 import { startTestHerald, type TestHerald } from '../helpers/herald';
 
@@ -77,5 +77,50 @@ describe('Idempotency-Key', () => {
     const res = await herald.sendV2({ token, title: 't' }, { 'Idempotency-Key': 'k'.repeat(300) });
     expect(res.status).toBe(400);
     expect(res.body.msg).toMatch(/^Idempotency-Key:/);
+  });
+
+  it('withIdempotency() replays a key stored before keys named the credential, to its owner only', async () => {
+    const mine = await herald.createTemplate({ text: 'mine' }, [
+      { channelId: webhookId, contentType: 'text' },
+    ]);
+    const theirs = await herald.createTemplate({ text: 'theirs' }, [
+      { channelId: webhookId, contentType: 'text' },
+    ]);
+    // As the previous version stored it: the endpoint alone as the scope.
+    const earlier = { code: 200, msg: 'success', data: { token: mine.token, count: 1 } };
+    await IdempotencyKey.create({
+      scope: 'v2',
+      key: 'before-upgrade',
+      response: { code: 200, body: earlier },
+    });
+    const headers = { 'Idempotency-Key': 'before-upgrade' };
+    const replay = await herald.sendV2({ token: mine.token, title: 'legacy mine' }, headers);
+    expect(replay.body).toEqual(earlier);
+    expect(await Send.count({ where: { title: 'legacy mine' } })).toBe(0);
+    const other = await herald.sendV2({ token: theirs.token, title: 'legacy theirs' }, headers);
+    expect(other.body.data.token).toBe(theirs.token);
+    expect(await Send.count({ where: { title: 'legacy theirs' } })).toBe(1);
+
+    // V1: the stored answer names its send, whose task must be the caller's.
+    const a = await herald.createTask('legacy-a', [{ channelId: webhookId, contentType: 'text' }]);
+    const b = await herald.createTask('legacy-b', [{ channelId: webhookId, contentType: 'text' }]);
+    const sent = await herald.sendV1({ token: a.token, title: 'legacy v1 first', text: 'x' });
+    await IdempotencyKey.create({
+      scope: 'v1',
+      key: 'before-upgrade',
+      response: { code: 200, body: sent.body },
+    });
+    const v1Replay = await herald.sendV1(
+      { token: a.token, title: 'legacy v1 again', text: 'x' },
+      headers,
+    );
+    expect(v1Replay.body).toEqual(sent.body);
+    expect(await Send.count({ where: { title: 'legacy v1 again' } })).toBe(0);
+    const v1Other = await herald.sendV1(
+      { token: b.token, title: 'legacy v1 other', text: 'x' },
+      headers,
+    );
+    expect(v1Other.body.data.sendId).not.toBe(sent.body.data.sendId);
+    expect(await Send.count({ where: { title: 'legacy v1 other' } })).toBe(1);
   });
 });

@@ -11,7 +11,8 @@ describe('POST /api/v1/message/send', () => {
   let webhookId: number;
 
   beforeAll(async () => {
-    herald = await startTestHerald({ settings: { retry: { maxAttempts: 2 } } });
+    // task_id is off on new installs; these tests cover it turned on.
+    herald = await startTestHerald({ settings: { allowTaskId: true, retry: { maxAttempts: 2 } } });
     peer = await startHttpPeer();
     hostedId = (await herald.createChannel('hosted')).id;
     webhookId = (await herald.createChannel('webhook', { url: `${peer.url}/v1` })).id;

@@ -278,7 +278,7 @@ describe('POST /api/v2/message/send', () => {
     expect((await herald.sendV2({ token, title: 'edit 3' })).body.msg).toMatch(/^token解析失败/);
   });
 
-  it('sendV2() answers 429 past the per-token rate limit set in settings', async () => {
+  it('sendV2() answers 429 past the per-template rate limit set in settings', async () => {
     const { token } = await herald.createTemplate({ text: 'x' }, [
       { channelId: hostedId, contentType: 'text' },
     ]);
@@ -291,7 +291,7 @@ describe('POST /api/v2/message/send', () => {
       const res = await herald.sendV2({ token, title: 'limited again' });
       expect(res.body).toEqual({
         code: 429,
-        msg: 'rate limit: at most 2 sends a minute per token',
+        msg: 'rate limit: at most 2 sends a minute per template',
         data: null,
       });
     } finally {

@@ -354,6 +354,8 @@ const en = {
     allowTaskId: 'Accept task_id on V1',
     allowTaskIdHelp:
       'Lets V1 callers name a task by its plain id instead of its token. Turn off when Herald is reachable from other machines.',
+    allowTaskIdRisk:
+      'When on, any web page you open and any program on this computer can send as a task by guessing its small id (1, 2, 3…). Give scripts the task token instead; turn this on only for an old script that can send nothing but task_id.',
     maxAttempts: 'Attempts per delivery',
     baseDelayMs: 'First retry after (ms)',
     maxDelayMs: 'Longest wait (ms)',

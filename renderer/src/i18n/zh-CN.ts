@@ -341,6 +341,8 @@ const zhCN: MessageSchema = {
     sending: '发送',
     allowTaskId: 'V1 接受 task_id',
     allowTaskIdHelp: '允许 V1 调用方用明文任务 ID 代替 Token。Herald 可被其他机器访问时建议关闭。',
+    allowTaskIdRisk:
+      '开启后，你打开的任何网页和本机上的任何程序只要猜中任务的编号（1、2、3……）就能以该任务发送消息。请让脚本使用任务 Token；只有旧脚本只能发送 task_id 时才开启。',
     maxAttempts: '每次投递的尝试次数',
     baseDelayMs: '首次重试等待（毫秒）',
     maxDelayMs: '最长等待（毫秒）',

@@ -10,15 +10,28 @@ const WAIT_FOR_FIRST_MS = 60_000;
 const POLL_MS = 100;
 
 /**
- * Runs a send at most once per Idempotency-Key and endpoint within 24 hours: a repeat gets the
- * first answer and sends nothing. Only answers that accepted a send are kept; a request refused
- * for bad input frees its key, so the caller can fix the request and reuse it.
+ * Keys stored before keys were scoped to the credential carry the endpoint alone as their
+ * scope. Within their 24 hours such a key still replays, but only to the caller its answer
+ * belongs to.
+ */
+export interface LegacyKeys {
+  scope: 'v1' | 'v2';
+  owns(answer: SendResponse): Promise<boolean>;
+}
+
+/**
+ * Runs a send at most once per Idempotency-Key, endpoint and credential within 24 hours: a
+ * repeat gets the first answer and sends nothing. The scope names the credential (`v2:token:5.0`),
+ * so the same key from another caller is another send and never sees this caller's answer.
+ * Only answers that accepted a send are kept; a request refused for bad input frees its key, so
+ * the caller can fix the request and reuse it.
  */
 export async function withIdempotency(
   ctx: AppContext,
   scope: string,
   key: string | undefined,
   run: () => Promise<SendResponse>,
+  legacy?: LegacyKeys,
 ): Promise<SendResponse> {
   if (key === undefined) return run();
   if (key.length === 0 || key.length > LIMITS.idempotencyKeyChars) {
@@ -26,6 +39,10 @@ export async function withIdempotency(
       400,
       `Idempotency-Key: must be 1 to ${LIMITS.idempotencyKeyChars} characters`,
     );
+  }
+  if (legacy) {
+    const earlier = await legacyAnswer(ctx, legacy, key);
+    if (earlier) return earlier;
   }
   const cutoff = new Date(ctx.clock.now() - LIMITS.idempotencyTtlMs);
   let row: IdempotencyKey | null = null;
@@ -70,6 +87,19 @@ async function replay(scope: string, key: string): Promise<SendResponse> {
     }
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
+}
+
+async function legacyAnswer(
+  ctx: AppContext,
+  legacy: LegacyKeys,
+  key: string,
+): Promise<SendResponse | null> {
+  const cutoff = new Date(ctx.clock.now() - LIMITS.idempotencyTtlMs);
+  const row = await IdempotencyKey.findOne({
+    where: { scope: legacy.scope, key, createdAt: { [Op.gte]: cutoff } },
+  });
+  const answer = row?.response?.body as SendResponse | undefined;
+  return answer && (await legacy.owns(answer)) ? answer : null;
 }
 
 /** Housekeeping: forgets keys older than 24 hours. */

@@ -1,22 +1,37 @@
-/** Per-credential sliding-window limit on sends, for a Herald reachable by more than one script. */
+const WINDOW_MS = 60_000;
+
+/** How many credentials the limiter remembers at most; past it, the least recently used is forgotten. */
+export const RATE_LIMITER_MAX_KEYS = 10_000;
+
+/**
+ * Per-credential sliding-window limit on sends, for a Herald reachable by more than one script.
+ * Callers key it on the resolved task or template, so only credentials that opened something
+ * reach it; the cap still bounds its memory whatever the number of tasks and templates.
+ */
 export class SendRateLimiter {
+  // A Map iterates in insertion order; every call re-inserts its key, so the first key is
+  // always the least recently used one.
   private readonly hits = new Map<string, number[]>();
+
+  constructor(private readonly maxKeys = RATE_LIMITER_MAX_KEYS) {}
 
   /** Returns true when the call is allowed (and counts it). */
   allow(key: string, perMinute: number, now: number): boolean {
     if (perMinute <= 0) return true;
-    // Callers can make up any number of keys (a bad token still counts): forget idle ones.
-    if (this.hits.size > 10_000) {
-      for (const [k, times] of this.hits)
-        if (times[times.length - 1] <= now - 60_000) this.hits.delete(k);
-    }
-    const window = (this.hits.get(key) ?? []).filter((t) => t > now - 60_000);
-    if (window.length >= perMinute) {
-      this.hits.set(key, window);
-      return false;
-    }
-    window.push(now);
+    const window = (this.hits.get(key) ?? []).filter((t) => t > now - WINDOW_MS);
+    const allowed = window.length < perMinute;
+    if (allowed) window.push(now);
+    this.hits.delete(key);
     this.hits.set(key, window);
-    return true;
+    while (this.hits.size > this.maxKeys) {
+      const oldest = this.hits.keys().next().value as string;
+      this.hits.delete(oldest);
+    }
+    return allowed;
+  }
+
+  /** How many credentials are remembered (for tests and diagnostics). */
+  get size(): number {
+    return this.hits.size;
   }
 }

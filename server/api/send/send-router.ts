@@ -2,6 +2,7 @@ import express, { Router, type Request, type Response } from 'express';
 
 import { LIMITS } from '../../config/settings-schema';
 import type { AppContext } from '../../context';
+import { Send } from '../../db/models';
 import { sendEnvelope } from '../../lib/envelope';
 import { AppError } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
@@ -19,10 +20,14 @@ export function createSendRouter(ctx: AppContext): Router {
   // read as JSON whatever the header says, since these endpoints only take JSON.
   const json = express.json({ limit: LIMITS.bodyBytes, type: () => true, strict: false });
 
-  const checkRate = (credential: string) => {
+  // Keyed on the task or template the credential opened, after it was checked: spellings of
+  // one task_id, or its token and task_id, share one budget, and made-up credentials never
+  // reach the limiter.
+  const checkRate = (rateKey: string) => {
     const perMinute = ctx.settings.get().rateLimitPerMinute;
-    if (!limiter.allow(credential, perMinute, ctx.clock.now())) {
-      throw new AppError(429, `rate limit: at most ${perMinute} sends a minute per token`);
+    if (!limiter.allow(rateKey, perMinute, ctx.clock.now())) {
+      const per = rateKey.startsWith('template:') ? 'template' : 'task';
+      throw new AppError(429, `rate limit: at most ${perMinute} sends a minute per ${per}`);
     }
   };
 
@@ -45,18 +50,39 @@ export function createSendRouter(ctx: AppContext): Router {
 
   router.post('/api/v1/message/send', json, async (req: Request, res: Response) => {
     const body = parseInput(v1RequestSchema, bodyObject(req));
-    checkRate(`v1:${body.token ?? `task:${String(body.task_id)}`}`);
-    const answer = await withIdempotency(ctx, 'v1', idempotencyKey(req), () =>
-      service.sendV1(body),
+    const task = await service.resolveTask(body);
+    checkRate(task.rateKey);
+    const answer = await withIdempotency(
+      ctx,
+      `v1:${task.credential}`,
+      idempotencyKey(req),
+      () => service.sendV1(body, task),
+      {
+        scope: 'v1',
+        owns: async (earlier) => {
+          const sendId = (earlier.data as { sendId?: unknown } | null)?.sendId;
+          if (typeof sendId !== 'number') return false;
+          return (await Send.findByPk(sendId))?.taskId === task.source.id;
+        },
+      },
     );
     sendEnvelope(res, answer.code, answer.msg, answer.data);
   });
 
   router.post('/api/v2/message/send', json, async (req: Request, res: Response) => {
     const body = parseInput(v2RequestSchema, bodyObject(req));
-    checkRate(`v2:${body.token}`);
-    const answer = await withIdempotency(ctx, 'v2', idempotencyKey(req), () =>
-      service.sendV2(body),
+    const template = await service.resolveTemplate(body);
+    checkRate(template.rateKey);
+    const answer = await withIdempotency(
+      ctx,
+      `v2:${template.credential}`,
+      idempotencyKey(req),
+      () => service.sendV2(body, template),
+      {
+        scope: 'v2',
+        owns: (earlier) =>
+          Promise.resolve((earlier.data as { token?: unknown } | null)?.token === body.token),
+      },
     );
     sendEnvelope(res, answer.code, answer.msg, answer.data);
   });

@@ -7,7 +7,12 @@ import { configVersion } from '../../db/config-version';
 import { Channel, Delivery, Instance, Send, Task, Template } from '../../db/models';
 import { chooseContent, hasAnyBody, type Bodies } from '../../domain/content-format';
 import { splitList } from '../../domain/lists';
-import { fillPlaceholders, normalisePlaceholderValues } from '../../domain/placeholders';
+import { LIMITS } from '../../config/settings-schema';
+import {
+  filledLength,
+  fillPlaceholders,
+  normalisePlaceholderValues,
+} from '../../domain/placeholders';
 import { AppError } from '../../lib/errors';
 import type { AttemptResult } from '../../queue/dispatcher';
 import type { V1Request, V2Request } from './send-schemas';
@@ -39,6 +44,16 @@ export interface SendResponse {
   code: number;
   msg: string;
   data: unknown;
+}
+
+/** A task or template a caller's credential opened, before anything is sent. */
+export interface ResolvedSource<T> {
+  source: T;
+  targets: CachedSource<T>['targets'];
+  /** The rate budget: every credential of one task (or template) shares it. */
+  rateKey: string;
+  /** The credential itself (a token's object and generation, or a task_id), for idempotency. */
+  credential: string;
 }
 
 const uniq = (list: string[]) => [...new Set(list.filter((s) => s.length > 0))];
@@ -89,8 +104,8 @@ export class SendService {
 
   // ---- V1 -------------------------------------------------------------------------------
 
-  async sendV1(req: V1Request): Promise<SendResponse> {
-    const { task, targets } = await this.resolveTask(req);
+  async sendV1(req: V1Request, resolved: ResolvedSource<Task>): Promise<SendResponse> {
+    const { source: task, targets } = resolved;
     const bodies: Bodies = { text: req.text, html: req.html, markdown: req.markdown };
     if (!hasAnyBody(bodies))
       throw new AppError(400, 'text, html, markdown: at least one must be given');
@@ -126,9 +141,8 @@ export class SendService {
     return summariseV1(send.id, deliveries, results);
   }
 
-  private async resolveTask(
-    req: V1Request,
-  ): Promise<{ task: Task; targets: CachedSource<Task>['targets'] }> {
+  /** Opens the task a V1 request names; nothing is counted or stored for a refused one. */
+  async resolveTask(req: V1Request): Promise<ResolvedSource<Task>> {
     // design.md: the token wins when both are sent.
     if (req.token) {
       const payload = this.decode(
@@ -144,7 +158,12 @@ export class SendService {
           'token is no longer valid: it was rotated; get the current token from the console',
         );
       }
-      return { task, targets };
+      return {
+        source: task,
+        targets,
+        rateKey: `task:${task.id}`,
+        credential: `token:${task.id}.${payload.generation}`,
+      };
     }
     if (req.task_id !== undefined && req.task_id !== '') {
       if (!this.ctx.settings.get().allowTaskId) {
@@ -155,15 +174,21 @@ export class SendService {
         throw new AppError(400, 'task_id: must be a positive integer');
       const { source: task, targets } = await this.lookupTask(id);
       if (!task) throw new AppError(404, `task ${id} does not exist`);
-      return { task, targets };
+      // Keyed on the parsed id: 1, 01, 0x1 and 1.0 are one task and one budget.
+      return {
+        source: task,
+        targets,
+        rateKey: `task:${task.id}`,
+        credential: `task_id:${task.id}`,
+      };
     }
     throw new AppError(400, 'token: is required (or task_id)');
   }
 
   // ---- V2 -------------------------------------------------------------------------------
 
-  async sendV2(req: V2Request): Promise<SendResponse> {
-    // The contract's processing order: token, template, enabled, placeholders, instances.
+  /** Opens the template a V2 token names: the contract's first steps (token, template). */
+  async resolveTemplate(req: V2Request): Promise<ResolvedSource<Template>> {
     const payload = this.decode(
       req.token,
       'template',
@@ -174,8 +199,21 @@ export class SendService {
     if (template.tokenGeneration !== payload.generation) {
       throw new AppError(400, `${V2_MSG.tokenParseFailed}: 令牌已轮换 (the token was rotated)`);
     }
+    return {
+      source: template,
+      targets,
+      rateKey: `template:${template.id}`,
+      credential: `token:${template.id}.${payload.generation}`,
+    };
+  }
+
+  async sendV2(req: V2Request, resolved: ResolvedSource<Template>): Promise<SendResponse> {
+    // The contract's processing order: token, template (resolveTemplate), enabled,
+    // placeholders, instances.
+    const { source: template, targets } = resolved;
     if (!template.enabled) throw new AppError(400, V2_MSG.templateDisabled);
     const values = normalisePlaceholderValues(req.placeholders ?? {});
+    checkFilledSize(template, values);
     const fill = (body: string | null, format: ContentType) =>
       body ? fillPlaceholders(body, template.placeholders, values, format) : null;
     const bodies: Bodies = {
@@ -355,6 +393,36 @@ export class SendService {
     this.ctx.events.emit('send', { id: result.send.id, status: 'pending' });
     this.ctx.dispatcher.wake();
     return result;
+  }
+}
+
+/**
+ * Refuses a V2 send whose filled bodies would pass the limits, before any of them is built: a
+ * marker repeated many times and filled with a long value multiplies the request's size.
+ */
+function checkFilledSize(template: Template, values: Record<string, string>): void {
+  const formats: Array<[ContentType, string | null]> = [
+    ['text', template.text],
+    ['html', template.html],
+    ['markdown', template.markdown],
+  ];
+  let total = 0;
+  for (const [format, body] of formats) {
+    if (!body) continue;
+    const length = filledLength(body, template.placeholders, values, format);
+    if (length > LIMITS.contentChars) {
+      throw new AppError(
+        400,
+        `placeholders: the filled ${format} body would be ${length.toLocaleString('en-US')} characters; the limit is ${LIMITS.contentChars.toLocaleString('en-US')} per body: send shorter placeholder values or shorten the template`,
+      );
+    }
+    total += length;
+  }
+  if (total > LIMITS.sendContentChars) {
+    throw new AppError(
+      400,
+      `placeholders: the filled bodies would be ${total.toLocaleString('en-US')} characters together; the limit is ${LIMITS.sendContentChars.toLocaleString('en-US')} per send: send shorter placeholder values or shorten the template`,
+    );
   }
 }
 

@@ -12,7 +12,11 @@ export class IdempotencyKey extends Model<
   InferCreationAttributes<IdempotencyKey>
 > {
   declare id: CreationOptional<number>;
-  /** The endpoint, so the same key on V1 and V2 are two keys. */
+  /**
+   * The endpoint and the caller's credential (`v1:task_id:3`, `v2:token:5.0`), so the same key on
+   * V1 and V2, or from two credentials, are different keys. Rows from before the credential was
+   * added hold the endpoint alone and expire within 24 hours.
+   */
   declare scope: string;
   declare key: string;
   /** Null while the first request is still being answered. */
@@ -23,7 +27,9 @@ export class IdempotencyKey extends Model<
     IdempotencyKey.init(
       {
         id: { type: DataTypes.INTEGER, autoIncrement: true, primaryKey: true },
-        scope: { type: DataTypes.STRING(16), allowNull: false },
+        // The first schema declared VARCHAR(16); SQLite does not enforce declared lengths, so
+        // existing tables hold the longer scopes without a migration.
+        scope: { type: DataTypes.STRING(64), allowNull: false },
         key: { type: DataTypes.STRING(255), allowNull: false },
         response: { type: DataTypes.JSON, allowNull: true },
         createdAt: DataTypes.DATE,

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
 import { chooseContent, convertContent } from '../../../server/domain/content-format';
-import { fillPlaceholders } from '../../../server/domain/placeholders';
+import { filledLength, fillPlaceholders } from '../../../server/domain/placeholders';
 
 describe('chooseContent()', () => {
   it('chooseContent() follows the contract order for each ContentType', () => {
@@ -49,5 +49,46 @@ describe('fillPlaceholders()', () => {
       '&lt;i&gt;&quot;&amp;&#39;',
     );
     expect(fillPlaceholders('{{a}}', defs, { a: '<i>' }, 'markdown')).toBe('<i>');
+  });
+});
+
+describe('filledLength()', () => {
+  const defs = [
+    { key: 'a', label: 'A' },
+    { key: 'b', label: 'B', default: 'dflt' },
+    { key: 'c', label: 'C' },
+  ];
+  const piece = fc.constantFrom(
+    '{{a}}',
+    '{{ a }}',
+    '{{b}}',
+    '{{c}}',
+    '{{zz}}',
+    '{{',
+    '}}',
+    'x',
+    '<&>',
+    '"\'',
+  );
+
+  it('filledLength() is the length fillPlaceholders returns, for any content, values and format', () => {
+    fc.assert(
+      fc.property(
+        fc.array(piece, { maxLength: 30 }).map((parts) => parts.join('')),
+        fc.dictionary(fc.constantFrom('a', 'b', 'zz'), fc.string()),
+        fc.constantFrom('text' as const, 'html' as const, 'markdown' as const),
+        (content, values, format) => {
+          expect(filledLength(content, defs, values, format)).toBe(
+            fillPlaceholders(content, defs, values, format).length,
+          );
+        },
+      ),
+    );
+  });
+
+  it('filledLength() sizes a repeated marker without building the result', () => {
+    const value = 'v'.repeat(200_000);
+    // Filling this would build a 2,000,000,000-character string (past V8's string limit).
+    expect(filledLength('{{a}}'.repeat(10_000), defs, { a: value }, 'text')).toBe(2_000_000_000);
   });
 });

@@ -65,8 +65,14 @@ export function parseCorsOrigins(text: string | undefined, what = 'HERALD_CORS_O
     } catch {
       url = undefined;
     }
-    const bare = entry.replace(/\/$/, '');
-    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== bare) {
+    const bare =
+      url !== undefined &&
+      url.pathname === '/' &&
+      url.search === '' &&
+      url.hash === '' &&
+      url.username === '' &&
+      url.password === '';
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !bare) {
       throw new Error(
         `${what}: "${entry}" is not a web origin (write scheme://host[:port] with no path, e.g. https://dashboard.example.com)`,
       );

@@ -39,7 +39,7 @@ export function createHostAllowList(opts: HostAllowListOptions) {
   const listen = hostnameOf(
     opts.listenHost.includes(':') ? `[${opts.listenHost}]` : opts.listenHost,
   );
-  const wildcard = listen === undefined || WILDCARD_ADDRESSES.has(listen);
+  const wildcard = listen !== undefined && WILDCARD_ADDRESSES.has(listen);
   const allowed = new Set([...LOOPBACK_NAMES, ...opts.allowedHosts]);
   if (listen && !wildcard) allowed.add(listen);
 

@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -166,6 +166,34 @@ describe('Host allow-list (DNS rebinding)', () => {
         headers: { Host: 'attacker.example' },
       });
       expect(refused.status).toBe(421);
+    } finally {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('listening on every interface, each interface address is answered, other addresses are not', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'herald-test-'));
+    const server = await startServer({ host: '0.0.0.0', port: 0, dataDir, rendererDir: dataDir });
+    try {
+      const addresses = Object.values(networkInterfaces())
+        .flatMap((entries) => entries ?? [])
+        .filter((e) => !e.address.includes('%'))
+        .map((e) => (e.family === 'IPv6' ? `[${e.address}]` : e.address));
+      expect(addresses.length).toBeGreaterThan(0);
+      for (const address of addresses) {
+        const res = await rawRequest(server.port, {
+          path: '/api/console/status',
+          headers: { Host: `${address}:${server.port}` },
+        });
+        expect(res.status, address).toBe(200);
+      }
+      // TEST-NET-3: an address literal that is not this machine's.
+      const foreign = await rawRequest(server.port, {
+        path: '/api/console/status',
+        headers: { Host: `203.0.113.7:${server.port}` },
+      });
+      expect(foreign.status).toBe(421);
     } finally {
       await server.close();
       rmSync(dataDir, { recursive: true, force: true });

@@ -8,7 +8,10 @@ import { createConsoleRouter } from './api/console/console-router';
 import type { ChannelService } from './api/console/channels/channel-service';
 import { createSendRouter } from './api/send/send-router';
 import type { AppContext } from './context';
+import { rejectMalformedPath, translateClientErrors } from './middleware/bad-input';
+import { createCrossSiteGuard } from './middleware/cross-site-guard';
 import { errorHandler, notFoundHandler } from './middleware/error-handler';
+import { createHostAllowList } from './middleware/host-allow-list';
 
 /**
  * The console is served from the same origin as the API, so 'self' covers every request it
@@ -32,10 +35,12 @@ export interface AppDeps {
   channels: ChannelService;
   /** Built console (renderer/dist); served with a history-mode fallback when present. */
   rendererDir?: string;
+  /** The address Herald listens on, HERALD_ALLOWED_HOSTS and HERALD_CORS_ORIGINS. */
+  guards: { listenHost: string; allowedHosts: string[]; corsOrigins: string[] };
 }
 
 /** Builds the Express app; it never listens (startServer does). */
-export function createApp({ ctx, channels, rendererDir }: AppDeps): Express {
+export function createApp({ ctx, channels, rendererDir, guards }: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
@@ -46,6 +51,20 @@ export function createApp({ ctx, channels, rendererDir }: AppDeps): Express {
     res.setHeader('X-Frame-Options', 'DENY');
     next();
   });
+  app.use(createHostAllowList(guards));
+  app.use(rejectMalformedPath);
+  app.use(
+    ['/api/v1/message/send', '/api/v2/message/send'],
+    createCrossSiteGuard({
+      what: 'the send API',
+      corsOrigins: guards.corsOrigins,
+      corsHint: true,
+    }),
+  );
+  app.use(
+    '/api/console',
+    createCrossSiteGuard({ what: 'the console API', corsOrigins: [], corsHint: false }),
+  );
   app.use(createSendRouter(ctx));
   app.use('/api/console', createConsoleRouter(ctx, channels));
   app.get('/api/openapi.json', (_req, res) => {
@@ -68,6 +87,7 @@ export function createApp({ ctx, channels, rendererDir }: AppDeps): Express {
     });
   }
   app.use(notFoundHandler);
+  app.use(translateClientErrors);
   app.use(errorHandler);
   return app;
 }

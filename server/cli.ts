@@ -7,7 +7,14 @@ export interface HeadlessOptions {
   host: string;
   port: number;
   dataDir: string;
+  /** --allowed-hosts; absent, startServer reads HERALD_ALLOWED_HOSTS. */
+  allowedHosts?: string[];
+  /** --cors-origins; absent, startServer reads HERALD_CORS_ORIGINS. */
+  corsOrigins?: string[];
 }
+
+const listFlag = (value: string | undefined): string[] | undefined =>
+  value === undefined ? undefined : value.split(',');
 
 /** Flags win over HERALD_* variables, which win over the defaults. */
 export function parseHeadlessOptions(
@@ -20,6 +27,8 @@ export function parseHeadlessOptions(
       'data-dir': { type: 'string' },
       port: { type: 'string' },
       host: { type: 'string' },
+      'allowed-hosts': { type: 'string' },
+      'cors-origins': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     allowPositionals: false,
@@ -27,10 +36,12 @@ export function parseHeadlessOptions(
   });
   if (values.help) {
     console.log(
-      'Usage: npm start -- [--data-dir DIR] [--port N] [--host ADDR]\n' +
+      'Usage: npm start -- [--data-dir DIR] [--port N] [--host ADDR] [--allowed-hosts NAMES] [--cors-origins ORIGINS]\n' +
         `  --data-dir  data folder (HERALD_DATA_DIR, default ./data)\n` +
         `  --port      port (HERALD_PORT, default ${DEFAULT_PORT})\n` +
-        `  --host      address to listen on (HERALD_HOST, default ${DEFAULT_HOST}; 0.0.0.0 opens Herald to the LAN)`,
+        `  --host      address to listen on (HERALD_HOST, default ${DEFAULT_HOST}; 0.0.0.0 opens Herald to the LAN)\n` +
+        `  --allowed-hosts  other names Herald answers to, comma-separated (HERALD_ALLOWED_HOSTS)\n` +
+        `  --cors-origins   web origins allowed to call the send APIs (HERALD_CORS_ORIGINS)`,
     );
     process.exit(0);
   }
@@ -43,6 +54,8 @@ export function parseHeadlessOptions(
     host: values.host ?? env.HERALD_HOST ?? DEFAULT_HOST,
     port,
     dataDir: resolve(values['data-dir'] ?? env.HERALD_DATA_DIR ?? 'data'),
+    allowedHosts: listFlag(values['allowed-hosts']),
+    corsOrigins: listFlag(values['cors-origins']),
   };
 }
 
@@ -62,7 +75,8 @@ export async function runHeadless(argv: string[]): Promise<void> {
   console.log(`Herald is running at ${server.url} (data: ${options.dataDir})`);
   if (options.host !== '127.0.0.1' && options.host !== 'localhost' && options.host !== '::1') {
     console.log(
-      `Listening on ${options.host}: other machines on the network can reach the console and the send APIs.`,
+      `Listening on ${options.host}: other machines on the network can reach the console and the send APIs ` +
+        `(by address; add the host names they use to HERALD_ALLOWED_HOSTS).`,
     );
   }
   let stopping = false;

@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -11,6 +11,7 @@ import { AuthService } from './api/console/auth/auth-service';
 import { pruneIdempotencyKeys } from './api/send/idempotency';
 import type { ChannelServices } from './channels/channel-adapter';
 import { createChannelRegistry } from './channels/registry';
+import { parseAllowedHosts, parseCorsOrigins, parseMaxConnections } from './config/http-guards';
 import { SettingsStore } from './config/settings-store';
 import type { AppContext } from './context';
 import { SecretBox } from './crypto/secret-box';
@@ -48,7 +49,33 @@ export interface StartServerOptions {
   startDispatcher?: boolean;
   /** Jitter source for retry delays (tests make it deterministic). */
   random?: () => number;
+  /** Extra Host names to answer to; default HERALD_ALLOWED_HOSTS. */
+  allowedHosts?: string[];
+  /** Origins whose pages may call the send APIs; default HERALD_CORS_ORIGINS. */
+  corsOrigins?: string[];
+  /** Open connections at most; default HERALD_MAX_CONNECTIONS, else 1024. */
+  maxConnections?: number;
+  /** Tests shorten these to see them act; users get HTTP_TIMEOUTS. */
+  httpTimeouts?: Partial<HttpTimeouts>;
 }
+
+export interface HttpTimeouts {
+  /** To receive a request's headers: a client that trickles them is cut (slowloris). */
+  headersMs: number;
+  /** To receive a whole request; answers may take longer (event streams, V1's wait). */
+  requestMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveMs: number;
+  /** How often Node checks the two above. */
+  checkEveryMs: number;
+}
+
+export const HTTP_TIMEOUTS: HttpTimeouts = {
+  headersMs: 30_000,
+  requestMs: 60_000,
+  keepAliveMs: 5_000,
+  checkEveryMs: 10_000,
+};
 
 export interface HeraldServer {
   url: string;
@@ -81,6 +108,19 @@ export async function startServer(opts: StartServerOptions): Promise<HeraldServe
   const host = opts.host ?? DEFAULT_HOST;
   const port = opts.port ?? DEFAULT_PORT;
   const clock = opts.clock ?? systemClock;
+  // Read before anything is opened: a bad value stops the start with the variable's name.
+  const guards = {
+    listenHost: host,
+    allowedHosts: opts.allowedHosts
+      ? parseAllowedHosts(opts.allowedHosts.join(','), '--allowed-hosts')
+      : parseAllowedHosts(process.env.HERALD_ALLOWED_HOSTS),
+    corsOrigins: opts.corsOrigins
+      ? parseCorsOrigins(opts.corsOrigins.join(','), '--cors-origins')
+      : parseCorsOrigins(process.env.HERALD_CORS_ORIGINS),
+  };
+  const maxConnections =
+    opts.maxConnections ?? parseMaxConnections(process.env.HERALD_MAX_CONNECTIONS);
+  const timeouts = { ...HTTP_TIMEOUTS, ...opts.httpTimeouts };
   mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
   const masterKey = loadServerKey(opts.dataDir);
   const sequelize = await createSequelize(join(opts.dataDir, 'herald.db'));
@@ -163,10 +203,15 @@ export async function startServer(opts: StartServerOptions): Promise<HeraldServe
     log.info(`created administrator "${process.env.HERALD_ADMIN_USER}" from HERALD_ADMIN_USER`);
   }
 
-  const app = createApp({ ctx, channels, rendererDir: opts.rendererDir ?? defaultRendererDir() });
+  const app = createApp({
+    ctx,
+    channels,
+    rendererDir: opts.rendererDir ?? defaultRendererDir(),
+    guards,
+  });
   let server: Server;
   try {
-    server = await listen(app, host, port);
+    server = await listen(app, host, port, timeouts, maxConnections);
   } catch (err) {
     await sequelize.close();
     throw err;
@@ -219,9 +264,26 @@ export async function startServer(opts: StartServerOptions): Promise<HeraldServe
   };
 }
 
-function listen(app: ReturnType<typeof createApp>, host: string, port: number): Promise<Server> {
+function listen(
+  app: ReturnType<typeof createApp>,
+  host: string,
+  port: number,
+  timeouts: HttpTimeouts,
+  maxConnections: number,
+): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host);
+    const server = createServer(
+      {
+        connectionsCheckingInterval: timeouts.checkEveryMs,
+        headersTimeout: timeouts.headersMs,
+        requestTimeout: timeouts.requestMs,
+      },
+      app,
+    );
+    server.keepAliveTimeout = timeouts.keepAliveMs;
+    // Past the cap Node drops new sockets at once, so idle ones cannot exhaust descriptors.
+    server.maxConnections = maxConnections;
+    server.listen(port, host);
     server.once('listening', () => resolve(server));
     server.once('error', (err: NodeJS.ErrnoException) => {
       reject(err.code === 'EADDRINUSE' ? new PortInUseError(host, port) : err);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 import type { SettingsPatch } from '../../server/config/settings-schema';
 import type { Clock } from '../../server/lib/clock';
-import { startServer, type HeraldServer } from '../../server/index';
+import { startServer, type HeraldServer, type StartServerOptions } from '../../server/index';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- tests read loosely typed JSON answers */
 
@@ -96,6 +96,11 @@ export interface TestHeraldOptions {
   rendererDir?: string;
   port?: number;
   desktopSecret?: string;
+  /** Passed through to startServer (the HTTP guards' settings). */
+  allowedHosts?: StartServerOptions['allowedHosts'];
+  corsOrigins?: StartServerOptions['corsOrigins'];
+  maxConnections?: StartServerOptions['maxConnections'];
+  httpTimeouts?: StartServerOptions['httpTimeouts'];
 }
 
 export const ADMIN = { username: 'admin', password: 'correct horse battery' };
@@ -142,6 +147,10 @@ export async function startTestHerald(opts: TestHeraldOptions = {}): Promise<Tes
     random: opts.random ?? (() => 0.5),
     rendererDir: opts.rendererDir,
     desktopSecret: opts.desktopSecret,
+    allowedHosts: opts.allowedHosts,
+    corsOrigins: opts.corsOrigins,
+    maxConnections: opts.maxConnections,
+    httpTimeouts: opts.httpTimeouts,
   });
   const client = new ConsoleClient(server.url);
   if (opts.setup !== false) {

@@ -1,6 +1,7 @@
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 
 import type { AppContext } from '../../context';
+import { checkJsonBody } from '../../middleware/bad-input';
 import { AppError } from '../../lib/errors';
 import { createAuth } from './auth/auth-router';
 import { createChannelRouter } from './channels/channel-router';
@@ -41,6 +42,7 @@ export function createConsoleRouter(ctx: AppContext, channels: ChannelService): 
   const router = Router();
   router.use(jsonOnly);
   router.use(express.json({ limit: '2mb' }));
+  router.use(checkJsonBody);
   const auth = createAuth(ctx);
   const instances = new InstanceService(ctx);
   const messages = new MessageService(ctx);

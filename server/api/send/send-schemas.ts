@@ -1,44 +1,56 @@
 import { z } from 'zod';
 
 import { LIMITS } from '../../config/settings-schema';
+import { controlCharMessage, findControlChar } from '../../lib/control-chars';
+
+/**
+ * Every string of a send is refused whole when it holds a control character (NUL breaks the
+ * database and the channels): the msg names the field, e.g. "placeholders.name: contains…".
+ */
+const refuseControlChars = (s: string, ctx: z.RefinementCtx) => {
+  const found = findControlChar(s);
+  if (found) ctx.addIssue({ code: 'custom', message: controlCharMessage(found) });
+};
+
+/** z.string() that refuses control characters. */
+const text = (params?: Parameters<typeof z.string>[0]) =>
+  z.string(params).superRefine(refuseControlChars);
 
 const requiredString = (what: string) =>
-  z.string({ error: (iss) => (iss.input === undefined ? 'is required' : `must be a ${what}`) });
+  text({ error: (iss) => (iss.input === undefined ? 'is required' : `must be a ${what}`) });
 
 const title = requiredString('string')
   .trim()
   .min(1, 'must not be empty')
   .max(LIMITS.titleChars, `must be at most ${LIMITS.titleChars} characters`);
 
-const body = z
-  .string({ error: 'must be a string' })
+const body = text({ error: 'must be a string' })
   .max(LIMITS.contentChars, `must be at most ${LIMITS.contentChars} characters`)
   .nullish();
 
 const stringList = (max: number, itemMax: number) =>
   z
-    .array(z.string({ error: 'must be strings' }).trim().max(itemMax), {
+    .array(text({ error: 'must be strings' }).trim().max(itemMax), {
       error: 'must be an array of strings',
     })
     .max(max, `at most ${max} entries`);
 
 const recipients = z
-  .array(z.string({ error: 'must be strings' }).trim().min(1, 'must not be empty').max(320), {
+  .array(text({ error: 'must be strings' }).trim().min(1, 'must not be empty').max(320), {
     error: 'must be an array of strings',
   })
   .max(LIMITS.recipients, `at most ${LIMITS.recipients} recipients per request`);
 
-const url = z
-  .string({ error: 'must be a string' })
+const url = text({ error: 'must be a string' })
   .trim()
   .max(LIMITS.urlChars, `must be at most ${LIMITS.urlChars} characters`)
   .nullish();
 
 /** V1: the caller sends the content on every call. Unknown fields are ignored. */
 export const v1RequestSchema = z.object({
-  token: z.string({ error: 'must be a string' }).trim().max(512).optional(),
+  token: text({ error: 'must be a string' }).trim().max(512).optional(),
   task_id: z
-    .union([z.string().trim().max(32), z.number().int()], {
+    .union([text().trim().max(32), z.number().int()], {
       error: 'must be a string or an integer',
     })
     .optional(),
@@ -57,14 +69,28 @@ export const v1RequestSchema = z.object({
 });
 export type V1Request = z.infer<typeof v1RequestSchema>;
 
+/** Keys are checked before values, so no msg ever quotes a key that holds a control character. */
+const placeholderKeys = z.unknown().superRefine((value, ctx) => {
+  if (typeof value !== 'object' || value === null) return;
+  for (const key of Object.keys(value)) {
+    const found = findControlChar(key);
+    if (found) {
+      ctx.addIssue({ code: 'custom', message: `a key ${controlCharMessage(found)}` });
+      return;
+    }
+  }
+});
+
 /** V2: content lives in the template; the caller sends the token, a title and values. */
 export const v2RequestSchema = z.object({
   token: requiredString('string').trim().min(1, 'is required').max(512),
   title,
-  placeholders: z
-    .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]), {
-      error: 'must be an object of string values',
-    })
+  placeholders: placeholderKeys
+    .pipe(
+      z.record(z.string(), z.union([text(), z.number(), z.boolean(), z.null()]), {
+        error: 'must be an object of string values',
+      }),
+    )
     .optional(),
   recipients: recipients.optional(),
   url,

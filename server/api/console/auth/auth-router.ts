@@ -3,6 +3,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 
 import type { AppContext } from '../../../context';
+import { readCookie } from '../../../lib/cookies';
 import { ok } from '../../../lib/envelope';
 import { AppError, unauthorized } from '../../../lib/errors';
 import { parseInput } from '../../../lib/validation';
@@ -21,15 +22,7 @@ const newPassword = z
   .min(8, 'must be at least 8 characters')
   .max(200);
 
-export function readCookie(req: Request, name: string): string | undefined {
-  const header = req.headers.cookie;
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const [k, ...v] = part.trim().split('=');
-    if (k === name) return decodeURIComponent(v.join('='));
-  }
-  return undefined;
-}
+export { readCookie };
 
 declare module 'express-serve-static-core' {
   interface Request {

@@ -7,7 +7,7 @@ import { fillPlaceholders } from '../../../server/domain/placeholders';
 interface Definition {
   key: string;
   label: string;
-  default?: string | null;
+  default?: string;
 }
 
 const isKeyChar = (ch: string) => /^[A-Za-z0-9_.-]$/.test(ch);
@@ -81,7 +81,7 @@ const definitions = fc.uniqueArray(
     {
       key: fc.constantFrom(...keys.filter((k) => k !== 'missing')),
       label: fc.constant('L'),
-      default: fc.option(value, { nil: null }),
+      default: fc.option(value, { nil: undefined }),
     },
     { requiredKeys: ['key', 'label'] },
   ),

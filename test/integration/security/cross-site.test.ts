@@ -26,7 +26,13 @@ describe('cross-site requests (a web page driving Herald through the browser)', 
     // A stand-in for the built console, so its pages and history fallback are served.
     rendererDir = mkdtempSync(join(tmpdir(), 'herald-renderer-'));
     writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Herald</title>');
-    herald = await startTestHerald({ corsOrigins: [DASHBOARD], rendererDir });
+    // task_id on, as an install from before it was off by default keeps it: the guard alone
+    // must stop the forged sends below.
+    herald = await startTestHerald({
+      corsOrigins: [DASHBOARD],
+      rendererDir,
+      settings: { allowTaskId: true },
+    });
     port = herald.server.port;
     own = `http://127.0.0.1:${port}`;
     hostedId = (await herald.createChannel('hosted')).id;

@@ -1,99 +1,441 @@
 /**
- * Throughput benchmark on loopback: V2 sends accepted per second and deliveries completed per
- * second through a real Herald (SQLite file, webhook peer on 127.0.0.1), against a bare Express
- * JSON endpoint on the same machine as the baseline. Prints medians of several rounds and the
- * ratios, never absolute pass/fail: machines here are shared and noisy.
+ * `npm run bench`: the figures of issue 8's table, each a median of rounds beside its ceiling
+ * measured in the same run, on loopback. Herald runs as production does (the compiled bundle
+ * out/server/cli.js, NODE_ENV=production) in its own process; the bare Express ceiling and
+ * the webhook peer run in their own processes too, so the load generator (autocannon, here)
+ * shares no event loop with what it measures. Machines here are shared and noisy: the figures
+ * are medians and ratios, never pass/fail.
  *
- *   npm run bench [-- --rounds 3 --seconds 5 --connections 20]
+ *   npm run bench [-- --rounds 3 --seconds 5 --sends 3000 --starts 3 --profile --quick]
+ *
+ * Writes bench/results/latest.json (--quick: bench/results/quick.json; --out FILE).
+ * --profile runs Herald under `node --cpu-prof` and prints where the profile went.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 
 import autocannon from 'autocannon';
-import express from 'express';
 
-import { Delivery } from '../server/db/models';
-import { startHttpPeer } from '../test/helpers/http-peer';
-import { startTestHerald } from '../test/helpers/herald';
+import { appRoot } from '../server/lib/app-root';
+import { cliFile, ensureServerBuilt } from './build-server.mjs';
+import { firstAnswerMs, groupRssMb, spawnUntil, stopGroup, type Spawned } from './bench/processes';
+
+const root = appRoot(import.meta.url);
+const ADMIN = { username: 'bench', password: 'bench password 1234' };
 
 const { values } = parseArgs({
   options: {
-    rounds: { type: 'string', default: '3' },
-    seconds: { type: 'string', default: '5' },
-    connections: { type: 'string', default: '20' },
+    quick: { type: 'boolean', default: false },
+    rounds: { type: 'string' },
+    seconds: { type: 'string' },
+    sends: { type: 'string' },
+    starts: { type: 'string' },
+    idle: { type: 'string' },
+    profile: { type: 'boolean', default: false },
+    out: { type: 'string' },
   },
 });
-const rounds = Number(values.rounds);
-const duration = Number(values.seconds);
-const connections = Number(values.connections);
+const quick = values.quick;
+const rounds = Number(values.rounds ?? (quick ? 1 : 3));
+const seconds = Number(values.seconds ?? (quick ? 2 : 5));
+const sends = Number(values.sends ?? (quick ? 300 : 3000));
+const starts = Number(values.starts ?? (quick ? 1 : 3));
+const idleSeconds = Number(values.idle ?? (quick ? 2 : 5));
+const outFile = path.resolve(
+  values.out ?? path.join(root, 'bench', 'results', quick ? 'quick.json' : 'latest.json'),
+);
+for (const [name, n] of Object.entries({ rounds, seconds, sends, starts, idleSeconds })) {
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number`);
+}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const round1 = (n: number) => Math.round(n * 10) / 10;
+const round2 = (n: number) => Math.round(n * 100) / 100;
 
-async function load(url: string, body: string): Promise<number> {
+interface Load {
+  rps: number;
+  p99: number;
+  ok: number;
+}
+
+async function load(
+  url: string,
+  body: string,
+  connections: number,
+  amount?: number,
+): Promise<Load> {
   const result = await autocannon({
     url,
     method: 'POST',
     connections,
-    duration,
+    ...(amount ? { amount } : { duration: seconds }),
     headers: { 'Content-Type': 'application/json' },
     body,
   });
-  if (result.non2xx > 0) throw new Error(`${result.non2xx} non-2xx answers from ${url}`);
-  return result.requests.average;
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  }
+  return { rps: result.requests.average, p99: result.latency.p99, ok: result['2xx'] };
+}
+
+/** A signed-in console client for setting Herald up over its own API. */
+class Console {
+  private cookie = '';
+  constructor(private readonly base: string) {}
+
+  async call<T>(method: string, url: string, body?: unknown): Promise<T> {
+    const res = await fetch(`${this.base}/api/console${url}`, {
+      method,
+      headers: { 'Content-Type': 'application/json', Cookie: this.cookie },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const cookie = res.headers.get('set-cookie');
+    if (cookie) this.cookie = cookie.split(';')[0];
+    const answer = (await res.json()) as { code: number; msg: string; data: T };
+    if (answer.code !== 200) throw new Error(`${method} ${url}: ${answer.msg}`);
+    return answer.data;
+  }
+
+  async channel(type: string, config: Record<string, unknown> = {}): Promise<number> {
+    const name = `bench-${type}-${Math.random().toString(36).slice(2, 8)}`;
+    return (await this.call<{ id: number }>('POST', '/channels', { name, type, config })).id;
+  }
+
+  /** A V2 template (or, with `v1`, a V1 task) bound to the channels; returns its token. */
+  async token(kind: 'templates' | 'tasks', channelIds: number[]): Promise<string> {
+    const name = `bench-${Math.random().toString(36).slice(2, 8)}`;
+    const fields = kind === 'templates' ? { name, text: 'host {{host}} at {{pct}}%' } : { name };
+    const { id } = await this.call<{ id: number }>('POST', `/${kind}`, fields);
+    for (const channelId of channelIds) {
+      await this.call('POST', `/${kind}/${id}/instances`, { channelId, contentType: 'text' });
+    }
+    return (await this.call<{ token: string }>('GET', `/${kind}/${id}/token`)).token;
+  }
+}
+
+async function startHerald(dataDir: string, port: number, profileDir?: string): Promise<Spawned> {
+  const args = [
+    ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []),
+    cliFile,
+    '--port',
+    String(port),
+    '--data-dir',
+    dataDir,
+  ];
+  return spawnUntil(process.execPath, args, /Herald is running at/, {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      HERALD_LOG: 'warn',
+      HERALD_ADMIN_USER: ADMIN.username,
+      HERALD_ADMIN_PASSWORD: ADMIN.password,
+    },
+  });
+}
+
+async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs = 600_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+interface Row {
+  what: string;
+  herald: Record<string, number>;
+  ceiling?: Record<string, number>;
+  ratio?: number;
+  rounds: number;
+  bar: string;
+}
+
+/** Time to the first answer and idle memory of a fresh start on an existing data folder. */
+async function measureStart(
+  label: string,
+  command: string,
+  args: string[],
+  port: number,
+): Promise<{ startMs: number; idleMb: number; processes: string[] }> {
+  const since = performance.now();
+  const { spawn } = await import('node:child_process');
+  const child = spawn(command, args, {
+    cwd: root,
+    detached: true,
+    stdio: 'ignore',
+    env: { ...process.env, HERALD_HEADLESS: '1', HERALD_LOG: 'warn' },
+  });
+  try {
+    const startMs = await firstAnswerMs(`http://127.0.0.1:${port}/api/console/status`, since);
+    await new Promise((r) => setTimeout(r, idleSeconds * 1000));
+    const { totalMb, processes } = groupRssMb(child.pid!);
+    return { startMs, idleMb: totalMb, processes };
+  } catch (err) {
+    throw new Error(`${label}: ${err instanceof Error ? err.message : String(err)}`);
+  } finally {
+    await stopGroup(child);
+  }
 }
 
 async function main() {
-  const baselineApp = express();
-  baselineApp.post('/echo', express.json(), (req, res) => {
-    res.json({ code: 200, msg: 'success', data: { count: Object.keys(req.body).length } });
-  });
-  const baseline = await new Promise<import('node:http').Server>((r) => {
-    const s = baselineApp.listen(0, '127.0.0.1', () => r(s));
-  });
-  const baselineUrl = `http://127.0.0.1:${(baseline.address() as { port: number }).port}/echo`;
+  if (await ensureServerBuilt()) console.log('built out/server (the production server bundle)');
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'herald-bench-'));
+  const profileDir = values.profile ? path.join(root, 'bench', 'results', 'profile') : undefined;
+  if (profileDir) rmSync(profileDir, { recursive: true, force: true });
 
-  const dataDir = mkdtempSync(join(tmpdir(), 'herald-bench-'));
-  const herald = await startTestHerald({ dataDir });
-  const peer = await startHttpPeer({ status: 200, body: '{"ok":true}' });
-  const hook = await herald.createChannel('webhook', { url: `${peer.url}/bench` });
-  const inbox = await herald.createChannel('hosted');
-  const { token } = await herald.createTemplate(
-    { text: 'host {{host}} at {{pct}}%', placeholders: [{ key: 'host', label: 'Host' }, { key: 'pct', label: 'Pct' }] },
-    [
-      { channelId: hook.id, contentType: 'text' },
-      { channelId: inbox.id, contentType: 'text' },
-    ],
+  const bare = await spawnUntil(
+    process.execPath,
+    [path.join(root, 'scripts/bench/bare-express.mjs')],
+    /^(\d+)\n/m,
+    {
+      cwd: root,
+      env: { ...process.env, NODE_ENV: 'production' },
+    },
   );
-  const body = JSON.stringify({ token, title: 'bench', placeholders: { host: 'web-3', pct: 98 } });
+  const peer = await spawnUntil(
+    process.execPath,
+    [path.join(root, 'scripts/bench/peer.mjs')],
+    /^(\d+)\n/m,
+    {
+      cwd: root,
+    },
+  );
+  const bareUrl = `http://127.0.0.1:${bare.match[1]}`;
+  const peerUrl = `http://127.0.0.1:${peer.match[1]}`;
+  const peerStats = async (method = 'GET') =>
+    (await (await fetch(`${peerUrl}/stats`, { method })).json()) as {
+      count: number;
+      firstAt: number;
+      lastAt: number;
+    };
 
-  const base: number[] = [];
-  const accepted: number[] = [];
-  const delivered: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    base.push(await load(baselineUrl, body));
-    const before = await Delivery.count({ where: { status: 'sent' } });
-    const started = Date.now();
-    accepted.push(await load(`${herald.url}/api/v2/message/send`, body));
-    const queued = await Delivery.count();
-    await herald.waitFor(async () => (await Delivery.count({ where: { status: 'sent' } })) >= queued, 600_000);
-    delivered.push(((await Delivery.count({ where: { status: 'sent' } })) - before) / ((Date.now() - started) / 1000));
+  const port = await freePort();
+  const herald = await startHerald(dataDir, port, profileDir);
+  const heraldUrl = `http://127.0.0.1:${port}`;
+  const rows: Row[] = [];
+  try {
+    const api = new Console(heraldUrl);
+    await api.call('POST', '/login', ADMIN);
+    const hosted = await api.channel('hosted');
+    const hooks = [
+      await api.channel('webhook', { url: `${peerUrl}/hook-a` }),
+      await api.channel('webhook', { url: `${peerUrl}/hook-b` }),
+    ];
+    const v2One = await api.token('templates', [hosted]);
+    const v1One = await api.token('tasks', [hosted]);
+    const v2Two = await api.token('templates', [hooks[0], hosted]);
+    const v2Hooks = await api.token('templates', hooks);
+    const v2Body = (token: string) =>
+      JSON.stringify({ token, title: 'bench', placeholders: { host: 'web-3', pct: 98 } });
+    const v1Body = JSON.stringify({
+      token: v1One,
+      title: 'bench',
+      text: 'disk at 98%',
+      mode: 'async',
+    });
+
+    // Every accepted send must be delivered: hosted messages and peer requests are counted
+    // against the 2xx answers before the next figure is taken, so a backlog never leaks into it.
+    // A timed load stops with up to one request per connection in flight and uncounted, which
+    // Herald may still have accepted: that much slack is allowed, then the count moves on.
+    let hostedExpected = 0;
+    let peerExpected = 0;
+    const settle = async (slack: number) => {
+      const counts = async () => ({
+        hosted: (await api.call<{ count: number }>('GET', '/messages/unread-count')).count,
+        peer: (await peerStats()).count,
+      });
+      await waitUntil('every accepted send to be delivered', async () => {
+        const { hosted, peer } = await counts();
+        return hosted >= hostedExpected && peer >= peerExpected;
+      });
+      // Stragglers (accepted while uncounted) queue behind the rest: wait for a quiet second.
+      let last = await counts();
+      for (;;) {
+        await new Promise((r) => setTimeout(r, 1000));
+        const now = await counts();
+        if (now.hosted === last.hosted && now.peer === last.peer) break;
+        last = now;
+      }
+      const { hosted, peer } = last;
+      if (hosted > hostedExpected + slack || peer > peerExpected + slack) {
+        throw new Error(
+          `more deliveries than sends: ${hosted} hosted for ${hostedExpected}, ${peer} webhook for ${peerExpected}`,
+        );
+      }
+      hostedExpected = hosted;
+      peerExpected = peer;
+    };
+
+    const acceptRow = async (
+      what: string,
+      apiPath: string,
+      body: string,
+      connections: number,
+      perSend: { hosted: number; peer: number },
+      bar: string,
+    ) => {
+      const h: Load[] = [];
+      const c: Load[] = [];
+      for (let i = 0; i < rounds; i++) {
+        c.push(await load(`${bareUrl}${apiPath}`, body, connections));
+        const r = await load(`${heraldUrl}${apiPath}`, body, connections);
+        h.push(r);
+        hostedExpected += r.ok * perSend.hosted;
+        peerExpected += r.ok * perSend.peer;
+        await settle(connections);
+      }
+      const herald = {
+        rps: round1(median(h.map((x) => x.rps))),
+        p99Ms: median(h.map((x) => x.p99)),
+      };
+      const ceiling = {
+        rps: round1(median(c.map((x) => x.rps))),
+        p99Ms: median(c.map((x) => x.p99)),
+      };
+      const row = { what, herald, ceiling, ratio: round2(herald.rps / ceiling.rps), rounds, bar };
+      rows.push(row);
+      print(row);
+    };
+
+    await acceptRow(
+      'V2 sends accepted, 64 connections, 1 hosted instance',
+      '/api/v2/message/send',
+      v2Body(v2One),
+      64,
+      { hosted: 1, peer: 0 },
+      '≥ 0.6× bare Express, p99 < 50 ms',
+    );
+    await acceptRow(
+      'V1 mode: async accepted, 64 connections, 1 hosted instance',
+      '/api/v1/message/send',
+      v1Body,
+      64,
+      { hosted: 1, peer: 0 },
+      '≥ 0.6× bare Express, p99 < 50 ms',
+    );
+    await acceptRow(
+      'V2 sends accepted, 20 connections, 2 instances (webhook + hosted)',
+      '/api/v2/message/send',
+      v2Body(v2Two),
+      20,
+      { hosted: 1, peer: 1 },
+      '—',
+    );
+
+    // Deliveries end to end: the clock runs from the first send to the last delivery's
+    // arrival at the peer, so deliveries overlap the sends still coming in.
+    const delivered: number[] = [];
+    const peerDirect: number[] = [];
+    for (let i = 0; i < rounds; i++) {
+      peerDirect.push((await load(`${peerUrl}/direct`, v2Body(v2Hooks), 64)).rps);
+      await peerStats('DELETE');
+      peerExpected = 0;
+      const started = Date.now();
+      const r = await load(`${heraldUrl}/api/v2/message/send`, v2Body(v2Hooks), 20, sends);
+      if (r.ok !== sends) throw new Error(`${r.ok} of ${sends} sends accepted`);
+      peerExpected = 2 * sends;
+      await settle(0);
+      const { lastAt } = await peerStats();
+      delivered.push((2 * sends) / ((lastAt - started) / 1000));
+    }
+    {
+      const herald = { deliveriesPerSecond: round1(median(delivered)), deliveries: 2 * sends };
+      const ceiling = { rps: round1(median(peerDirect)) };
+      const row = {
+        what: `Deliveries end to end: ${sends} V2 sends × 2 webhook instances to a loopback peer (all arrived)`,
+        herald,
+        ceiling,
+        ratio: round2(herald.deliveriesPerSecond / ceiling.rps),
+        rounds,
+        bar: '≥ 0.25× the peer loaded directly',
+      };
+      rows.push(row);
+      print(row);
+    }
+
+    await stopGroup(herald.child);
+    if (profileDir) {
+      const profile = readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
+      console.log(
+        `CPU profile of the server: ${profile ? path.join(profileDir, profile) : 'none written'}`,
+      );
+    }
+
+    // Starts on the data folder this run filled, as a service (node out/server/cli.js) and as
+    // a user does (npm start, whose group includes npm itself).
+    const startPort = await freePort();
+    const flags = ['--headless', '--port', String(startPort), '--data-dir', dataDir];
+    for (const [what, command, args] of [
+      ['node out/server/cli.js', process.execPath, [cliFile, ...flags.slice(1)]],
+      ['npm start', 'npm', ['start', '--', ...flags]],
+    ] as const) {
+      const s: Array<{ startMs: number; idleMb: number }> = [];
+      for (let i = 0; i < starts; i++)
+        s.push(await measureStart(what, command, [...args], startPort));
+      const row = {
+        what: `${what} on an existing data folder: first answer, and idle RSS of the process group`,
+        herald: {
+          startMs: Math.round(median(s.map((x) => x.startMs))),
+          idleRssMb: round1(median(s.map((x) => x.idleMb))),
+        },
+        rounds: starts,
+        bar: 'first answer < 1500 ms, idle group < 120 MB',
+      };
+      rows.push(row);
+      print(row);
+    }
+  } finally {
+    await stopGroup(herald.child);
+    await stopGroup(bare.child);
+    await stopGroup(peer.child);
+    rmSync(dataDir, { recursive: true, force: true });
   }
-  const b = median(base);
-  const a = median(accepted);
-  const d = median(delivered);
-  console.log(`rounds ${rounds} × ${duration}s, ${connections} connections, 2 instances per send`);
-  console.log(`bare Express JSON endpoint : median ${b.toFixed(0)} req/s`);
-  console.log(`Herald V2 sends accepted   : median ${a.toFixed(0)} req/s (ratio to bare Express ${(a / b).toFixed(2)})`);
-  console.log(`deliveries completed       : median ${d.toFixed(0)} /s (ratio to sends accepted ${(d / a).toFixed(2)})`);
-  await herald.close();
-  await peer.close();
-  baseline.close();
-  rmSync(dataDir, { recursive: true, force: true });
+
+  const cpus = os.cpus();
+  const report = {
+    machine: {
+      cores: cpus.length,
+      cpu: cpus[0]?.model ?? 'unknown',
+      memoryGb: round1(os.totalmem() / 2 ** 30),
+      os: `${os.type()} ${os.release()}`,
+      node: process.version,
+      date: new Date().toISOString(),
+    },
+    settings: { rounds, seconds, sends, starts, idleSeconds, quick },
+    rows,
+  };
+  mkdirSync(path.dirname(outFile), { recursive: true });
+  writeFileSync(outFile, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`written to ${path.relative(process.cwd(), outFile)}`);
 }
 
-main().catch((err) => {
+function print(row: Row) {
+  const fmt = (o: Record<string, number> | undefined) =>
+    o
+      ? Object.entries(o)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')
+      : '';
+  const ceiling = row.ceiling ? ` | ceiling: ${fmt(row.ceiling)} | ratio ${row.ratio}` : '';
+  console.log(`${row.what}\n  Herald: ${fmt(row.herald)}${ceiling} | bar: ${row.bar}`);
+}
+
+main().catch((err: unknown) => {
   console.error(err);
   process.exit(1);
 });

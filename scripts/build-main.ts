@@ -10,7 +10,10 @@ import { fileURLToPath } from 'node:url';
 
 import { build } from 'esbuild';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+import { appRoot } from '../server/lib/app-root';
+
+// Found by walking up: this file also runs bundled into out/server/launcher.js.
+const root = appRoot(import.meta.url);
 
 /** Files the main process loads at run time (tray and window icons). */
 const RUNTIME_ASSETS = ['icon.png', 'tray.png', 'tray@2x.png'];

@@ -1,8 +1,10 @@
 /**
  * `npm start`: opens the desktop app where Electron is installed and a display exists,
  * otherwise runs Herald headless (the same server and console at the printed URL) and says
- * why. Run with tsx. `--headless` or HERALD_HEADLESS=1 forces headless; other arguments
- * (--port, --data-dir, --host) go to the headless server.
+ * why. `--headless` or HERALD_HEADLESS=1 forces headless; other arguments (--port, --data-dir,
+ * --host) go to the headless server. scripts/start.mjs runs this file compiled
+ * (out/server/launcher.js, see scripts/build-server.mjs), so headless Herald runs in the
+ * launcher's own process; `tsx scripts/start.ts` runs it from the sources.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -11,8 +13,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { decideLaunchMode } from '../main/headless-decision';
+import { appRoot } from '../server/lib/app-root';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = appRoot(import.meta.url);
 
 /** Where the Electron binary is, or why there is none. */
 export function locateElectron(): { binary: string | null; problem?: string } {
@@ -73,7 +76,8 @@ async function runElectron(binary: string, forwarded: string[]): Promise<never> 
   });
 }
 
-async function main(argv: string[]): Promise<void> {
+/** Decides how to run, builds the console if it is missing, and runs Herald. */
+export async function launch(argv: string[]): Promise<void> {
   const headlessFlag = argv.includes('--headless');
   const forwarded = argv.filter((arg) => arg !== '--headless');
   const electron = locateElectron();
@@ -94,7 +98,11 @@ async function main(argv: string[]): Promise<void> {
   await runHeadless(forwarded);
 }
 
-main(process.argv.slice(2)).catch((err: unknown) => {
-  console.error(err instanceof Error ? err.message : err);
-  process.exit(1);
-});
+const isMain =
+  process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isMain) {
+  launch(process.argv.slice(2)).catch((err: unknown) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  });
+}

@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 import { Op, UniqueConstraintError } from 'sequelize';
 
@@ -24,6 +23,7 @@ import { HostedMessage, Session, initModels } from './db/models';
 import { WriteLock, createSequelize } from './db/sequelize';
 import { HeraldEvents } from './events';
 import { startJobs } from './jobs';
+import { appRoot } from './lib/app-root';
 import { systemClock, type Clock } from './lib/clock';
 import { errorMessage } from './lib/errors';
 import { createLogger } from './lib/logger';
@@ -100,8 +100,7 @@ export class PortInUseError extends Error {
   }
 }
 
-export const defaultRendererDir = (): string =>
-  fileURLToPath(new URL('../renderer/dist', import.meta.url));
+export const defaultRendererDir = (): string => join(appRoot(), 'renderer', 'dist');
 
 /** Opens the data dir, migrates, starts the HTTP server and the delivery dispatcher. */
 export async function startServer(opts: StartServerOptions): Promise<HeraldServer> {

@@ -1,16 +1,16 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 
-/** Set by scripts/build-main.ts when the server is bundled into the Electron main process. */
+import { appRoot } from './lib/app-root';
+
+/** Set by the bundlers (scripts/build-main.ts, scripts/build-server.mjs). */
 declare const __HERALD_VERSION__: string | undefined;
 
-/** The package version: injected into bundles, else read from package.json beside the code. */
+/** The package version: injected into bundles, else read from the package's package.json. */
 export function readVersion(): string {
   if (typeof __HERALD_VERSION__ === 'string') return __HERALD_VERSION__;
   try {
-    const pkg = JSON.parse(
-      readFileSync(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8'),
-    ) as {
+    const pkg = JSON.parse(readFileSync(join(appRoot(), 'package.json'), 'utf8')) as {
       version?: string;
     };
     return pkg.version ?? '0.0.0';

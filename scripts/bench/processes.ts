@@ -1,0 +1,95 @@
+/**
+ * Child processes for `npm run bench`: each measured server runs in its own process group, so
+ * the load generator never shares its event loop and the group's memory can be summed.
+ */
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+
+export interface Spawned {
+  child: ChildProcess;
+  /** Everything the process printed, for error messages. */
+  output(): string;
+}
+
+/** Starts `command` in a new process group; resolves once a line of stdout matches `ready`. */
+export function spawnUntil(
+  command: string,
+  args: string[],
+  ready: RegExp,
+  options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number },
+): Promise<Spawned & { match: RegExpMatchArray }> {
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: options.env ?? process.env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`${command} ${args.join(' ')} did not start: ${out}`)),
+      options.timeoutMs ?? 60_000,
+    );
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      const match = out.match(ready);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, match, output: () => out });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${command} exited with ${code}: ${out}`));
+    });
+  });
+}
+
+/** Sends SIGTERM to the whole group and waits for the leader to exit. */
+export async function stopGroup(child: ChildProcess, timeoutMs = 20_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  try {
+    process.kill(-child.pid!, 'SIGTERM');
+  } catch {
+    return;
+  }
+  const timer = setTimeout(() => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }, timeoutMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Resident memory of every process in the group, in MB (ps reports KiB). */
+export function groupRssMb(pgid: number): { totalMb: number; processes: string[] } {
+  const lines = execFileSync('ps', ['-o', 'rss=,args=', '-g', String(pgid)], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .filter(Boolean);
+  const kib = lines.reduce((sum, line) => sum + Number(line.trim().split(/\s+/)[0]), 0);
+  return { totalMb: kib / 1024, processes: lines.map((l) => l.trim()) };
+}
+
+/** Polls `url` until it answers anything; returns the time from `since` in ms. */
+export async function firstAnswerMs(
+  url: string,
+  since: number,
+  timeoutMs = 60_000,
+): Promise<number> {
+  for (;;) {
+    try {
+      const res = await fetch(url);
+      await res.arrayBuffer();
+      return performance.now() - since;
+    } catch {
+      if (performance.now() - since > timeoutMs) throw new Error(`${url} never answered`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+}

@@ -1,0 +1,7 @@
+/** Types of scripts/build-server.mjs (plain JavaScript, see there). */
+export declare const outDir: string;
+export declare const cliFile: string;
+export declare const launcherFile: string;
+export declare function buildServer(): Promise<{ cliFile: string; launcherFile: string }>;
+export declare function serverBuildIsStale(): boolean;
+export declare function ensureServerBuilt(): Promise<boolean>;

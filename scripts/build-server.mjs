@@ -1,0 +1,155 @@
+/**
+ * Bundles the headless server and the `npm start` launcher with esbuild, so production runs
+ * compiled JavaScript under plain Node (no TypeScript loader at run time):
+ *   server/bin.ts    → out/server/cli.js       (`node out/server/cli.js`, the `herald` bin)
+ *   scripts/start.ts → out/server/launcher.js  (what scripts/start.mjs runs)
+ * plus the chunk they share. Plain JavaScript, because scripts/start.mjs builds with it before
+ * anything can compile TypeScript. Run: `node scripts/build-server.mjs`.
+ */
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const outDir = path.join(root, 'out', 'server');
+export const cliFile = path.join(outDir, 'cli.js');
+export const launcherFile = path.join(outDir, 'launcher.js');
+/** The sources the last build read, to tell whether it is stale. */
+const inputsFile = path.join(outDir, 'inputs.json');
+
+/**
+ * Sequelize's sqlite dialect formats `new Error().stack` on every query to decorate a possible
+ * error, although it reads it only when the query failed; formatting a stack walks and
+ * symbolises every frame. The bundle reads it only on failure (the error keeps its stack).
+ */
+const sequelizeStackOnFailureOnly = {
+  name: 'sequelize-stack-on-failure-only',
+  setup(build) {
+    build.onLoad({ filter: /sequelize[\\/]lib[\\/]dialects[\\/]sqlite[\\/]query\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const from = 'executionError, results, errForStack.stack)';
+      const to = 'executionError, results, executionError ? errForStack.stack : undefined)';
+      if (!source.includes(from)) {
+        return {
+          contents: source,
+          loader: 'js',
+          warnings: [
+            { text: 'Sequelize changed: the per-query stack formatting is no longer skipped' },
+          ],
+        };
+      }
+      return { contents: source.replace(from, to), loader: 'js' };
+    });
+  },
+};
+
+/** Builds out/server from scratch and records the sources it read. */
+export async function buildServer() {
+  const { build } = await import('esbuild');
+  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+  rmSync(outDir, { recursive: true, force: true });
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: {
+      cli: path.join(root, 'server', 'bin.ts'),
+      launcher: path.join(root, 'scripts', 'start.ts'),
+    },
+    outdir: outDir,
+    bundle: true,
+    splitting: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    // Native modules load their binaries relative to their own folder; esbuild and electron
+    // only serve the desktop launcher's build step; the other dialects are never loaded.
+    external: [
+      'sqlite3',
+      'argon2',
+      'esbuild',
+      'electron',
+      'pg',
+      'pg-hstore',
+      'pg-native',
+      'mysql2',
+      'mariadb',
+      'tedious',
+      'oracledb',
+      'ibm_db',
+      'snowflake-sdk',
+    ],
+    // Bundled CommonJS packages call require() (Sequelize loads sqlite3 that way) and read
+    // __dirname/__filename; ESM has none of them.
+    banner: {
+      js: [
+        "import { createRequire as __heraldCreateRequire } from 'node:module';",
+        "import { fileURLToPath as __heraldFileURLToPath } from 'node:url';",
+        "import { dirname as __heraldDirname } from 'node:path';",
+        'const require = __heraldCreateRequire(import.meta.url);',
+        'const __filename = __heraldFileURLToPath(import.meta.url);',
+        'const __dirname = __heraldDirname(__filename);',
+      ].join('\n'),
+    },
+    define: {
+      __HERALD_VERSION__: JSON.stringify(pkg.version),
+      // Libraries skip their development checks; Express runs in production mode.
+      'process.env.NODE_ENV': '"production"',
+    },
+    plugins: [sequelizeStackOnFailureOnly],
+    // Written beside the bundle, not loaded: `NODE_OPTIONS=--enable-source-maps` maps stacks to
+    // the TypeScript sources when someone needs it, at a cost per stack trace.
+    sourcemap: 'linked',
+    metafile: true,
+    logLevel: 'warning',
+  });
+  const inputs = Object.keys(result.metafile.inputs)
+    .filter((file) => !file.includes('node_modules'))
+    .concat('package.json', 'package-lock.json');
+  writeFileSync(inputsFile, JSON.stringify(inputs));
+  return { cliFile, launcherFile };
+}
+
+const mtime = (file) => {
+  try {
+    return statSync(path.resolve(root, file)).mtimeMs;
+  } catch {
+    return Infinity;
+  }
+};
+
+/** True when out/server is missing or older than a source it was built from. */
+export function serverBuildIsStale() {
+  let inputs;
+  try {
+    inputs = JSON.parse(readFileSync(inputsFile, 'utf8'));
+  } catch {
+    return true;
+  }
+  const built = Math.min(mtime(cliFile), mtime(launcherFile));
+  if (built === Infinity) return true;
+  return inputs.some((file) => mtime(file) > built);
+}
+
+/** Builds out/server when it is missing or stale; esbuild's service process is stopped after. */
+export async function ensureServerBuilt() {
+  if (!serverBuildIsStale()) return false;
+  await buildServer();
+  const { stop } = await import('esbuild');
+  await stop();
+  return true;
+}
+
+const isMain =
+  process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isMain) {
+  buildServer().then(
+    (built) => {
+      console.log(
+        `built ${path.relative(root, built.cliFile)} and ${path.relative(root, built.launcherFile)}`,
+      );
+    },
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}

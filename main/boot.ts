@@ -4,14 +4,16 @@ import path from 'node:path';
 import { createLogger } from '../server/lib/logger';
 import type { ElectronMain, MainBrowserWindow } from './electron';
 import { registerAppInfoHandlers } from './ipc/handlers/app-info';
+import { registerReaderHandlers } from './ipc/handlers/reader';
 import { registerServerInfoHandlers } from './ipc/handlers/server-info';
 import { registerSettingsHandlers } from './ipc/handlers/settings';
 import { registerShellHandlers } from './ipc/handlers/shell';
 import { createIpcRegistrar } from './ipc/ipc-main';
 import { lanWarningDialog } from './lan-warning';
-import { createNotifier, messageReaderPath, type HostedMessageEvent } from './notifications';
+import { createNotifier, type HostedMessageEvent } from './notifications';
 import type { AppPaths } from './paths';
 import { portConflictDialog, startOnChosenPort } from './port-choice';
+import { createReaderLink } from './reader-link';
 import { guardSession, guardWebContents, safelyOpenExternal } from './security';
 import {
   lanUrlsFor,
@@ -99,6 +101,7 @@ export async function boot(ctx: BootContext): Promise<Desktop | null> {
 
   let win: MainBrowserWindow | null = null;
   let tray: TrayController | null = null;
+  const readerLink = createReaderLink(origin, (err) => log.warn('open message failed', err));
   let firstLoad = true;
   const ensureWindow = (): MainBrowserWindow => {
     if (win && !win.isDestroyed()) return win;
@@ -127,6 +130,7 @@ export async function boot(ctx: BootContext): Promise<Desktop | null> {
     created.webContents.on('render-process-gone', (_event, details) =>
       log.error(`window renderer gone: ${details.reason}`),
     );
+    created.webContents.on('did-start-loading', () => readerLink.unloaded(created.webContents.id));
     // Only the first window of a run uses the secret; later ones (macOS re-open) reuse the
     // session cookie it set.
     const url = firstLoad
@@ -140,9 +144,7 @@ export async function boot(ctx: BootContext): Promise<Desktop | null> {
   const showWindow = (): void => revealWindow(ensureWindow());
   const openMessage = (id: number): void => {
     const target = ensureWindow();
-    target
-      .loadURL(`${origin}${messageReaderPath(id)}`)
-      .catch((err) => log.warn('open message failed', err));
+    readerLink.open(target, id);
     revealWindow(target);
   };
 
@@ -230,6 +232,13 @@ export async function boot(ctx: BootContext): Promise<Desktop | null> {
     }
   };
   void refreshUnread();
+  registerReaderHandlers(ipc, {
+    // Only the window's own page gets past the registrar, so the sender is `win`.
+    readerReady: () => {
+      if (win && !win.isDestroyed()) readerLink.listening(win.webContents.id);
+    },
+    unreadChanged: refreshUnread,
+  });
   const unreadTimer = setInterval(() => void refreshUnread(), UNREAD_REFRESH_MS);
 
   const notifier = createNotifier({

@@ -27,10 +27,12 @@ export interface MainBrowserWindow extends BrowserWindowLike {
   readonly webContents: GuardedWebContentsLike & {
     readonly id: number;
     getURL(): string;
+    send(channel: string, ...args: unknown[]): void;
     on(
       event: 'render-process-gone',
       listener: (event: unknown, details: { reason: string }) => void,
     ): unknown;
+    on(event: 'did-start-loading', listener: () => void): unknown;
   };
 }
 

@@ -59,6 +59,17 @@ export interface DesktopApi {
   setDeliveriesPaused(paused: boolean): Promise<boolean>;
   /** Restarts the app (ordered shutdown, then start) so port and LAN changes apply. */
   restartApp(): Promise<void>;
+  /**
+   * Tells main the user changed the unread count (read, unread, deleted): it re-reads the count
+   * from the server for the tray and the dock/taskbar badge.
+   */
+  unreadChanged(): Promise<void>;
+  /**
+   * Calls `listener`, for the rest of the page's life, with a hosted message's id when its native
+   * notification is clicked, so the page routes to the reader itself instead of being reloaded.
+   * Until a page has subscribed (just created, still loading) main loads the reader's URL.
+   */
+  onOpenMessage(listener: (id: number) => void): void;
 }
 
 declare global {

@@ -3,13 +3,17 @@
  * function per operation as `window.desktop`; the page never touches ipcRenderer, and there is
  * no way to name a channel from the page.
  */
-import { IpcChannel } from '../ipc/channels';
+import { IpcChannel, MainToRenderer } from '../ipc/channels';
 import type { DesktopApi, DesktopSettings } from './desktop-api';
 
 /** The part of Electron's renderer-side module the preload uses. */
 interface PreloadElectron {
   contextBridge: { exposeInMainWorld(key: string, api: unknown): void };
-  ipcRenderer: { invoke(channel: string, ...args: unknown[]): Promise<unknown> };
+  ipcRenderer: {
+    invoke(channel: string, ...args: unknown[]): Promise<unknown>;
+    send(channel: string, ...args: unknown[]): void;
+    on(channel: string, listener: (event: unknown, ...args: unknown[]) => void): unknown;
+  };
 }
 
 // A sandboxed preload only has a polyfilled CommonJS `require` (no ESM, no createRequire), and
@@ -33,6 +37,15 @@ const api: DesktopApi = {
   setDeliveriesPaused: (paused: boolean) =>
     ipcRenderer.invoke(IpcChannel.setDeliveriesPaused, paused) as Promise<boolean>,
   restartApp: () => ipcRenderer.invoke(IpcChannel.restartApp) as Promise<void>,
+  unreadChanged: () => ipcRenderer.invoke(IpcChannel.unreadChanged) as Promise<void>,
+  onOpenMessage: (listener: (id: number) => void) => {
+    // The page sees only the id, never the IPC event (it would expose the sender).
+    const forward = (_event: unknown, id: unknown): void => {
+      if (typeof id === 'number' && Number.isSafeInteger(id) && id > 0) listener(id);
+    };
+    ipcRenderer.on(MainToRenderer.openMessage, forward);
+    ipcRenderer.send(IpcChannel.readerReady);
+  },
 };
 
 contextBridge.exposeInMainWorld('desktop', api);

@@ -8,6 +8,7 @@ import { createApp } from 'vue';
 
 import App from './App.vue';
 import { createAppI18n } from './i18n';
+import { openMessagesFromNotifications } from './lib/desktop-bridge';
 import { followSystemTheme } from './lib/theme';
 import { createAppRouter, redirectToSignInOnUnauthorized } from './router';
 
@@ -19,6 +20,7 @@ const router = createAppRouter();
 app.use(pinia).use(i18n).use(router).use(ElementPlus);
 
 redirectToSignInOnUnauthorized(router);
+openMessagesFromNotifications(router);
 
 document.documentElement.lang = i18n.global.locale.value;
 followSystemTheme();

@@ -21,6 +21,8 @@ export interface FakeElectron extends ElectronMain {
     handlers: Map<string, (event: IpcEventLike, ...args: unknown[]) => unknown>;
     /** Calls a handler as the given window's page would. */
     invoke(win: FakeWindow, channel: string, ...args: unknown[]): Promise<unknown>;
+    /** Sends a one-way message as the given window's page would. */
+    send(win: FakeWindow, channel: string, ...args: unknown[]): void;
   };
   quits: number;
   /** When set, constructing a Notification throws it (a desktop without a notification daemon). */
@@ -48,6 +50,8 @@ let nextContentsId = 1;
 
 export class FakeWindow extends Emitter implements MainBrowserWindow {
   readonly loaded: string[] = [];
+  /** Messages main sent to the page: [channel, ...args]. */
+  readonly sent: unknown[][] = [];
   visible = false;
   destroyed = false;
   minimized = false;
@@ -62,6 +66,7 @@ export class FakeWindow extends Emitter implements MainBrowserWindow {
       id,
       events,
       getURL: () => this.loaded.at(-1) ?? '',
+      send: (channel: string, ...args: unknown[]) => void this.sent.push([channel, ...args]),
       setWindowOpenHandler: (handler) => void (this.openHandler = handler),
       on: ((event: string, listener: Listener) =>
         events.on(event, listener)) as MainBrowserWindow['webContents']['on'],
@@ -84,6 +89,7 @@ export class FakeWindow extends Emitter implements MainBrowserWindow {
     return this.destroyed;
   }
   async loadURL(url: string) {
+    this.webContents.events.emit('did-start-loading');
     this.loaded.push(url);
     this.emit('ready-to-show');
   }
@@ -130,6 +136,7 @@ export function createFakeElectron(appData: string): FakeElectron {
   const dialogs: MessageBoxSpec[] = [];
   const dialogAnswers: number[] = [];
   const handlers = new Map<string, (event: IpcEventLike, ...args: unknown[]) => unknown>();
+  const listeners = new Map<string, Array<(event: IpcEventLike, ...args: unknown[]) => void>>();
   const appEvents = new Emitter();
 
   const fake: FakeElectron = {
@@ -221,8 +228,9 @@ export function createFakeElectron(appData: string): FakeElectron {
     ipcMain: {
       handle: (channel, listener) => void handlers.set(channel, listener),
       removeHandler: (channel) => void handlers.delete(channel),
-      on: () => undefined,
-      removeAllListeners: () => undefined,
+      on: (channel, listener) =>
+        void listeners.set(channel, [...(listeners.get(channel) ?? []), listener]),
+      removeAllListeners: (channel) => void listeners.delete(channel),
     },
     ipc: {
       handlers,
@@ -233,6 +241,13 @@ export function createFakeElectron(appData: string): FakeElectron {
           { sender: { id: win.webContents.id }, senderFrame: { url: win.webContents.getURL() } },
           ...args,
         );
+      },
+      send(win, channel, ...args) {
+        const event = {
+          sender: { id: win.webContents.id },
+          senderFrame: { url: win.webContents.getURL() },
+        };
+        for (const listener of listeners.get(channel) ?? []) listener(event, ...args);
       },
     },
   };

@@ -114,6 +114,43 @@ describe('useMessagesStore', () => {
 
     expect(store.items.map((m) => m.id)).toEqual([2]);
   });
+  it('load() puts a failure in error instead of throwing, and a later load clears it', async () => {
+    let failing = true;
+    installFakeApi({
+      'GET /messages': () =>
+        failing
+          ? fail(503, '数据库忙，请稍后再试')
+          : ok({ items: [message(1)], total: 1, page: 1, pageSize: 20, unreadCount: 1 }),
+    });
+    const store = useMessagesStore();
+
+    await expect(store.load()).resolves.toBeUndefined();
+    expect(store.error).toBe('数据库忙，请稍后再试');
+    expect(store.loaded).toBe(false);
+
+    failing = false;
+    await store.load();
+    expect(store.error).toBeNull();
+    expect(store.items.map((m) => m.id)).toEqual([1]);
+  });
+
+  it('store.q and store.unreadOnly are the list filters: setting one reloads from page 1', async () => {
+    vi.useFakeTimers();
+    const { calls } = installFakeApi({
+      'GET /messages': () => ok({ items: [], total: 0, page: 1, pageSize: 20, unreadCount: 0 }),
+    });
+    const store = useMessagesStore();
+    store.page = 3;
+
+    store.unreadOnly = true;
+    await vi.runOnlyPendingTimersAsync();
+    vi.useRealTimers();
+
+    expect(calls).toHaveLength(1);
+    expect(calls[0].query.get('unread')).toBe('true');
+    expect(calls[0].query.get('page')).toBe('1');
+    expect(store.filtered).toBe(true);
+  });
 });
 
 describe('useSessionStore', () => {

@@ -1,32 +1,71 @@
 import { API_BASE } from './http-client';
 import type { MessageEvent as HostedMessageEvent } from './types';
 
+/**
+ * Where the console's event stream stands: `connecting` before the first connection, `open`
+ * while events flow, `reconnecting` after the connection dropped until it is back.
+ */
+export type StreamState = 'connecting' | 'open' | 'reconnecting';
+
 export interface ConsoleEventHandlers {
   message?: (event: HostedMessageEvent) => void;
   delivery?: (event: { id: number; sendId: number; status: string }) => void;
   send?: (event: { id: number; status: string }) => void;
+  /** Every change of the stream's state. */
+  state?: (state: StreamState) => void;
 }
 
 /**
- * Subscribes to the console's Server-Sent Events. EventSource reconnects by itself after a
- * dropped connection; the returned function closes the stream.
+ * How long to wait before opening a new stream after the browser gave up on one. EventSource
+ * retries a dropped connection by itself, but not after an error answer (a proxy's 502, a 401
+ * once the session ended): then it closes for good.
+ */
+export const REOPEN_AFTER_CLOSE_MS = 5_000;
+
+const EVENT_NAMES = ['message', 'delivery', 'send'] as const;
+
+/**
+ * Subscribes to the console's Server-Sent Events and reports the connection state; the returned
+ * function closes the stream. Without EventSource (an old browser) nothing is subscribed and
+ * the state stays `connecting`.
  */
 export function subscribeConsoleEvents(handlers: ConsoleEventHandlers): () => void {
   if (typeof EventSource === 'undefined') return () => {};
-  const source = new EventSource(`${API_BASE}/events`, { withCredentials: true });
-  const on = <K extends keyof ConsoleEventHandlers>(name: K) => {
-    const handler = handlers[name];
-    if (!handler) return;
-    source.addEventListener(name, (ev) => {
-      try {
-        handler(JSON.parse((ev as globalThis.MessageEvent<string>).data));
-      } catch {
-        // A malformed event is dropped; the next list refresh shows the truth anyway.
+  let source: EventSource | null = null;
+  let reopenTimer: ReturnType<typeof setTimeout> | null = null;
+  let stopped = false;
+
+  const open = (): void => {
+    reopenTimer = null;
+    const current = new EventSource(`${API_BASE}/events`, { withCredentials: true });
+    source = current;
+    current.onopen = () => handlers.state?.('open');
+    current.onerror = () => {
+      if (stopped || source !== current) return;
+      handlers.state?.('reconnecting');
+      if (current.readyState === EventSource.CLOSED) {
+        current.close();
+        reopenTimer = setTimeout(open, REOPEN_AFTER_CLOSE_MS);
       }
-    });
+    };
+    for (const name of EVENT_NAMES) {
+      const handler = handlers[name] as ((event: unknown) => void) | undefined;
+      if (!handler) continue;
+      current.addEventListener(name, (ev) => {
+        try {
+          handler(JSON.parse((ev as globalThis.MessageEvent<string>).data));
+        } catch {
+          // A malformed event is dropped; the next list refresh shows the truth anyway.
+        }
+      });
+    }
   };
-  on('message');
-  on('delivery');
-  on('send');
-  return () => source.close();
+
+  handlers.state?.('connecting');
+  open();
+  return () => {
+    stopped = true;
+    if (reopenTimer) clearTimeout(reopenTimer);
+    source?.close();
+  };
 }

@@ -40,6 +40,14 @@ const en = {
     messages: 'Hosted messages',
     settings: 'Settings',
   },
+  live: {
+    connecting: 'Connecting…',
+    connectingHelp: 'Opening the live connection to Herald',
+    open: 'Live',
+    openHelp: 'Lists update as messages are sent and delivered',
+    reconnecting: 'Reconnecting…',
+    reconnectingHelp: 'The live connection dropped; lists update again once it is back',
+  },
   auth: {
     tagline: 'Self-hosted message dispatch',
     signInTitle: 'Sign in',

@@ -39,6 +39,14 @@ const zhCN: MessageSchema = {
     messages: '托管消息',
     settings: '设置',
   },
+  live: {
+    connecting: '连接中…',
+    connectingHelp: '正在建立与 Herald 的实时连接',
+    open: '实时',
+    openHelp: '发送和投递有变化时列表自动更新',
+    reconnecting: '重新连接中…',
+    reconnectingHelp: '实时连接已断开，恢复后列表会继续自动更新',
+  },
   auth: {
     tagline: '自托管消息分发',
     signInTitle: '登录',

@@ -1,50 +1,33 @@
 import { defineStore } from 'pinia';
-import { ref } from 'vue';
+import { ref, toRef } from 'vue';
 
 import { messagesApi } from '../api/messages-api';
-import type { HostedMessage, MessageEvent } from '../api/types';
+import type { MessageEvent } from '../api/types';
+import { reportUnreadChanged } from '../lib/desktop-bridge';
+import { usePagedList } from '../lib/use-paged-list';
 
-/** The hosted-message reader's list, filters and unread count; kept live by the event stream. */
+/**
+ * The hosted-message reader's list (a {@link usePagedList} the store owns, so the layout's event
+ * stream can refresh it), plus the unread count for the sidebar badge and live highlights.
+ */
 export const useMessagesStore = defineStore('messages', () => {
-  const items = ref<HostedMessage[]>([]);
-  const total = ref(0);
-  const page = ref(1);
-  const pageSize = ref(20);
-  const q = ref('');
-  const unreadOnly = ref(false);
   const unreadCount = ref(0);
-  const loading = ref(false);
-  const error = ref<string | null>(null);
-  const loaded = ref(false);
+  const list = usePagedList({
+    filters: { q: '', unreadOnly: false },
+    fetchPage: ({ filters, page, pageSize }) =>
+      messagesApi.list({
+        q: filters.q.trim() || undefined,
+        unread: filters.unreadOnly,
+        page,
+        pageSize,
+      }),
+    onAnswer: (answer) => {
+      unreadCount.value = answer.unreadCount ?? unreadCount.value;
+    },
+  });
+  const { items, load, loaded } = list;
   /** Ids that arrived through the event stream since the page opened, highlighted in the list. */
   const freshIds = ref<number[]>([]);
-
-  let requestSeq = 0;
-
-  async function load(): Promise<void> {
-    const seq = ++requestSeq;
-    loading.value = true;
-    error.value = null;
-    try {
-      const data = await messagesApi.list({
-        q: q.value.trim() || undefined,
-        unread: unreadOnly.value,
-        page: page.value,
-        pageSize: pageSize.value,
-      });
-      // A slower, older request must not overwrite a newer answer.
-      if (seq !== requestSeq) return;
-      items.value = data.items;
-      total.value = data.total;
-      unreadCount.value = data.unreadCount ?? unreadCount.value;
-      loaded.value = true;
-    } catch (err) {
-      if (seq === requestSeq) error.value = (err as Error).message;
-      throw err;
-    } finally {
-      if (seq === requestSeq) loading.value = false;
-    }
-  }
 
   /** Reads only the unread count (for the sidebar badge) without touching the list. */
   async function refreshUnread(): Promise<void> {
@@ -56,7 +39,7 @@ export const useMessagesStore = defineStore('messages', () => {
   async function onNewMessage(event: MessageEvent): Promise<void> {
     freshIds.value = [...freshIds.value, event.id];
     unreadCount.value += 1;
-    if (loaded.value) await load().catch(() => undefined);
+    if (loaded.value) await load();
   }
 
   function applyRead(id: number, read: boolean): void {
@@ -70,32 +53,37 @@ export const useMessagesStore = defineStore('messages', () => {
   async function setRead(id: number, read: boolean): Promise<void> {
     const updated = await messagesApi.setRead(id, read);
     applyRead(id, updated.read);
-    if (unreadOnly.value && read) await load();
+    reportUnreadChanged();
+    if (list.filters.unreadOnly && read) await load();
   }
 
   async function readAll(): Promise<number> {
     const { updated } = await messagesApi.readAll();
     for (const m of items.value) m.read = true;
     unreadCount.value = 0;
-    if (unreadOnly.value) await load();
+    reportUnreadChanged();
+    if (list.filters.unreadOnly) await load();
     return updated;
   }
 
   async function remove(id: number): Promise<void> {
     await messagesApi.remove(id);
+    reportUnreadChanged();
     await load();
   }
 
   return {
     items,
-    total,
-    page,
-    pageSize,
-    q,
-    unreadOnly,
+    total: list.total,
+    page: list.page,
+    pageSize: list.pageSize,
+    // The filters stay top-level fields of the store (store.q, store.unreadOnly) for v-model.
+    q: toRef(list.filters, 'q'),
+    unreadOnly: toRef(list.filters, 'unreadOnly'),
+    filtered: list.filtered,
     unreadCount,
-    loading,
-    error,
+    loading: list.loading,
+    error: list.error,
     loaded,
     freshIds,
     load,

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { boot, type Desktop } from '../../../main/boot';
-import { IpcChannel } from '../../../main/ipc/channels';
+import { IpcChannel, MainToRenderer } from '../../../main/ipc/channels';
 import { derivePaths, ensureDirs } from '../../../main/paths';
 import { createDesktopSettings, type SettingsStoreLike } from '../../../main/settings';
 import { createShutdown } from '../../../main/shutdown';
@@ -157,7 +157,7 @@ describe('boot', () => {
     });
   });
 
-  it('boot() notifies and counts a hosted message sent through the V2 API', async () => {
+  it('boot() notifies and counts a hosted message, opens it on click and re-reads the count when asked', async () => {
     const port = await freePort();
     await start({ port });
     const origin = `http://127.0.0.1:${port}`;
@@ -195,9 +195,31 @@ describe('boot', () => {
     await vi.waitFor(() => expect(electron.trays[0]!.tooltip).toBe('Herald: 1 unread message'));
     expect(hooks.unread).toBe(1);
 
+    // No page has said it listens: the click loads the reader's URL.
+    const win = electron.windows[0]!;
     electron.notifications[0]!.fire('click');
     const messageId = hooks.notifications[0]!.messageId;
-    expect(electron.windows[0]!.loaded.at(-1)).toBe(`${origin}/messages/${messageId}`);
+    expect(win.loaded.at(-1)).toBe(`${origin}/messages/${messageId}`);
+    expect(win.sent).toEqual([]);
+
+    // The loaded console subscribes through the bridge: a click now routes inside the page.
+    electron.ipc.send(win, IpcChannel.readerReady);
+    const loads = win.loaded.length;
+    electron.notifications[0]!.fire('click');
+    expect(win.sent).toEqual([[MainToRenderer.openMessage, messageId]]);
+    expect(win.loaded).toHaveLength(loads);
+
+    // A reload drops that page's subscription until the new page subscribes again.
+    await win.loadURL(`${origin}/`);
+    electron.notifications[0]!.fire('click');
+    expect(win.sent).toHaveLength(1);
+    expect(win.loaded.at(-1)).toBe(`${origin}/messages/${messageId}`);
+
+    // Reading the message in the console: the page asks main to re-read the count at once.
+    await client.ok('PATCH', `/messages/${messageId}`, { read: true });
+    await electron.ipc.invoke(win, IpcChannel.unreadChanged);
+    expect(hooks.unread).toBe(0);
+    expect(electron.trays[0]!.tooltip).toBe('Herald: no unread messages');
   });
 
   it('boot() saves do-not-disturb switched from the tray menu and shows it in the tray', async () => {

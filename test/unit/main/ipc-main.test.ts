@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 
 import { IpcChannel } from '../../../main/ipc/channels';
+import { registerReaderHandlers } from '../../../main/ipc/handlers/reader';
 import { registerServerInfoHandlers } from '../../../main/ipc/handlers/server-info';
 import { registerSettingsHandlers } from '../../../main/ipc/handlers/settings';
 import { registerShellHandlers } from '../../../main/ipc/handlers/shell';
@@ -166,6 +167,41 @@ describe('createIpcRegistrar', () => {
 
     expect(handlers.size).toBe(0);
     expect(listeners.size).toBe(0);
+  });
+});
+
+describe('registerReaderHandlers', () => {
+  function readerSetup() {
+    const base = setup();
+    const deps = { readerReady: vi.fn(), unreadChanged: vi.fn(async () => undefined) };
+    registerReaderHandlers(base.ipc, deps);
+    return { ...base, deps };
+  }
+
+  it('readerReady is heard only from the window, and only without arguments', () => {
+    const { send, deps, warnings } = readerSetup();
+
+    send(fromForeignPage, IpcChannel.readerReady);
+    send(fromWindow, IpcChannel.readerReady, 'extra');
+    expect(deps.readerReady).not.toHaveBeenCalled();
+    expect(warnings).toHaveLength(2);
+
+    send(fromWindow, IpcChannel.readerReady);
+    expect(deps.readerReady).toHaveBeenCalledTimes(1);
+  });
+
+  it('unreadChanged re-reads the count for the window and ignores other senders', async () => {
+    const { invoke, deps } = readerSetup();
+
+    await expect(invoke(fromOtherWindow, IpcChannel.unreadChanged)).resolves.toBeUndefined();
+    expect(deps.unreadChanged).not.toHaveBeenCalled();
+    await expect(invoke(fromWindow, IpcChannel.unreadChanged, 3)).rejects.toBeInstanceOf(
+      IpcArgumentError,
+    );
+    expect(deps.unreadChanged).not.toHaveBeenCalled();
+
+    await invoke(fromWindow, IpcChannel.unreadChanged);
+    expect(deps.unreadChanged).toHaveBeenCalledTimes(1);
   });
 });
 

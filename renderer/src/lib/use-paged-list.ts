@@ -1,0 +1,134 @@
+import { computed, onScopeDispose, reactive, ref, watch, type Ref, type UnwrapRef } from 'vue';
+
+import { errorText } from '../api/http-client';
+
+/** One page of a list as the console API answers it. */
+export interface PagedAnswer<T> {
+  items: T[];
+  total: number;
+  /**
+   * Set by lists whose total is capped or estimated rather than counted; passed through as the
+   * list's `totalIsEstimate` so a page can say "10,000+". Absent means exact.
+   */
+  totalIsEstimate?: boolean;
+}
+
+/** What the fetch function is asked for: the current filters and the page wanted. */
+export interface PagedQuery<F> {
+  filters: Readonly<UnwrapRef<F>>;
+  page: number;
+  pageSize: number;
+}
+
+export interface PagedListOptions<F extends object, A extends PagedAnswer<unknown>> {
+  /** Initial filter values; a filter differing from its initial value makes the list "filtered". */
+  filters: F;
+  fetchPage(query: PagedQuery<F>): Promise<A>;
+  pageSize?: number;
+  /** Quiet time after the last filter change before reloading from page 1. */
+  debounceMs?: number;
+  /** Called with each answer that is applied (not with stale ones), for extras a list carries. */
+  onAnswer?(answer: A): void;
+}
+
+/** Default quiet time after typing in a filter: long enough to skip one request per keystroke. */
+export const FILTER_DEBOUNCE_MS = 300;
+
+/**
+ * A paged, filtered list with loading, empty and error state for PageState, used by every list
+ * page and the reader's store.
+ *
+ * - `load()` fetches the current page. Each call gets a sequence number and only the newest
+ *   call's answer (or error) is applied, so a slower, older request never overwrites a newer one.
+ *   It never throws: a failure lands in `error`.
+ * - Changing a filter reloads from page 1 once the filters have been quiet for `debounceMs`; an
+ *   explicit `load()` in the meantime takes the pending change with it (page 1, one request).
+ * - Nothing loads by itself: a page calls `load()` when it mounts, so a store can own a list
+ *   without fetching before anything shows it.
+ */
+export function usePagedList<F extends object, A extends PagedAnswer<unknown>>(
+  options: PagedListOptions<F, A>,
+) {
+  const initialFilters = { ...options.filters };
+  const filters = reactive({ ...options.filters });
+  const items = ref([]) as Ref<A['items']>;
+  const total = ref(0);
+  const totalIsEstimate = ref(false);
+  const page = ref(1);
+  const pageSize = ref(options.pageSize ?? 20);
+  const loading = ref(false);
+  const loaded = ref(false);
+  const error = ref<string | null>(null);
+
+  const filtered = computed(() =>
+    (Object.keys(initialFilters) as (keyof typeof filters)[]).some(
+      (key) => filters[key] !== (initialFilters as typeof filters)[key],
+    ),
+  );
+
+  let requestSeq = 0;
+  let filterTimer: ReturnType<typeof setTimeout> | null = null;
+
+  function takePendingFilterChange(): void {
+    if (!filterTimer) return;
+    clearTimeout(filterTimer);
+    filterTimer = null;
+    page.value = 1;
+  }
+
+  async function load(): Promise<void> {
+    takePendingFilterChange();
+    const seq = ++requestSeq;
+    loading.value = true;
+    error.value = null;
+    try {
+      const answer = await options.fetchPage({
+        filters: filters as Readonly<UnwrapRef<F>>,
+        page: page.value,
+        pageSize: pageSize.value,
+      });
+      if (seq !== requestSeq) return;
+      items.value = answer.items;
+      total.value = answer.total;
+      totalIsEstimate.value = answer.totalIsEstimate === true;
+      loaded.value = true;
+      options.onAnswer?.(answer);
+    } catch (err) {
+      if (seq === requestSeq) error.value = errorText(err);
+    } finally {
+      if (seq === requestSeq) loading.value = false;
+    }
+  }
+
+  // Synchronous so that a load() right after setting a filter already sees the change pending.
+  watch(
+    filters,
+    () => {
+      if (filterTimer) clearTimeout(filterTimer);
+      filterTimer = setTimeout(() => {
+        filterTimer = null;
+        page.value = 1;
+        void load();
+      }, options.debounceMs ?? FILTER_DEBOUNCE_MS);
+    },
+    { deep: true, flush: 'sync' },
+  );
+  onScopeDispose(() => {
+    if (filterTimer) clearTimeout(filterTimer);
+    filterTimer = null;
+  });
+
+  return {
+    items,
+    total,
+    totalIsEstimate,
+    page,
+    pageSize,
+    filters,
+    filtered,
+    loading,
+    loaded,
+    error,
+    load,
+  };
+}

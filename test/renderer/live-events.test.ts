@@ -1,0 +1,124 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+import {
+  REOPEN_AFTER_CLOSE_MS,
+  subscribeConsoleEvents,
+  type StreamState,
+} from '../../renderer/src/api/events';
+import ConsoleLayout from '../../renderer/src/layouts/ConsoleLayout.vue';
+import { useLiveStore } from '../../renderer/src/stores/live-store';
+import { installFakeApi, ok } from './helpers/fake-api';
+import { installFakeEventSource, type FakeEventSource } from './helpers/fake-event-source';
+import { mountWithApp, settle } from './helpers/mount';
+
+let Source: typeof FakeEventSource;
+
+beforeEach(() => {
+  Source = installFakeEventSource();
+});
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  document.body.innerHTML = '';
+});
+
+describe('subscribeConsoleEvents', () => {
+  it('reports connecting, open, and reconnecting while the browser retries a dropped stream', () => {
+    const states: StreamState[] = [];
+    const stop = subscribeConsoleEvents({ state: (s) => states.push(s) });
+    const source = Source.instances[0];
+    expect(source.url).toBe('/api/console/events');
+    expect(source.init).toEqual({ withCredentials: true });
+
+    source.open();
+    source.drop();
+    source.open();
+    stop();
+
+    expect(states).toEqual(['connecting', 'open', 'reconnecting', 'open']);
+    expect(Source.instances).toHaveLength(1);
+    expect(source.readyState).toBe(Source.CLOSED);
+  });
+
+  it('opens a new stream after a pause when the browser gave up on one', async () => {
+    vi.useFakeTimers();
+    const states: StreamState[] = [];
+    const stop = subscribeConsoleEvents({ state: (s) => states.push(s) });
+    Source.instances[0].open();
+
+    Source.instances[0].giveUp();
+    expect(states.at(-1)).toBe('reconnecting');
+    expect(Source.instances).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(REOPEN_AFTER_CLOSE_MS);
+    expect(Source.instances).toHaveLength(2);
+
+    // The abandoned stream has no say any more.
+    Source.instances[0].drop();
+    Source.instances[1].open();
+    expect(states).toEqual(['connecting', 'open', 'reconnecting', 'open']);
+    stop();
+  });
+
+  it('the returned function cancels a pending reopen', async () => {
+    vi.useFakeTimers();
+    const stop = subscribeConsoleEvents({});
+    Source.instances[0].giveUp();
+
+    stop();
+    await vi.advanceTimersByTimeAsync(REOPEN_AFTER_CLOSE_MS * 2);
+
+    expect(Source.instances).toHaveLength(1);
+  });
+
+  it('hands parsed events to their handlers and drops malformed ones', () => {
+    const sends: unknown[] = [];
+    const stop = subscribeConsoleEvents({ send: (e) => sends.push(e) });
+    const source = Source.instances[0];
+
+    source.emit('send', { id: 3, status: 'sent' });
+    source.dispatchEvent(new MessageEvent('send', { data: '{not json' }));
+    stop();
+
+    expect(sends).toEqual([{ id: 3, status: 'sent' }]);
+  });
+});
+
+describe('ConsoleLayout live indicator', () => {
+  it('shows the stream state, and catches up on the unread count after a reconnect', async () => {
+    const { calls } = installFakeApi({
+      'GET /messages': () => ok({ items: [], total: 4, page: 1, pageSize: 1, unreadCount: 4 }),
+    });
+    const { wrapper, pinia } = mountWithApp(ConsoleLayout, {
+      global: { stubs: { 'router-view': true } },
+    });
+    const live = useLiveStore(pinia);
+    const status = () => wrapper.get('[data-testid="live-status"]');
+    const unreadReads = () => calls.filter((c) => c.path === '/messages').length;
+    await settle();
+
+    expect(status().text()).toBe('Connecting…');
+    expect(live.connected).toBe(false);
+
+    Source.instances[0].open();
+    await settle();
+    expect(status().text()).toBe('Live');
+    expect(status().attributes('data-state')).toBe('open');
+    expect(live.connected).toBe(true);
+    const readsWhileUp = unreadReads();
+
+    Source.instances[0].drop();
+    await settle();
+    expect(status().text()).toBe('Reconnecting…');
+    expect(live.connected).toBe(false);
+    const sendVersion = live.sendVersion;
+
+    Source.instances[0].open();
+    await settle();
+    expect(status().text()).toBe('Live');
+    expect(unreadReads()).toBe(readsWhileUp + 1);
+    expect(live.sendVersion).toBe(sendVersion + 1);
+
+    wrapper.unmount();
+    expect(Source.instances[0].readyState).toBe(Source.CLOSED);
+  });
+});

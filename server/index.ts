@@ -8,10 +8,12 @@ import { Op, UniqueConstraintError } from 'sequelize';
 import { createApp } from './app';
 import { ChannelService } from './api/console/channels/channel-service';
 import { AuthService } from './api/console/auth/auth-service';
+import { SetupCode } from './api/console/auth/setup-code';
 import { pruneIdempotencyKeys } from './api/send/idempotency';
 import type { ChannelServices } from './channels/channel-adapter';
 import { createChannelRegistry } from './channels/registry';
 import { SettingsStore } from './config/settings-store';
+import { parseTrustProxy } from './config/trust-proxy';
 import type { AppContext } from './context';
 import { SecretBox } from './crypto/secret-box';
 import { loadServerKey } from './crypto/server-key';
@@ -48,6 +50,8 @@ export interface StartServerOptions {
   startDispatcher?: boolean;
   /** Jitter source for retry delays (tests make it deterministic). */
   random?: () => number;
+  /** Proxies to trust, as HERALD_TRUST_PROXY (which it overrides). */
+  trustProxy?: string;
 }
 
 export interface HeraldServer {
@@ -57,6 +61,11 @@ export interface HeraldServer {
   events: HeraldEvents;
   deliveries: { pause(): void; resume(): void; readonly paused: boolean };
   unreadCount(): Promise<number>;
+  /**
+   * The one-time code that creates the first administrator (printed by the entry points), or
+   * null once an administrator exists.
+   */
+  setupCode(): string | null;
   /** Internals for tests and the desktop shell. */
   ctx: AppContext;
 }
@@ -81,6 +90,8 @@ export async function startServer(opts: StartServerOptions): Promise<HeraldServe
   const host = opts.host ?? DEFAULT_HOST;
   const port = opts.port ?? DEFAULT_PORT;
   const clock = opts.clock ?? systemClock;
+  // Before anything is opened: a wrong value stops the start with a message naming it.
+  const trustProxy = parseTrustProxy(opts.trustProxy ?? process.env.HERALD_TRUST_PROXY);
   mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
   const masterKey = loadServerKey(opts.dataDir);
   const sequelize = await createSequelize(join(opts.dataDir, 'herald.db'));
@@ -142,6 +153,8 @@ export async function startServer(opts: StartServerOptions): Promise<HeraldServe
     version: readVersion(),
     listenUrl: () => listenUrl,
     desktopSecret: { value: opts.desktopSecret ?? null },
+    setupCode: new SetupCode(),
+    trustProxy,
   };
   const channels = new ChannelService(ctx);
   ctx.dispatcher = new Dispatcher({
@@ -162,6 +175,8 @@ export async function startServer(opts: StartServerOptions): Promise<HeraldServe
   ) {
     log.info(`created administrator "${process.env.HERALD_ADMIN_USER}" from HERALD_ADMIN_USER`);
   }
+  // Only someone who sees Herald's output (or its own desktop window) can create the admin.
+  if (await admin.setupRequired()) ctx.setupCode.issue();
 
   const app = createApp({ ctx, channels, rendererDir: opts.rendererDir ?? defaultRendererDir() });
   let server: Server;
@@ -215,6 +230,7 @@ export async function startServer(opts: StartServerOptions): Promise<HeraldServe
       },
     },
     unreadCount: () => HostedMessage.count({ where: { readAt: null } }),
+    setupCode: () => ctx.setupCode.display(),
     ctx,
   };
 }

@@ -96,6 +96,8 @@ export interface TestHeraldOptions {
   rendererDir?: string;
   port?: number;
   desktopSecret?: string;
+  /** As HERALD_TRUST_PROXY. */
+  trustProxy?: string;
 }
 
 export const ADMIN = { username: 'admin', password: 'correct horse battery' };
@@ -142,11 +144,13 @@ export async function startTestHerald(opts: TestHeraldOptions = {}): Promise<Tes
     random: opts.random ?? (() => 0.5),
     rendererDir: opts.rendererDir,
     desktopSecret: opts.desktopSecret,
+    trustProxy: opts.trustProxy,
   });
   const client = new ConsoleClient(server.url);
   if (opts.setup !== false) {
     const status = await client.get('/status');
-    if (status.body.data.setupRequired) await client.ok('POST', '/setup', ADMIN);
+    if (status.body.data.setupRequired)
+      await client.ok('POST', '/setup', { ...ADMIN, setupCode: server.setupCode() });
     else await client.ok('POST', '/login', ADMIN);
     const { retry, ...rest } = opts.settings ?? {};
     await client.ok('PUT', '/settings', {

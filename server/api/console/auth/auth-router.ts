@@ -15,9 +15,9 @@ import {
   type SessionUser,
 } from './auth-service';
 import {
-  ADDRESS_POLICY,
   LoginThrottle,
   USER_POLICY,
+  addressKey,
   describeWait,
   passwordKeys,
   type ThrottleKey,
@@ -101,10 +101,7 @@ export function createAuth(ctx: AppContext, streams: LiveStreams) {
         'setupCode: is required; Herald printed a one-time setup code in its terminal (or log) when it started',
       );
     }
-    const keys: ThrottleKey[] = [
-      { key: 'setup-code', policy: USER_POLICY },
-      { key: `addr:${req.ip ?? 'unknown'}`, policy: ADDRESS_POLICY },
-    ];
+    const keys: ThrottleKey[] = [{ key: 'setup-code', policy: USER_POLICY }, addressKey(req.ip)];
     const wait = throttle.begin(keys);
     if (wait > 0) throw tooManyTries(res, wait, 'wrong setup codes');
     if (!ctx.setupCode.matches(supplied.slice(0, 100))) {

@@ -28,11 +28,16 @@ export interface ThrottleKey {
   policy: ThrottlePolicy;
 }
 
+/** The client address's key, shared by every kind of secret it guesses. */
+export function addressKey(address: string | undefined): ThrottleKey {
+  return { key: `addr:${address ?? 'unknown'}`, policy: ADDRESS_POLICY };
+}
+
 /** The keys of a password try: the username, and the client address as well. */
 export function passwordKeys(username: string, address: string | undefined): ThrottleKey[] {
   return [
     { key: `user:${username.trim().toLowerCase()}`, policy: USER_POLICY },
-    { key: `addr:${address ?? 'unknown'}`, policy: ADDRESS_POLICY },
+    addressKey(address),
   ];
 }
 

@@ -93,6 +93,10 @@ export async function boot(ctx: BootContext): Promise<Desktop | null> {
   if (started.port !== initial.port) settings.update({ port: started.port });
   const origin = windowUrlFor(server.url);
   log.info(`server listening at ${server.url}; window origin ${origin}`);
+  // The window gets the code through its one-time sign-in; the log is for anyone setting up
+  // from another browser on this machine.
+  const setupCode = server.setupCode();
+  if (setupCode) log.info(`no administrator yet: one-time setup code ${setupCode}`);
 
   guardSession(electron.session.defaultSession, origin);
   const openExternal = (url: string): void => {

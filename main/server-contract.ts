@@ -31,6 +31,8 @@ export interface EmbeddedServer {
   };
   deliveries: { pause(): void; resume(): void; readonly paused: boolean };
   unreadCount(): Promise<number>;
+  /** The one-time code for creating the first administrator; null once one exists. */
+  setupCode(): string | null;
 }
 
 /** startServer's signature, injected so tests and boot never import the server eagerly. */

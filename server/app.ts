@@ -43,7 +43,7 @@ export interface AppDeps {
 export function createApp({ ctx, channels, rendererDir, guards }: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', false);
+  app.set('trust proxy', ctx.trustProxy);
   app.use((_req, res, next) => {
     res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
     res.setHeader('X-Content-Type-Options', 'nosniff');

@@ -59,6 +59,21 @@ export function parseHeadlessOptions(
   };
 }
 
+/**
+ * What a first start prints: the one-time code that proves the administrator is created by
+ * someone who can see this terminal, and the link that fills it in.
+ */
+export function setupBanner(url: string, setupCode: string): string {
+  return [
+    '',
+    '  No administrator yet. Create one in the console:',
+    `    ${url}/sign-in?code=${setupCode}`,
+    `  or enter the one-time setup code: ${setupCode}`,
+    '  (Or start Herald with HERALD_ADMIN_USER and HERALD_ADMIN_PASSWORD set.)',
+    '',
+  ].join('\n');
+}
+
 /** Runs Herald without Electron: the server and console at the printed URL, until SIGINT/SIGTERM. */
 export async function runHeadless(argv: string[]): Promise<void> {
   const options = parseHeadlessOptions(argv);
@@ -73,6 +88,8 @@ export async function runHeadless(argv: string[]): Promise<void> {
     throw err;
   }
   console.log(`Herald is running at ${server.url} (data: ${options.dataDir})`);
+  const setupCode = server.setupCode();
+  if (setupCode) console.log(setupBanner(server.url, setupCode));
   if (options.host !== '127.0.0.1' && options.host !== 'localhost' && options.host !== '::1') {
     console.log(
       `Listening on ${options.host}: other machines on the network can reach the console and the send APIs ` +

@@ -5,6 +5,7 @@ import type { ChannelRegistry } from './channels/registry';
 import type { SettingsStore } from './config/settings-store';
 import type { SecretBox } from './crypto/secret-box';
 import type { TokenCodec } from './crypto/tokens';
+import type { SetupCode } from './api/console/auth/setup-code';
 import type { GroupCommit } from './db/group-commit';
 import type { WriteLock } from './db/sequelize';
 import type { HeraldEvents } from './events';
@@ -31,4 +32,8 @@ export interface AppContext {
   listenUrl(): string;
   /** One-time secret the desktop window signs in with; consumed on use. */
   desktopSecret: { value: string | null };
+  /** The one-time code that creates the first administrator; empty once one exists. */
+  setupCode: SetupCode;
+  /** Express 'trust proxy': the proxies whose X-Forwarded-* headers count (HERALD_TRUST_PROXY). */
+  trustProxy: string[] | false;
 }

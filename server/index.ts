@@ -7,11 +7,13 @@ import { Op, UniqueConstraintError } from 'sequelize';
 import { createApp } from './app';
 import { ChannelService } from './api/console/channels/channel-service';
 import { AuthService } from './api/console/auth/auth-service';
+import { SetupCode } from './api/console/auth/setup-code';
 import { pruneIdempotencyKeys } from './api/send/idempotency';
 import type { ChannelServices } from './channels/channel-adapter';
 import { createChannelRegistry } from './channels/registry';
 import { parseAllowedHosts, parseCorsOrigins, parseMaxConnections } from './config/http-guards';
 import { SettingsStore } from './config/settings-store';
+import { parseTrustProxy } from './config/trust-proxy';
 import type { AppContext } from './context';
 import { SecretBox } from './crypto/secret-box';
 import { loadServerKey } from './crypto/server-key';
@@ -57,6 +59,8 @@ export interface StartServerOptions {
   maxConnections?: number;
   /** Tests shorten these to see them act; users get HTTP_TIMEOUTS. */
   httpTimeouts?: Partial<HttpTimeouts>;
+  /** Proxies to trust, as HERALD_TRUST_PROXY (which it overrides). */
+  trustProxy?: string;
 }
 
 export interface HttpTimeouts {
@@ -84,6 +88,11 @@ export interface HeraldServer {
   events: HeraldEvents;
   deliveries: { pause(): void; resume(): void; readonly paused: boolean };
   unreadCount(): Promise<number>;
+  /**
+   * The one-time code that creates the first administrator (printed by the entry points), or
+   * null once an administrator exists.
+   */
+  setupCode(): string | null;
   /** Internals for tests and the desktop shell. */
   ctx: AppContext;
 }
@@ -120,6 +129,8 @@ export async function startServer(opts: StartServerOptions): Promise<HeraldServe
   const maxConnections =
     opts.maxConnections ?? parseMaxConnections(process.env.HERALD_MAX_CONNECTIONS);
   const timeouts = { ...HTTP_TIMEOUTS, ...opts.httpTimeouts };
+  // Before anything is opened: a wrong value stops the start with a message naming it.
+  const trustProxy = parseTrustProxy(opts.trustProxy ?? process.env.HERALD_TRUST_PROXY);
   mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
   const masterKey = loadServerKey(opts.dataDir);
   const sequelize = await createSequelize(join(opts.dataDir, 'herald.db'));
@@ -181,6 +192,8 @@ export async function startServer(opts: StartServerOptions): Promise<HeraldServe
     version: readVersion(),
     listenUrl: () => listenUrl,
     desktopSecret: { value: opts.desktopSecret ?? null },
+    setupCode: new SetupCode(),
+    trustProxy,
   };
   const channels = new ChannelService(ctx);
   ctx.dispatcher = new Dispatcher({
@@ -201,6 +214,8 @@ export async function startServer(opts: StartServerOptions): Promise<HeraldServe
   ) {
     log.info(`created administrator "${process.env.HERALD_ADMIN_USER}" from HERALD_ADMIN_USER`);
   }
+  // Only someone who sees Herald's output (or its own desktop window) can create the admin.
+  if (await admin.setupRequired()) ctx.setupCode.issue();
 
   const app = createApp({
     ctx,
@@ -259,6 +274,7 @@ export async function startServer(opts: StartServerOptions): Promise<HeraldServe
       },
     },
     unreadCount: () => HostedMessage.count({ where: { readAt: null } }),
+    setupCode: () => ctx.setupCode.display(),
     ctx,
   };
 }

@@ -30,8 +30,12 @@ const errorResponses = {
 
 const consoleRoutes: Array<[string, string, string]> = [
   ['get', '/api/console/status', 'Whether first-run setup is needed, and the version'],
-  ['post', '/api/console/setup', 'Create the first administrator (only while none exists)'],
-  ['post', '/api/console/login', 'Sign in; sets the session cookie'],
+  [
+    'post',
+    '/api/console/setup',
+    'Create the first administrator (only while none exists) with the setup code Herald printed',
+  ],
+  ['post', '/api/console/login', 'Sign in; sets the session cookie; 429 while a delay runs'],
   ['post', '/api/console/logout', 'Sign out'],
   ['get', '/api/console/me', 'The signed-in user'],
   ['post', '/api/console/password', 'Change the password'],

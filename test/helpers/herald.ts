@@ -101,6 +101,8 @@ export interface TestHeraldOptions {
   corsOrigins?: StartServerOptions['corsOrigins'];
   maxConnections?: StartServerOptions['maxConnections'];
   httpTimeouts?: StartServerOptions['httpTimeouts'];
+  /** As HERALD_TRUST_PROXY. */
+  trustProxy?: string;
 }
 
 export const ADMIN = { username: 'admin', password: 'correct horse battery' };
@@ -151,11 +153,13 @@ export async function startTestHerald(opts: TestHeraldOptions = {}): Promise<Tes
     corsOrigins: opts.corsOrigins,
     maxConnections: opts.maxConnections,
     httpTimeouts: opts.httpTimeouts,
+    trustProxy: opts.trustProxy,
   });
   const client = new ConsoleClient(server.url);
   if (opts.setup !== false) {
     const status = await client.get('/status');
-    if (status.body.data.setupRequired) await client.ok('POST', '/setup', ADMIN);
+    if (status.body.data.setupRequired)
+      await client.ok('POST', '/setup', { ...ADMIN, setupCode: server.setupCode() });
     else await client.ok('POST', '/login', ADMIN);
     const { retry, ...rest } = opts.settings ?? {};
     await client.ok('PUT', '/settings', {

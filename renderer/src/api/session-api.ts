@@ -4,9 +4,9 @@ import type { Status, User } from './types';
 /** Sign-in, first-run setup and the signed-in user. */
 export const sessionApi = {
   status: () => request<Status>('GET', '/status', { redirectOn401: false }),
-  setup: (username: string, password: string) =>
+  setup: (username: string, password: string, setupCode: string) =>
     request<{ user: User }>('POST', '/setup', {
-      body: { username, password },
+      body: { username, password, setupCode },
       redirectOn401: false,
     }),
   login: (username: string, password: string) =>

@@ -65,6 +65,10 @@ const en = {
     passwordLength: '8 to 200 characters',
     passwordMismatch: 'The passwords do not match',
     serverUnreachable: 'Herald is not answering',
+    setupCode: 'Setup code',
+    setupCodeHint:
+      'Herald printed this one-time code in its terminal (or log) when it started; the desktop app fills it in for you.',
+    setupCodeRequired: 'Enter the setup code Herald printed',
   },
   status: {
     pending: 'Pending',

@@ -64,6 +64,9 @@ const zhCN: MessageSchema = {
     passwordLength: '8 到 200 个字符',
     passwordMismatch: '两次输入的密码不一致',
     serverUnreachable: 'Herald 没有响应',
+    setupCode: '初始化码',
+    setupCodeHint: 'Herald 启动时会在终端（或日志）中打印这个一次性初始化码；桌面应用会自动填好。',
+    setupCodeRequired: '请输入 Herald 打印的初始化码',
   },
   status: {
     pending: '处理中',

@@ -34,8 +34,8 @@ export const useSessionStore = defineStore('session', () => {
     user.value = (await sessionApi.login(username, password)).user;
   }
 
-  async function setup(username: string, password: string): Promise<void> {
-    user.value = (await sessionApi.setup(username, password)).user;
+  async function setup(username: string, password: string, setupCode: string): Promise<void> {
+    user.value = (await sessionApi.setup(username, password, setupCode)).user;
     if (status.value) status.value = { ...status.value, setupRequired: false };
   }
 

@@ -7,6 +7,7 @@ import { createAuth } from './auth/auth-router';
 import { createChannelRouter } from './channels/channel-router';
 import { ChannelService } from './channels/channel-service';
 import { createEventRouter } from './events/event-router';
+import { LiveStreams } from './events/live-streams';
 import { createInstanceRouter } from './instances/instance-router';
 import { InstanceService } from './instances/instance-service';
 import { createLogRouter } from './logs/log-router';
@@ -44,6 +45,8 @@ export function createConsoleRouter(ctx: AppContext, channels: ChannelService): 
   router.use(express.json({ limit: '2mb' }));
   router.use(checkJsonBody);
   const auth = createAuth(ctx);
+  const streams = new LiveStreams();
+  const auth = createAuth(ctx, streams);
   const instances = new InstanceService(ctx);
   const messages = new MessageService(ctx);
   const stats = new StatsService(ctx);
@@ -56,6 +59,6 @@ export function createConsoleRouter(ctx: AppContext, channels: ChannelService): 
   router.use(createLogRouter(new LogService(ctx)));
   router.use(createMessageRouter(messages));
   router.use(createSettingsRouter(ctx, stats));
-  router.use(createEventRouter(ctx));
+  router.use(createEventRouter(ctx, streams));
   return router;
 }

@@ -35,11 +35,13 @@ export class ConsolePage {
     await item.first().click();
   }
 
-  async setup(username: string, password: string): Promise<void> {
+  /** Creates the first administrator, typing the setup code Herald printed at start. */
+  async setup(username: string, password: string, setupCode: string): Promise<void> {
     await this.byTestId('setup-form').waitFor();
     await this.byTestId('login-username').fill(username);
     await this.byTestId('login-password').fill(password);
     await this.byTestId('login-password-confirm').fill(password);
+    await this.byTestId('setup-code').fill(setupCode);
     await this.byTestId('login-submit').click();
     await this.byTestId('page-dashboard').waitFor();
   }

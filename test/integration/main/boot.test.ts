@@ -118,6 +118,27 @@ describe('boot', () => {
     expect(hooks).toMatchObject({ ready: true, windowUrl: `http://127.0.0.1:${port}` });
   });
 
+  it('boot() on a folder without an administrator hands the window the setup code', async () => {
+    vi.stubEnv('HERALD_ADMIN_USER', '');
+    vi.stubEnv('HERALD_ADMIN_PASSWORD', '');
+    const port = await freePort();
+    await start({ port });
+    const first = await fetch(electron.windows[0]!.loaded[0]!, { redirect: 'manual' });
+    expect(first.status).toBe(302);
+    const target = new URL(first.headers.get('location')!, `http://127.0.0.1:${port}`);
+    expect(target.pathname).toBe('/sign-in');
+    const code = target.searchParams.get('code');
+    expect(code).toBe(desktop!.server.setupCode());
+
+    const window = new ConsoleClient(`http://127.0.0.1:${port}`);
+    await window.ok('POST', '/setup', {
+      username: 'owner',
+      password: 'owner-password',
+      setupCode: code,
+    });
+    expect(desktop!.server.setupCode()).toBeNull();
+  });
+
   /** Signs in, creates a hosted channel and a template on it, and returns a V2 sender. */
   async function hostedTemplate(origin: string) {
     const client = new ConsoleClient(origin);

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { parseHeadlessOptions } from '../../../server/cli';
+import { parseHeadlessOptions, setupBanner } from '../../../server/cli';
 
 describe('parseHeadlessOptions()', () => {
   it('parseHeadlessOptions() defaults to 127.0.0.1:8765 and ./data', () => {
@@ -30,5 +30,13 @@ describe('parseHeadlessOptions()', () => {
   it('parseHeadlessOptions() refuses a bad port and unknown flags', () => {
     expect(() => parseHeadlessOptions(['--port', 'http'], {})).toThrow(/port must be a number/);
     expect(() => parseHeadlessOptions(['--bogus'], {})).toThrow();
+  });
+});
+
+describe('setupBanner()', () => {
+  it('setupBanner() shows the setup code and the link that fills it in', () => {
+    const banner = setupBanner('http://127.0.0.1:8765', 'K7XQM-4RTPW');
+    expect(banner).toContain('http://127.0.0.1:8765/sign-in?code=K7XQM-4RTPW');
+    expect(banner).toMatch(/one-time setup code: K7XQM-4RTPW$/m);
   });
 });

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 
-import { LoginThrottle } from '../../../server/api/console/auth/login-throttle';
 import { SendRateLimiter } from '../../../server/api/send/rate-limiter';
 import { assertRegistry, createChannelRegistry } from '../../../server/channels/registry';
 import { statusFromCounts } from '../../../server/queue/dispatcher';
@@ -21,19 +20,6 @@ describe('assertRegistry()', () => {
     expect(() =>
       assertRegistry({ ...createChannelRegistry(), hosted: { type: 'webhook' } }),
     ).toThrow(/holds the adapter/);
-  });
-});
-
-describe('LoginThrottle', () => {
-  it('retryAfterMs() blocks after five failures and frees after 15 minutes', () => {
-    let now = 0;
-    const t = new LoginThrottle(() => now);
-    for (let i = 0; i < 5; i++) t.fail('1.2.3.4', 'admin');
-    expect(t.retryAfterMs('1.2.3.4', 'admin')).toBe(15 * 60_000);
-    expect(t.retryAfterMs('1.2.3.4', 'other')).toBe(0);
-    expect(t.retryAfterMs('5.6.7.8', 'admin')).toBe(0);
-    now = 15 * 60_000 + 1;
-    expect(t.retryAfterMs('1.2.3.4', 'admin')).toBe(0);
   });
 });
 

@@ -5,10 +5,24 @@ import { z } from 'zod';
 import type { AppContext } from '../../../context';
 import { readCookie } from '../../../lib/cookies';
 import { ok } from '../../../lib/envelope';
-import { AppError, unauthorized } from '../../../lib/errors';
+import { AppError, conflict, unauthorized } from '../../../lib/errors';
 import { parseInput } from '../../../lib/validation';
-import { AuthService, SESSION_COOKIE, SESSION_TTL_MS, type SessionUser } from './auth-service';
-import { LoginThrottle } from './login-throttle';
+import type { LiveStreams } from '../events/live-streams';
+import {
+  AuthService,
+  SESSION_COOKIE,
+  SESSION_TTL_MS,
+  sessionKey,
+  type SessionUser,
+} from './auth-service';
+import {
+  LoginThrottle,
+  USER_POLICY,
+  addressKey,
+  describeWait,
+  passwordKeys,
+  type ThrottleKey,
+} from './login-throttle';
 
 const credentialsSchema = z
   .object({
@@ -27,13 +41,23 @@ export { readCookie };
 declare module 'express-serve-static-core' {
   interface Request {
     user?: SessionUser;
+    /** The signed-in session, by the hash it is stored under. */
+    sessionKey?: string;
   }
 }
 
+/** Sets Retry-After and builds the 429 that says when to try again. */
+function tooManyTries(res: Response, waitMs: number, what: string): AppError {
+  res.setHeader('Retry-After', String(Math.ceil(waitMs / 1000)));
+  return new AppError(429, `too many ${what}; try again in ${describeWait(waitMs)}`);
+}
+
 /** Session routes plus the middleware that guards the rest of the console API. */
-export function createAuth(ctx: AppContext) {
+export function createAuth(ctx: AppContext, streams: LiveStreams) {
   const auth = new AuthService(ctx);
-  const throttle = new LoginThrottle(() => ctx.clock.now());
+  // One throttle for every way of guessing a secret, so sign-in, password change and setup
+  // code share the per-address count.
+  const throttle = new LoginThrottle(ctx.clock);
   const router = Router();
 
   const cookieOptions = (req: Request): CookieOptions => ({
@@ -59,30 +83,50 @@ export function createAuth(ctx: AppContext) {
     });
   });
 
+  // The code is checked before the fields, so a caller without it learns nothing else.
+  const checkSetupCode = (req: Request, res: Response) => {
+    const body: unknown = req.body;
+    const supplied =
+      typeof body === 'object' && body !== null && 'setupCode' in body ? body.setupCode : undefined;
+    if (typeof supplied !== 'string' || supplied.trim() === '') {
+      throw new AppError(
+        403,
+        'setupCode: is required; Herald printed a one-time setup code in its terminal (or log) when it started',
+      );
+    }
+    const keys: ThrottleKey[] = [{ key: 'setup-code', policy: USER_POLICY }, addressKey(req.ip)];
+    const wait = throttle.begin(keys);
+    if (wait > 0) throw tooManyTries(res, wait, 'wrong setup codes');
+    if (!ctx.setupCode.matches(supplied.slice(0, 100))) {
+      throw new AppError(
+        403,
+        'setupCode: is not correct; use the code Herald printed in its terminal (or log) when it started',
+      );
+    }
+    throttle.succeed(keys);
+  };
+
   router.post('/setup', async (req, res) => {
-    const body = parseInput(credentialsSchema.extend({ password: newPassword }), req.body);
+    if (!(await auth.setupRequired())) throw conflict('Herald is already set up; sign in instead');
+    checkSetupCode(req, res);
+    const body = parseInput(
+      credentialsSchema.extend({ password: newPassword, setupCode: z.string() }),
+      req.body,
+    );
     const user = await auth.setup(body.username, body.password);
+    ctx.setupCode.expire();
     await signIn(req, res, user);
     ok(res, { user });
   });
 
   router.post('/login', async (req, res) => {
     const body = parseInput(credentialsSchema, req.body);
-    const ip = req.ip ?? 'unknown';
-    const wait = throttle.retryAfterMs(ip, body.username);
-    if (wait > 0) {
-      res.setHeader('Retry-After', String(Math.ceil(wait / 1000)));
-      throw new AppError(
-        429,
-        `too many failed sign-ins; try again in ${Math.ceil(wait / 60_000)} minutes`,
-      );
-    }
+    const keys = passwordKeys(body.username, req.ip);
+    const wait = throttle.begin(keys);
+    if (wait > 0) throw tooManyTries(res, wait, 'failed sign-ins');
     const user = await auth.verify(body.username, body.password);
-    if (!user) {
-      throttle.fail(ip, body.username);
-      throw unauthorized('wrong username or password');
-    }
-    throttle.succeed(ip, body.username);
+    if (!user) throw unauthorized('wrong username or password');
+    throttle.succeed(keys);
     await signIn(req, res, user);
     ok(res, { user });
   });
@@ -97,14 +141,22 @@ export function createAuth(ctx: AppContext) {
       throw unauthorized('desktop sign-in secret is invalid or was already used');
     }
     ctx.desktopSecret.value = null;
-    if (user) await signIn(req, res, user);
-    res.redirect(302, '/');
+    if (user) {
+      await signIn(req, res, user);
+      res.redirect(302, '/');
+      return;
+    }
+    // No administrator yet: the window is Herald's own, so it gets the setup code filled in.
+    const code = ctx.setupCode.display();
+    res.redirect(302, code ? `/sign-in?code=${encodeURIComponent(code)}` : '/');
   });
 
   const requireSession = async (req: Request, _res: Response, next: NextFunction) => {
-    const user = await auth.userForSession(readCookie(req, SESSION_COOKIE));
-    if (!user) throw unauthorized('not signed in');
+    const token = readCookie(req, SESSION_COOKIE);
+    const user = await auth.userForSession(token);
+    if (!user || !token) throw unauthorized('not signed in');
     req.user = user;
+    req.sessionKey = sessionKey(token);
     next();
   };
 
@@ -113,6 +165,7 @@ export function createAuth(ctx: AppContext) {
 
   guarded.post('/logout', async (req, res) => {
     await auth.endSession(readCookie(req, SESSION_COOKIE));
+    streams.endSession(req.sessionKey!);
     res.clearCookie(SESSION_COOKIE, { path: '/' });
     ok(res, null);
   });
@@ -126,12 +179,19 @@ export function createAuth(ctx: AppContext) {
       z.object({ currentPassword: z.string({ error: 'is required' }), newPassword }).strict(),
       req.body,
     );
+    // Guessing the current password with a stolen session is slowed like signing in.
+    const keys = passwordKeys(req.user!.username, req.ip);
+    const wait = throttle.begin(keys);
+    if (wait > 0) throw tooManyTries(res, wait, 'wrong current passwords');
     await auth.changePassword(
       req.user!,
       body.currentPassword,
       body.newPassword,
       readCookie(req, SESSION_COOKIE),
     );
+    throttle.succeed(keys);
+    // Streams opened under the old password end; this session's own reconnect on their own.
+    streams.endUser(req.user!.id);
     ok(res, null);
   });
 

@@ -12,6 +12,9 @@ export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 const hashSessionToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
+/** A session's stored id: the hash of its cookie token, safe to keep in memory and logs. */
+export const sessionKey = hashSessionToken;
+
 export interface SessionUser {
   id: number;
   username: string;

@@ -1,48 +1,120 @@
-const WINDOW_MS = 15 * 60_000;
-const MAX_PER_USER = 5;
-const MAX_PER_IP = 20;
+import type { Clock } from '../../../lib/clock';
+
+/** How a key's failures turn into waits; exported so tests and docs name the same numbers. */
+export interface ThrottlePolicy {
+  /** Failures a key may have before each further try must wait. */
+  freeFailures: number;
+  /** The first wait; each further failure doubles it. */
+  baseDelayMs: number;
+  /** The longest wait: the owner never waits longer than this for the right password. */
+  maxDelayMs: number;
+  /** A key with no failure for this long starts over. */
+  forgetAfterMs: number;
+}
+
+export const USER_POLICY: ThrottlePolicy = {
+  freeFailures: 5,
+  baseDelayMs: 1_000,
+  maxDelayMs: 5 * 60_000,
+  forgetAfterMs: 60 * 60_000,
+};
+
+/** Several people may share one address (an office behind NAT), so it gets more free tries. */
+export const ADDRESS_POLICY: ThrottlePolicy = { ...USER_POLICY, freeFailures: 20 };
+
+/** A key under a named policy; the caller says what it counts (a username, an address). */
+export interface ThrottleKey {
+  key: string;
+  policy: ThrottlePolicy;
+}
+
+/** The client address's key, shared by every kind of secret it guesses. */
+export function addressKey(address: string | undefined): ThrottleKey {
+  return { key: `addr:${address ?? 'unknown'}`, policy: ADDRESS_POLICY };
+}
+
+/** The keys of a password try: the username, and the client address as well. */
+export function passwordKeys(username: string, address: string | undefined): ThrottleKey[] {
+  return [
+    { key: `user:${username.trim().toLowerCase()}`, policy: USER_POLICY },
+    addressKey(address),
+  ];
+}
+
+interface KeyState {
+  failures: number;
+  lastFailureAt: number;
+  notBefore: number;
+}
+
+const MAX_KEYS = 10_000;
 
 /**
- * Counts failed sign-ins per IP+username and per IP in a 15-minute window, so a guesser is
- * slowed to a handful of tries without locking the real user out from another machine.
+ * Slows password (and setup code) guessing with delays that double per failure: after the free
+ * tries, 1 s, 2 s, 4 s … up to a few minutes. It never locks anyone out: once the current delay
+ * has passed, the right password works again, whoever else is guessing.
+ *
+ * A try is counted as a failure when it starts and forgotten when it succeeds, so many tries
+ * sent at once cannot all slip through before the first one is judged.
  */
 export class LoginThrottle {
-  private readonly failures = new Map<string, number[]>();
+  private readonly records = new Map<string, KeyState>();
 
-  constructor(private readonly now: () => number) {}
+  constructor(private readonly clock: Clock) {}
 
-  /** Milliseconds until another try is allowed, or 0. */
-  retryAfterMs(ip: string, username: string): number {
-    const t = this.now();
-    const waits = [
-      this.wait(`u:${ip}:${username.toLowerCase()}`, MAX_PER_USER, t),
-      this.wait(`ip:${ip}`, MAX_PER_IP, t),
-    ];
-    return Math.max(...waits);
+  /**
+   * Starts a try: 0 when it may go ahead (and it is then counted as a failure until
+   * `succeed`), otherwise the milliseconds to wait, and nothing is counted.
+   */
+  begin(keys: ThrottleKey[]): number {
+    const now = this.clock.now();
+    const wait = Math.max(0, ...keys.map((k) => this.waitFor(k, now)));
+    if (wait > 0) return wait;
+    this.prune(now);
+    for (const k of keys) this.recordFailure(k, now);
+    return 0;
   }
 
-  fail(ip: string, username: string): void {
-    const t = this.now();
-    // Any made-up username adds a key: forget the ones whose window has passed.
-    if (this.failures.size > 10_000) {
-      for (const [k, times] of this.failures)
-        if (times[times.length - 1] <= t - WINDOW_MS) this.failures.delete(k);
+  /** The try was right: its keys start over. */
+  succeed(keys: ThrottleKey[]): void {
+    for (const k of keys) this.records.delete(k.key);
+  }
+
+  private waitFor({ key, policy }: ThrottleKey, now: number): number {
+    const record = this.records.get(key);
+    if (!record) return 0;
+    if (now - record.lastFailureAt >= policy.forgetAfterMs) {
+      this.records.delete(key);
+      return 0;
     }
-    for (const key of [`u:${ip}:${username.toLowerCase()}`, `ip:${ip}`]) {
-      const list = (this.failures.get(key) ?? []).filter((x) => x > t - WINDOW_MS);
-      list.push(t);
-      this.failures.set(key, list);
+    return Math.max(0, record.notBefore - now);
+  }
+
+  private recordFailure({ key, policy }: ThrottleKey, now: number): void {
+    const record = this.records.get(key) ?? { failures: 0, lastFailureAt: now, notBefore: 0 };
+    record.failures += 1;
+    record.lastFailureAt = now;
+    const over = record.failures - policy.freeFailures;
+    // 2 ** over overflows to Infinity for huge counts; min() still caps it.
+    record.notBefore =
+      over < 0 ? 0 : now + Math.min(policy.baseDelayMs * 2 ** over, policy.maxDelayMs);
+    this.records.set(key, record);
+  }
+
+  /** Made-up usernames add keys: drop the ones nobody has failed on for a while. */
+  private prune(now: number): void {
+    if (this.records.size < MAX_KEYS) return;
+    for (const [key, record] of this.records) {
+      if (now - record.lastFailureAt >= USER_POLICY.forgetAfterMs && record.notBefore <= now) {
+        this.records.delete(key);
+      }
     }
   }
+}
 
-  succeed(ip: string, username: string): void {
-    this.failures.delete(`u:${ip}:${username.toLowerCase()}`);
-  }
-
-  private wait(key: string, max: number, t: number): number {
-    const list = (this.failures.get(key) ?? []).filter((x) => x > t - WINDOW_MS);
-    this.failures.set(key, list);
-    if (list.length < max) return 0;
-    return list[list.length - max] + WINDOW_MS - t;
-  }
+/** "30 seconds", "2 minutes": how long a 429 tells the caller to wait. */
+export function describeWait(ms: number): string {
+  const seconds = Math.max(1, Math.ceil(ms / 1000));
+  if (seconds < 120) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  return `${Math.ceil(seconds / 60)} minutes`;
 }

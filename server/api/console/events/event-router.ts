@@ -1,13 +1,26 @@
 import { Router } from 'express';
 
 import type { AppContext } from '../../../context';
+import { AppError } from '../../../lib/errors';
+import type { LiveStreams } from './live-streams';
 
 const HEARTBEAT_MS = 25_000;
 
 /** GET /events: Server-Sent Events for the console (new hosted messages, delivery changes). */
-export function createEventRouter(ctx: AppContext): Router {
+export function createEventRouter(ctx: AppContext, streams: LiveStreams): Router {
   const router = Router();
   router.get('/events', (req, res) => {
+    let cleanup = () => {};
+    const unregister = streams.add(req.sessionKey!, req.user!.id, () => {
+      cleanup();
+      res.end();
+    });
+    if (!unregister) {
+      throw new AppError(
+        429,
+        `this session already has ${streams.maxPerSession} live streams open; close some console tabs or windows and reload`,
+      );
+    }
     res.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-cache, no-transform',
@@ -25,12 +38,16 @@ export function createEventRouter(ctx: AppContext): Router {
     ctx.events.on('delivery', onDelivery);
     ctx.events.on('send', onSend);
     const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
-    req.on('close', () => {
+    cleanup = () => {
+      unregister();
       clearInterval(heartbeat);
       ctx.events.off('message', onMessage);
       ctx.events.off('delivery', onDelivery);
       ctx.events.off('send', onSend);
-    });
+    };
+    // The response, not the request: its close fires both when the client goes away and when
+    // the server ends the stream.
+    res.on('close', () => cleanup());
   });
   return router;
 }

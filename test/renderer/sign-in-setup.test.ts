@@ -1,0 +1,71 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+import SignInPage from '../../renderer/src/pages/SignInPage.vue';
+import { fail, installFakeApi, ok } from './helpers/fake-api';
+import { createContext, mountWithApp, settle } from './helpers/mount';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  document.body.innerHTML = '';
+});
+
+async function mountSetup(path: string, setupAnswer = ok({ user: { id: 1, username: 'owner' } })) {
+  const api = installFakeApi({
+    'GET /status': () => ok({ setupRequired: true, version: '1.0.0', user: null }),
+    'POST /setup': () => setupAnswer,
+  });
+  const ctx = createContext('en');
+  await ctx.router.push(path);
+  const { wrapper } = mountWithApp(SignInPage, {}, ctx);
+  await vi.waitFor(() => wrapper.get('[data-testid="setup-form"]'));
+  return { api, wrapper, ctx };
+}
+
+async function fillAndSubmit(wrapper: Awaited<ReturnType<typeof mountSetup>>['wrapper']) {
+  await wrapper.get('[data-testid="login-username"]').setValue('owner');
+  await wrapper.get('[data-testid="login-password"]').setValue('owner-password');
+  await wrapper.get('[data-testid="login-password-confirm"]').setValue('owner-password');
+  await wrapper.get('[data-testid="setup-form"]').trigger('submit');
+  await settle(10);
+}
+
+describe('SignInPage in setup mode', () => {
+  it('SignInPage fills the setup code from ?code= and sends it with the new administrator', async () => {
+    const { api, wrapper, ctx } = await mountSetup('/sign-in?code=K7XQM-4RTPW');
+    const input = wrapper.get<HTMLInputElement>('[data-testid="setup-code"]');
+    expect(input.element.value).toBe('K7XQM-4RTPW');
+    expect(wrapper.get('[data-testid="setup-code-hint"]').text()).toMatch(/terminal/);
+
+    await fillAndSubmit(wrapper);
+
+    const setup = api.calls.find((c) => c.method === 'POST' && c.path === '/setup');
+    expect(setup?.body).toEqual({
+      username: 'owner',
+      password: 'owner-password',
+      setupCode: 'K7XQM-4RTPW',
+    });
+    // Signed in, the page moves on to the console (whose pages load lazily).
+    await vi.waitFor(() => expect(ctx.router.currentRoute.value.name).toBe('dashboard'));
+  });
+
+  it('SignInPage shows the server refusing a wrong setup code', async () => {
+    const { api, wrapper } = await mountSetup(
+      '/sign-in',
+      fail(
+        403,
+        'setupCode: is not correct; use the code Herald printed in its terminal (or log) when it started',
+      ),
+    );
+    expect(wrapper.get<HTMLInputElement>('[data-testid="setup-code"]').element.value).toBe('');
+    await wrapper.get('[data-testid="setup-code"]').setValue('wrong-code');
+    await fillAndSubmit(wrapper);
+    expect(api.calls.find((c) => c.path === '/setup')?.body).toMatchObject({
+      setupCode: 'wrong-code',
+    });
+    await vi.waitFor(() =>
+      expect(wrapper.get('[data-testid="login-error"]').text()).toMatch(
+        /^setupCode: is not correct/,
+      ),
+    );
+  });
+});

@@ -1,6 +1,5 @@
 import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { Op, UniqueConstraintError } from 'sequelize';
@@ -14,7 +13,9 @@ import { createChannelRegistry } from './channels/registry';
 import { SettingsStore } from './config/settings-store';
 import type { AppContext } from './context';
 import { SecretBox } from './crypto/secret-box';
-import { loadServerKey } from './crypto/server-key';
+import { deriveInstallId, loadServerKey } from './crypto/server-key';
+import { acquireDataDirLock, type DataDirLock } from './data-dir/lock';
+import { precreateDatabase, restrictDataDir } from './data-dir/permissions';
 import { TokenCodec } from './crypto/tokens';
 import { registerConfigVersionHooks } from './db/config-version';
 import { GroupCommit } from './db/group-commit';
@@ -73,17 +74,31 @@ export class PortInUseError extends Error {
   }
 }
 
+export { DataDirLockedError } from './data-dir/lock';
+
 export const defaultRendererDir = (): string =>
   fileURLToPath(new URL('../renderer/dist', import.meta.url));
 
 /** Opens the data dir, migrates, starts the HTTP server and the delivery dispatcher. */
 export async function startServer(opts: StartServerOptions): Promise<HeraldServer> {
+  mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+  // Before anything is written: a second Herald on this folder stops here (DataDirLockedError).
+  const lock = acquireDataDirLock(opts.dataDir);
+  try {
+    return await openServer(opts, lock);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}
+
+async function openServer(opts: StartServerOptions, lock: DataDirLock): Promise<HeraldServer> {
   const host = opts.host ?? DEFAULT_HOST;
   const port = opts.port ?? DEFAULT_PORT;
   const clock = opts.clock ?? systemClock;
-  mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+  restrictDataDir(opts.dataDir);
   const masterKey = loadServerKey(opts.dataDir);
-  const sequelize = await createSequelize(join(opts.dataDir, 'herald.db'));
+  const sequelize = await createSequelize(precreateDatabase(opts.dataDir));
   initModels(sequelize);
   registerConfigVersionHooks();
   await migrate(sequelize);
@@ -94,6 +109,7 @@ export async function startServer(opts: StartServerOptions): Promise<HeraldServe
 
   const channelServices: ChannelServices = {
     clock,
+    installId: deriveInstallId(masterKey),
     async storeHostedMessage(input) {
       const deliveryId = input.deliveryId > 0 ? input.deliveryId : null;
       try {
@@ -198,6 +214,7 @@ export async function startServer(opts: StartServerOptions): Promise<HeraldServe
       stopJobs();
       await ctx.dispatcher.stop();
       await sequelize.close();
+      lock.release();
     })();
     return closing;
   };

@@ -41,6 +41,8 @@ export interface HostedMessageInput {
 /** What the server lends adapters; nothing in here is Electron or Express. */
 export interface ChannelServices {
   clock: Clock;
+  /** Stable per data folder (see deriveInstallId); keeps delivery ids of two Heralds apart. */
+  installId: string;
   storeHostedMessage(input: HostedMessageInput): Promise<{ id: number }>;
 }
 

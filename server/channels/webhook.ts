@@ -60,6 +60,7 @@ export function createWebhookAdapter() {
     label: 'Custom webhook',
     configSchema: webhookConfigSchema,
     secretFields: ['secretHeaders'],
+    destinationFields: ['url'],
     contentTypes: ['text', 'html', 'markdown'],
     supportsMentions: false,
     supportsDynamicRecipients: false,

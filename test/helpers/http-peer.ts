@@ -52,7 +52,11 @@ export async function startHttpPeer(
           () => reject(new Error(`peer got ${received.length} of ${n} requests`)),
           timeoutMs,
         );
-        if (!check()) waiters.push(() => void check());
+        // Every arrival re-checks until the count is reached, not only the first one.
+        const waiter = () => {
+          if (!check()) waiters.push(waiter);
+        };
+        if (!check()) waiters.push(waiter);
       });
     },
     close: () =>

@@ -49,6 +49,7 @@ export class ChannelService {
       supportsDynamicRecipients: a.supportsDynamicRecipients,
       fixedRecipient: a.fixedRecipient,
       secretFields: a.secretFields,
+      destinationFields: a.destinationFields,
     }));
   }
 

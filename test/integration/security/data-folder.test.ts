@@ -190,7 +190,7 @@ describe('data folder permissions and lock', () => {
     expect(result.code).not.toBe(0);
     expect(result.output).toContain(`in use by another Herald (pid ${first.child.pid})`);
     expect(snapshot(dataDir)).toEqual(before);
-  });
+  }, 60_000);
 
   it('a lock left by a SIGKILLed Herald does not prevent the next start', async () => {
     const dataDir = tempDir();
@@ -209,5 +209,5 @@ describe('data folder permissions and lock', () => {
     } finally {
       await next.close();
     }
-  });
+  }, 60_000);
 });

@@ -160,6 +160,7 @@ async function openServer(opts: StartServerOptions, lock: DataDirLock): Promise<
     desktopSecret: { value: opts.desktopSecret ?? null },
   };
   const channels = new ChannelService(ctx);
+  await channels.sealStoredProxyCredentials();
   ctx.dispatcher = new Dispatcher({
     sequelize,
     writeLock,

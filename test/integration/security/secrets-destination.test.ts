@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -174,5 +175,39 @@ describe('secrets follow their destination', () => {
     });
     expect(test.status).toBe(400);
     expect(proxy.credentials).toHaveLength(1);
+  });
+});
+
+describe('proxy credentials stored in clear by an older version', () => {
+  /** Every file of the data folder, as bytes. */
+  const files = (dir: string) => readdirSync(dir).map((f) => readFileSync(join(dir, f)));
+
+  it('startServer() seals them, leaves no clear copy in any file, and the proxy keeps working', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'herald-proxy-upgrade-'));
+    const proxy = await startConnectProxy();
+    const peer = await startHttpPeer();
+    try {
+      const old = await startTestHerald({ dataDir });
+      const ch = await old.createChannel('webhook', { url: peer.url }, 'upgraded');
+      const clearProxy = proxy.url.replace('http://', 'http://olduser:old-pass-0815@');
+      await old.server.ctx.sequelize.query(
+        "UPDATE channels SET config = json_set(config, '$.proxy', ?) WHERE id = ?",
+        { replacements: [clearProxy, ch.id] },
+      );
+      await old.close();
+      expect(files(dataDir).some((b) => b.includes('old-pass-0815'))).toBe(true);
+
+      const upgraded = await startTestHerald({ dataDir });
+      const dto = await upgraded.console.ok('GET', `/channels/${ch.id}`);
+      expect(dto.config.proxy).toBe(`${proxy.url.replace('http://', `http://olduser:${MASK}@`)}/`);
+      expect((await upgraded.console.ok('POST', `/channels/${ch.id}/test`, {})).ok).toBe(true);
+      expect(proxy.credentials).toEqual(['olduser:old-pass-0815']);
+      await upgraded.close();
+      for (const b of files(dataDir)) expect(b.includes('old-pass-0815')).toBe(false);
+    } finally {
+      await proxy.close();
+      await peer.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

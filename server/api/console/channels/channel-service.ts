@@ -194,6 +194,29 @@ export class ChannelService {
     return config;
   }
 
+  /**
+   * Seals proxy URLs with credentials that an older version stored in clear; run once at start.
+   * Returns how many channels were changed.
+   */
+  async sealStoredProxyCredentials(): Promise<number> {
+    const clear = (await Channel.findAll()).filter(
+      (c) => sealProxy(c.config, this.ctx.secrets) !== c.config,
+    );
+    if (clear.length === 0) return 0;
+    // secure_delete zeroes the bytes the old rows leave behind, so the password is not kept in
+    // the file's free space; it is needed for this rewrite only.
+    await this.ctx.writeLock.run(async () => {
+      await this.ctx.sequelize.query('PRAGMA secure_delete=ON');
+      try {
+        for (const channel of clear)
+          await channel.update({ config: sealProxy(channel.config, this.ctx.secrets) });
+      } finally {
+        await this.ctx.sequelize.query('PRAGMA secure_delete=OFF');
+      }
+    });
+    return clear.length;
+  }
+
   async remove(id: number): Promise<void> {
     const channel = await this.get(id);
     const uses = (await this.usedBy([id])).get(id) ?? [];

@@ -1,7 +1,13 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { DEFAULT_HOST, DEFAULT_PORT, PortInUseError, startServer } from './index';
+import {
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  DataDirLockedError,
+  PortInUseError,
+  startServer,
+} from './index';
 
 export interface HeadlessOptions {
   host: string;
@@ -81,7 +87,7 @@ export async function runHeadless(argv: string[]): Promise<void> {
   try {
     server = await startServer(options);
   } catch (err) {
-    if (err instanceof PortInUseError) {
+    if (err instanceof PortInUseError || err instanceof DataDirLockedError) {
       console.error(err.message);
       process.exit(1);
     }

@@ -16,7 +16,9 @@ import { SettingsStore } from './config/settings-store';
 import { parseTrustProxy } from './config/trust-proxy';
 import type { AppContext } from './context';
 import { SecretBox } from './crypto/secret-box';
-import { loadServerKey } from './crypto/server-key';
+import { deriveInstallId, loadServerKey } from './crypto/server-key';
+import { acquireDataDirLock, type DataDirLock } from './data-dir/lock';
+import { precreateDatabase, restrictDataDir } from './data-dir/permissions';
 import { TokenCodec } from './crypto/tokens';
 import { registerConfigVersionHooks } from './db/config-version';
 import { GroupCommit } from './db/group-commit';
@@ -109,10 +111,24 @@ export class PortInUseError extends Error {
   }
 }
 
+export { DataDirLockedError } from './data-dir/lock';
+
 export const defaultRendererDir = (): string => join(appRoot(), 'renderer', 'dist');
 
 /** Opens the data dir, migrates, starts the HTTP server and the delivery dispatcher. */
 export async function startServer(opts: StartServerOptions): Promise<HeraldServer> {
+  mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+  // Before anything is written: a second Herald on this folder stops here (DataDirLockedError).
+  const lock = acquireDataDirLock(opts.dataDir);
+  try {
+    return await openServer(opts, lock);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}
+
+async function openServer(opts: StartServerOptions, lock: DataDirLock): Promise<HeraldServer> {
   const host = opts.host ?? DEFAULT_HOST;
   const port = opts.port ?? DEFAULT_PORT;
   const clock = opts.clock ?? systemClock;
@@ -131,9 +147,9 @@ export async function startServer(opts: StartServerOptions): Promise<HeraldServe
   const timeouts = { ...HTTP_TIMEOUTS, ...opts.httpTimeouts };
   // Before anything is opened: a wrong value stops the start with a message naming it.
   const trustProxy = parseTrustProxy(opts.trustProxy ?? process.env.HERALD_TRUST_PROXY);
-  mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+  restrictDataDir(opts.dataDir);
   const masterKey = loadServerKey(opts.dataDir);
-  const sequelize = await createSequelize(join(opts.dataDir, 'herald.db'));
+  const sequelize = await createSequelize(precreateDatabase(opts.dataDir));
   initModels(sequelize);
   registerConfigVersionHooks();
   await migrate(sequelize);
@@ -144,6 +160,7 @@ export async function startServer(opts: StartServerOptions): Promise<HeraldServe
 
   const channelServices: ChannelServices = {
     clock,
+    installId: deriveInstallId(masterKey),
     async storeHostedMessage(input) {
       const deliveryId = input.deliveryId > 0 ? input.deliveryId : null;
       try {
@@ -196,6 +213,7 @@ export async function startServer(opts: StartServerOptions): Promise<HeraldServe
     trustProxy,
   };
   const channels = new ChannelService(ctx);
+  await channels.sealStoredProxyCredentials();
   ctx.dispatcher = new Dispatcher({
     sequelize,
     writeLock,
@@ -257,6 +275,7 @@ export async function startServer(opts: StartServerOptions): Promise<HeraldServe
       stopJobs();
       await ctx.dispatcher.stop();
       await sequelize.close();
+      lock.release();
     })();
     return closing;
   };

@@ -117,6 +117,7 @@ export function createBarkAdapter() {
     label: 'Bark (iOS)',
     configSchema: barkConfigSchema,
     secretFields: ['deviceKey'],
+    destinationFields: ['serverUrl'],
     contentTypes: ['text', 'markdown'],
     supportsMentions: false,
     supportsDynamicRecipients: false,

@@ -41,6 +41,8 @@ export interface HostedMessageInput {
 /** What the server lends adapters; nothing in here is Electron or Express. */
 export interface ChannelServices {
   clock: Clock;
+  /** Stable per data folder (see deriveInstallId); keeps delivery ids of two Heralds apart. */
+  installId: string;
   storeHostedMessage(input: HostedMessageInput): Promise<{ id: number }>;
 }
 
@@ -66,6 +68,12 @@ export interface ChannelAdapter<Config = Record<string, unknown>> {
   readonly configSchema: z.ZodType<Config>;
   /** Config keys holding secrets: sealed at rest, masked in the console API. */
   readonly secretFields: readonly string[];
+  /**
+   * Config keys that say where deliveries (and so the secrets) go: URL, server, host, account.
+   * Changing one without re-entering the stored secrets is refused, so a console edit can never
+   * send a stored secret somewhere new. The proxy is handled for every kind (proxy-credentials.ts).
+   */
+  readonly destinationFields: readonly string[];
   readonly contentTypes: readonly ContentType[];
   readonly supportsMentions: boolean;
   readonly supportsDynamicRecipients: boolean;

@@ -150,6 +150,7 @@ export function createDingTalkAdapter() {
     configSchema: dingTalkConfigSchema,
     // The access_token in the URL posts to the group on an unsigned robot: a secret too.
     secretFields: ['webhookUrl', 'secret'],
+    destinationFields: ['webhookUrl'],
     contentTypes: ['text', 'markdown'],
     supportsMentions: true,
     supportsDynamicRecipients: false,

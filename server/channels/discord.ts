@@ -132,6 +132,7 @@ export function createDiscordAdapter() {
     label: 'Discord webhook',
     configSchema: discordConfigSchema,
     secretFields: ['webhookUrl'],
+    destinationFields: ['webhookUrl'],
     contentTypes: ['text', 'markdown'],
     supportsMentions: true,
     supportsDynamicRecipients: false,

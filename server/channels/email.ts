@@ -195,6 +195,7 @@ export function createEmailAdapter() {
     label: 'Email (SMTP)',
     configSchema: emailConfigSchema,
     secretFields: ['password'],
+    destinationFields: ['host', 'port', 'username'],
     contentTypes: ['text', 'html'],
     supportsMentions: false,
     supportsDynamicRecipients: true,

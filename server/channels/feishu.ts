@@ -147,6 +147,7 @@ export function createFeishuAdapter() {
     label: 'Feishu / Lark bot',
     configSchema: feishuConfigSchema,
     secretFields: ['webhookUrl', 'secret'],
+    destinationFields: ['webhookUrl'],
     contentTypes: ['text', 'markdown'],
     supportsMentions: true,
     supportsDynamicRecipients: false,

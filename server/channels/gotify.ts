@@ -72,6 +72,7 @@ export function createGotifyAdapter() {
     label: 'Gotify',
     configSchema: gotifyConfigSchema,
     secretFields: ['appToken'],
+    destinationFields: ['serverUrl'],
     contentTypes: ['text', 'markdown'],
     supportsMentions: false,
     supportsDynamicRecipients: false,

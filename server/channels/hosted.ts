@@ -9,6 +9,7 @@ export function createHostedAdapter() {
     label: 'Hosted message',
     configSchema: z.object({}).strict(),
     secretFields: [],
+    destinationFields: [],
     contentTypes: ['text', 'html', 'markdown'],
     supportsMentions: false,
     supportsDynamicRecipients: false,

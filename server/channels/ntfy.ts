@@ -143,6 +143,7 @@ export function createNtfyAdapter() {
     label: 'ntfy',
     configSchema: ntfyConfigSchema,
     secretFields: ['topic', 'token', 'password'],
+    destinationFields: ['serverUrl', 'username'],
     contentTypes: ['text', 'markdown'],
     supportsMentions: false,
     supportsDynamicRecipients: false,

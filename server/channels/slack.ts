@@ -94,6 +94,7 @@ export function createSlackAdapter() {
     label: 'Slack incoming webhook',
     configSchema: slackConfigSchema,
     secretFields: ['webhookUrl'],
+    destinationFields: ['webhookUrl'],
     contentTypes: ['text', 'markdown'],
     supportsMentions: true,
     supportsDynamicRecipients: false,

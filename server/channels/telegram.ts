@@ -140,6 +140,7 @@ export function createTelegramAdapter() {
     label: 'Telegram bot',
     configSchema: telegramConfigSchema,
     secretFields: ['botToken'],
+    destinationFields: ['serverUrl'],
     contentTypes: ['text', 'html', 'markdown'],
     supportsMentions: false,
     supportsDynamicRecipients: false,

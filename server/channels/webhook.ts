@@ -9,6 +9,7 @@ import {
   renderWebhookUrl,
   type WebhookValues,
 } from './webhook-body';
+import { signatureHeaders, signingSecretField, webhookMessageId } from './webhook-signing';
 
 const METHODS = ['POST', 'PUT', 'PATCH', 'GET'] as const;
 
@@ -30,6 +31,8 @@ export const webhookConfigSchema = z
     /** Headers that carry credentials (Authorization, API keys): sealed at rest, masked in the console. */
     secretHeaders: z.record(z.string().min(1), z.string()).default({}),
     body: z.string().max(100_000).default(DEFAULT_WEBHOOK_BODY),
+    /** Standard Webhooks signing secret (`whsec_…`); when set, every delivery is signed. */
+    signingSecret: signingSecretField,
   })
   .extend(httpOptionsSchema.shape)
   .strict()
@@ -59,12 +62,13 @@ export function createWebhookAdapter() {
     type: 'webhook',
     label: 'Custom webhook',
     configSchema: webhookConfigSchema,
-    secretFields: ['secretHeaders'],
+    secretFields: ['secretHeaders', 'signingSecret'],
+    destinationFields: ['url'],
     contentTypes: ['text', 'html', 'markdown'],
     supportsMentions: false,
     supportsDynamicRecipients: false,
     fixedRecipient: 'none',
-    async send(config, message) {
+    async send(config, message, services) {
       const values: WebhookValues = {
         title: message.title,
         content: message.content,
@@ -74,14 +78,26 @@ export function createWebhookAdapter() {
       const headers = { ...config.headers, ...config.secretHeaders };
       if (!contentTypeOf(headers) && config.method !== 'GET')
         headers['Content-Type'] = 'application/json';
+      const body =
+        config.method === 'GET'
+          ? undefined
+          : renderWebhookBody(config.body, values, bodyEncoding(contentTypeOf(headers)));
+      if (config.signingSecret) {
+        Object.assign(
+          headers,
+          signatureHeaders({
+            secret: config.signingSecret,
+            id: webhookMessageId(services.installId, message.deliveryId),
+            timestamp: Math.floor(services.clock.now() / 1000),
+            body: body ?? '',
+          }),
+        );
+      }
       const res = await httpRequest({
         method: config.method,
         url: renderWebhookUrl(config.url, values),
         headers,
-        body:
-          config.method === 'GET'
-            ? undefined
-            : renderWebhookBody(config.body, values, bodyEncoding(contentTypeOf(headers))),
+        body,
         options: config,
       });
       assertHttpOk(res, 'webhook');

@@ -97,6 +97,7 @@ export function createWeChatOfficialAdapter() {
     label: 'WeChat official account',
     configSchema: weChatOfficialConfigSchema,
     secretFields: ['appSecret'],
+    destinationFields: ['appId', 'apiBaseUrl'],
     contentTypes: ['text'],
     supportsMentions: false,
     supportsDynamicRecipients: true,

@@ -117,6 +117,7 @@ export function createWeComAdapter() {
     configSchema: weComConfigSchema,
     // The webhook URL carries the robot key, which is all it takes to post to the group.
     secretFields: ['webhookUrl'],
+    destinationFields: ['webhookUrl'],
     contentTypes: ['text', 'markdown'],
     supportsMentions: true,
     supportsDynamicRecipients: false,

@@ -29,3 +29,12 @@ export function loadServerKey(dataDir: string, envKey = process.env.HERALD_SECRE
 export function deriveKey(master: Buffer, purpose: string): Buffer {
   return Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), `herald:${purpose}`, 32));
 }
+
+/**
+ * A short id of this install (of its master key), not a secret: webhook signing puts it in
+ * `webhook-id` so ids from two Heralds posting to one receiver never collide. It is derived, so
+ * it stays stable across restarts and reveals nothing of the key.
+ */
+export function deriveInstallId(master: Buffer): string {
+  return deriveKey(master, 'install-id').subarray(0, 9).toString('base64url');
+}

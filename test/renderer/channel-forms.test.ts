@@ -11,6 +11,7 @@ import {
   hasDedicatedForm,
 } from '../../renderer/src/components/channels';
 import SecretInput from '../../renderer/src/components/channels/SecretInput.vue';
+import WebhookForm from '../../renderer/src/components/channels/WebhookForm.vue';
 import { useChannelTypesStore } from '../../renderer/src/stores/channel-types-store';
 import { installFakeApi, ok } from './helpers/fake-api';
 import { mountWithApp, settle } from './helpers/mount';
@@ -27,6 +28,7 @@ const kind = (type: string, extra: Partial<ChannelType> = {}): ChannelType => ({
   supportsDynamicRecipients: false,
   fixedRecipient: 'none',
   secretFields: [],
+  destinationFields: [],
   ...extra,
 });
 
@@ -149,5 +151,105 @@ describe('ChannelDialog', () => {
     expect(useChannelTypesStore().types.map((t) => t.type)).toEqual(KINDS);
     // A new channel starts on the first kind, with that kind's form.
     expect(document.querySelector('[data-testid="channel-config-host"]')).not.toBeNull();
+  });
+
+  it('ChannelDialog asks for the secrets again when a destination field changes, and sends them empty', async () => {
+    const { calls } = installFakeApi({
+      'PUT /channels/:id': () => ({ code: 200, msg: 'success', data: null }),
+    });
+    const { wrapper } = mountWithApp(ChannelDialog, {
+      props: {
+        open: false,
+        channel: {
+          id: 8,
+          name: 'Mail',
+          description: '',
+          type: 'email',
+          config: {
+            host: 'smtp.example.com',
+            port: 465,
+            secure: 'tls',
+            username: 'bot',
+            password: '******',
+            from: 'bot@example.com',
+            fromName: '',
+          },
+          usedBy: [],
+          createdAt: '2026-01-01T00:00:00Z',
+          updatedAt: '2026-01-01T00:00:00Z',
+        },
+      },
+    });
+    useChannelTypesStore().types = [
+      kind('email', {
+        secretFields: ['password'],
+        destinationFields: ['host', 'port', 'username'],
+        fixedRecipient: 'required',
+      }),
+    ];
+    await wrapper.setProps({ open: true });
+    await settle();
+    const host = () =>
+      document.querySelector<HTMLInputElement>('input[data-testid="channel-config-host"]')!;
+    const password = () =>
+      document.querySelector<HTMLInputElement>('input[data-testid="channel-config-password"]')!;
+    const hint = () => document.querySelector('[data-testid="channel-reenter-secrets"]');
+    expect(hint()).toBeNull();
+    expect(password().placeholder).toContain('******');
+
+    host().value = 'smtp.attacker.example';
+    host().dispatchEvent(new Event('input'));
+    await settle();
+    expect(hint()?.textContent).toContain('You changed host: type password again');
+    expect(password().placeholder).toBe('Not set');
+
+    // Back to the saved host: the saved password is kept again.
+    host().value = 'smtp.example.com';
+    host().dispatchEvent(new Event('input'));
+    await settle();
+    expect(hint()).toBeNull();
+    expect(password().placeholder).toContain('******');
+
+    host().value = 'smtp.other.example';
+    host().dispatchEvent(new Event('input'));
+    await settle();
+    document.querySelector<HTMLButtonElement>('[data-testid="channel-save"]')!.click();
+    await vi.waitFor(() => expect(calls.some((c) => c.method === 'PUT')).toBe(true));
+    const put = calls.find((c) => c.method === 'PUT');
+    expect((put?.body as { config: Record<string, unknown> }).config).toMatchObject({
+      host: 'smtp.other.example',
+      password: '',
+    });
+  });
+});
+
+describe('WebhookForm signing secret', () => {
+  it('WebhookForm generates a fresh whsec_ secret of 32 random bytes in the browser', async () => {
+    const model = ref<Record<string, unknown>>({ url: 'https://example.com/hook' });
+    // The form fills in defaults while mounting, before `wrapper` exists.
+    let rerender: ((v: Record<string, unknown>) => void) | null = null;
+    const { wrapper } = mountWithApp(WebhookForm, {
+      props: {
+        modelValue: model.value,
+        'onUpdate:modelValue': (v: Record<string, unknown>) => {
+          model.value = v;
+          rerender?.(v);
+        },
+        secretFields: ['secretHeaders', 'signingSecret'],
+      },
+    });
+    rerender = (v) => void wrapper.setProps({ modelValue: v });
+    await wrapper.setProps({ modelValue: model.value });
+    const button = wrapper.get('[data-testid="channel-config-signingSecret-generate"]');
+    await button.trigger('click');
+    const first = model.value.signingSecret as string;
+    expect(first).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(atob(first.slice(6))).toHaveLength(32);
+    expect(wrapper.get('[data-testid="channel-config-signingSecret-generated"]').text()).toContain(
+      first,
+    );
+    await button.trigger('click');
+    expect(model.value.signingSecret).not.toBe(first);
+    expect(model.value.url).toBe('https://example.com/hook');
   });
 });

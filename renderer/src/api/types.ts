@@ -29,6 +29,8 @@ export interface ChannelType {
   supportsDynamicRecipients: boolean;
   fixedRecipient: 'none' | 'required';
   secretFields: string[];
+  /** Config keys saying where messages go; changing one means typing the secrets again. */
+  destinationFields: string[];
 }
 
 export interface ChannelUse {

@@ -136,6 +136,10 @@ const en = {
     secretKept: '****** (kept; type to replace)',
     secretUnset: 'Not set',
     secretClear: 'Clear',
+    generateSigningSecret: 'Generate signing secret',
+    signingSecretGenerated: 'Copy it to your receiver now; after saving it is shown masked:',
+    reenterSecrets:
+      'You changed {changed}: type {secrets} again. Herald never sends a saved secret to a new destination.',
     headerName: 'Header',
     headerValue: 'Value',
     addHeader: 'Add header',
@@ -213,6 +217,8 @@ const en = {
     wechatApiBase: 'Leave empty for api.weixin.qq.com.',
     webhookSecretHeaders:
       'For credentials (Authorization, API keys): stored encrypted and shown masked; a masked value left as it is keeps the stored one.',
+    webhookSigningSecret:
+      'Signs every delivery (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature). whsec_ + base64 of 24–64 random bytes; press "Generate signing secret" or paste one. Empty: unsigned.',
     webhookBody:
       'Sent as is, with markers filled in and escaped for the body’s Content-Type (JSON by default).',
     webhookMarkers: 'Markers for the URL and body: {markers}',

@@ -133,6 +133,10 @@ const zhCN: MessageSchema = {
     secretKept: '******（保持不变；输入以替换）',
     secretUnset: '未设置',
     secretClear: '清除',
+    generateSigningSecret: '生成签名密钥',
+    signingSecretGenerated: '请现在复制到接收端；保存后将以掩码显示：',
+    reenterSecrets:
+      '已修改 {changed}：请重新输入 {secrets}。Herald 不会把已保存的密钥发往新的目的地。',
     headerName: '请求头',
     headerValue: '值',
     addHeader: '添加请求头',
@@ -207,6 +211,8 @@ const zhCN: MessageSchema = {
     wechatApiBase: '留空则使用 api.weixin.qq.com。',
     webhookSecretHeaders:
       '用于凭据（Authorization、API Key）：加密保存并以掩码显示；保持掩码不变即沿用已保存的值。',
+    webhookSigningSecret:
+      '为每次投递签名（Standard Webhooks：webhook-id、webhook-timestamp、webhook-signature）。格式为 whsec_ + 24–64 个随机字节的 base64；点击“生成签名密钥”或粘贴。留空则不签名。',
     webhookBody: '按原样发送，标记会按请求体的 Content-Type 转义后填入（默认 JSON）。',
     webhookMarkers: 'URL 和请求体可用的标记：{markers}',
     genericJson: '该类型还没有专用表单：请以 JSON 编辑其配置。',

@@ -44,7 +44,6 @@ export function createConsoleRouter(ctx: AppContext, channels: ChannelService): 
   router.use(jsonOnly);
   router.use(express.json({ limit: '2mb' }));
   router.use(checkJsonBody);
-  const auth = createAuth(ctx);
   const streams = new LiveStreams();
   const auth = createAuth(ctx, streams);
   const instances = new InstanceService(ctx);

@@ -61,6 +61,8 @@ export function createChannelRouter(channels: ChannelService): Router {
           title: z.string().max(1000).optional(),
           content: z.string().max(20_000).optional(),
           recipient: z.string().max(1000).optional(),
+          /** An unsaved edit of the config to try; saved secrets fill in its masked values. */
+          config: config.optional(),
         })
         .strict(),
       req.body ?? {},

@@ -14,6 +14,8 @@ import { convertContent } from '../../../domain/content-format';
 import { AppError, conflict, errorMessage, notFound } from '../../../lib/errors';
 import { describeIssues } from '../../../lib/validation';
 import { maskSecrets, mergeSecretEdits, openSecrets, sealSecrets } from './channel-secrets';
+import { maskProxy, mergeProxyEdit, openProxy, sealProxy } from './proxy-credentials';
+import { assertSecretsFollowDestination, keptSecrets } from './secret-destination';
 
 export interface ChannelUse {
   kind: 'task' | 'template';
@@ -47,6 +49,7 @@ export class ChannelService {
       supportsDynamicRecipients: a.supportsDynamicRecipients,
       fixedRecipient: a.fixedRecipient,
       secretFields: a.secretFields,
+      destinationFields: a.destinationFields,
     }));
   }
 
@@ -93,7 +96,9 @@ export class ChannelService {
       name: channel.name,
       description: channel.description,
       type: channel.type,
-      config: maskSecrets(channel.config, adapter?.secretFields ?? []),
+      config: maskProxy(
+        maskSecrets(openProxy(channel.config, this.ctx.secrets), adapter?.secretFields ?? []),
+      ),
       usedBy: uses,
       createdAt: channel.createdAt,
       updatedAt: channel.updatedAt,
@@ -131,7 +136,7 @@ export class ChannelService {
         name: input.name,
         description: input.description ?? '',
         type: input.type,
-        config: sealSecrets(config, adapter.secretFields, this.ctx.secrets),
+        config: this.seal(adapter, config),
       }),
     );
     return this.toDto(channel);
@@ -151,14 +156,65 @@ export class ChannelService {
     if (input.name !== undefined) patch.name = input.name;
     if (input.description !== undefined) patch.description = input.description;
     if (input.config !== undefined) {
-      const stored = openSecrets(channel.config, adapter.secretFields, this.ctx.secrets);
-      const merged = mergeSecretEdits(stored, input.config, adapter.secretFields);
-      const config = this.validateConfig(adapter, merged);
-      patch.config = sealSecrets(config, adapter.secretFields, this.ctx.secrets);
+      patch.config = this.seal(adapter, this.applyConfigEdit(channel, adapter, input.config));
     }
     await this.ctx.writeLock.run(() => channel.update(patch));
     this.runtimeCache.delete(id);
     return this.getDto(id);
+  }
+
+  private seal(adapter: AnyChannelAdapter, config: Record<string, unknown>) {
+    return sealProxy(sealSecrets(config, adapter.secretFields, this.ctx.secrets), this.ctx.secrets);
+  }
+
+  private open(adapter: AnyChannelAdapter, config: Record<string, unknown>) {
+    return openProxy(openSecrets(config, adapter.secretFields, this.ctx.secrets), this.ctx.secrets);
+  }
+
+  /**
+   * A console edit of a stored channel's config, in clear and validated: masked secrets are
+   * taken from storage, unless the edit points the channel to a new destination (then 400).
+   */
+  private applyConfigEdit(
+    channel: Channel,
+    adapter: AnyChannelAdapter,
+    edit: Record<string, unknown>,
+  ): Record<string, unknown> {
+    const stored = this.open(adapter, channel.config);
+    const kept = keptSecrets(stored, edit, adapter.secretFields);
+    const merged = mergeProxyEdit(stored, mergeSecretEdits(stored, edit, adapter.secretFields));
+    const config = this.validateConfig(adapter, merged);
+    const before = adapter.configSchema.safeParse(stored);
+    assertSecretsFollowDestination(
+      adapter,
+      before.success ? (before.data as Record<string, unknown>) : stored,
+      config,
+      kept,
+    );
+    return config;
+  }
+
+  /**
+   * Seals proxy URLs with credentials that an older version stored in clear; run once at start.
+   * Returns how many channels were changed.
+   */
+  async sealStoredProxyCredentials(): Promise<number> {
+    const clear = (await Channel.findAll()).filter(
+      (c) => sealProxy(c.config, this.ctx.secrets) !== c.config,
+    );
+    if (clear.length === 0) return 0;
+    // secure_delete zeroes the bytes the old rows leave behind, so the password is not kept in
+    // the file's free space; it is needed for this rewrite only.
+    await this.ctx.writeLock.run(async () => {
+      await this.ctx.sequelize.query('PRAGMA secure_delete=ON');
+      try {
+        for (const channel of clear)
+          await channel.update({ config: sealProxy(channel.config, this.ctx.secrets) });
+      } finally {
+        await this.ctx.sequelize.query('PRAGMA secure_delete=OFF');
+      }
+    });
+    return clear.length;
   }
 
   async remove(id: number): Promise<void> {
@@ -182,18 +238,32 @@ export class ChannelService {
     if (!channel) return null;
     const adapter = adapterFor(this.ctx.registry, channel.type);
     if (!adapter) return { type: channel.type, config: channel.config };
-    const clear = openSecrets(channel.config, adapter.secretFields, this.ctx.secrets);
+    const clear = this.open(adapter, channel.config);
     const parsed = adapter.configSchema.safeParse(clear);
     const runtime = { type: channel.type, config: parsed.success ? parsed.data : clear };
     this.runtimeCache.set(id, runtime);
     return runtime;
   }
 
-  /** Sends one real message through the channel, outside the queue, and reports the platform's answer. */
-  async test(id: number, input: { title?: string; content?: string; recipient?: string }) {
+  /**
+   * Sends one real message through the channel, outside the queue, and reports the platform's
+   * answer. With `config`, it tries an unsaved edit instead, under the same rules as saving it.
+   */
+  async test(
+    id: number,
+    input: {
+      title?: string;
+      content?: string;
+      recipient?: string;
+      config?: Record<string, unknown>;
+    },
+  ) {
     const channel = await this.get(id);
     const adapter = this.adapter(channel.type);
-    const runtime = await this.loadRuntime(id);
+    const runtime =
+      input.config !== undefined
+        ? { type: channel.type, config: this.applyConfigEdit(channel, adapter, input.config) }
+        : await this.loadRuntime(id);
     if (!runtime) throw notFound(`channel ${id} does not exist`);
     let recipient: string | null = null;
     if (adapter.fixedRecipient === 'required') {

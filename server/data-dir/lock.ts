@@ -1,0 +1,111 @@
+import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { PRIVATE_FILE_MODE } from './permissions';
+
+export const LOCK_FILE = 'herald.lock';
+
+/** Thrown by startServer when another live Herald holds the data folder. */
+export class DataDirLockedError extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly pid: number,
+  ) {
+    super(
+      `The data folder ${dataDir} is in use by another Herald (pid ${pid}). ` +
+        `Stop that one first, or start this one with another --data-dir. ` +
+        `If no process ${pid} is running, delete ${join(dataDir, LOCK_FILE)}.`,
+    );
+    this.name = 'DataDirLockedError';
+  }
+}
+
+export interface DataDirLock {
+  readonly file: string;
+  /** Removes the lock file if it is still ours; safe to call more than once. */
+  release(): void;
+}
+
+/** Lock files this process holds: a pid equal to ours in any other file is a dead process's. */
+const heldByThisProcess = new Set<string>();
+
+/**
+ * Takes the data folder for this process: `herald.lock` holding our pid, created exclusively.
+ * A lock whose pid is gone (a crash, a SIGKILL, a container restarted with the same pid) is
+ * taken over; a live one refuses with DataDirLockedError before anything is written.
+ */
+export function acquireDataDirLock(dataDir: string): DataDirLock {
+  const file = join(dataDir, LOCK_FILE);
+  for (let attempt = 0; ; attempt++) {
+    if (tryCreate(file)) break;
+    const content = readLock(file);
+    if (content === null) continue; // Removed between our create and read: try again.
+    const pid = parsePid(content);
+    if (pid !== null && isLive(pid, file)) throw new DataDirLockedError(dataDir, pid);
+    if (attempt > 3) throw new DataDirLockedError(dataDir, pid ?? 0);
+    // Remove the stale lock only if it still holds what we judged stale (another starting
+    // process may have just replaced it with its own).
+    if (readLock(file) === content) removeQuietly(file);
+  }
+  heldByThisProcess.add(file);
+  const onExit = () => release();
+  process.once('exit', onExit);
+  let released = false;
+  function release() {
+    if (released) return;
+    released = true;
+    process.removeListener('exit', onExit);
+    heldByThisProcess.delete(file);
+    if (parsePid(readLock(file) ?? '') === process.pid) removeQuietly(file);
+  }
+  return { file, release };
+}
+
+function tryCreate(file: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(file, 'wx', PRIVATE_FILE_MODE);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+  try {
+    writeSync(fd, `${process.pid}\n`);
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}
+
+function readLock(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+}
+
+function parsePid(content: string): number | null {
+  const pid = Number(content.trim());
+  return Number.isInteger(pid) && pid > 0 ? pid : null;
+}
+
+function isLive(pid: number, file: string): boolean {
+  if (pid === process.pid) return heldByThisProcess.has(file);
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: the process exists but belongs to someone else; it may well be a Herald.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function removeQuietly(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+}

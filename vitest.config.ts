@@ -16,8 +16,11 @@ export default defineConfig({
     sequence: { shuffle: shuffle ? { files: true, tests: true } : false, seed },
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    // Projects inherit the options above (timeouts, order): without `extends` they would run
+    // with Vitest's 5-second default, which a busy 2-core machine overruns.
     projects: [
       {
+        extends: true,
         test: {
           name: 'server',
           environment: 'node',
@@ -26,6 +29,7 @@ export default defineConfig({
         },
       },
       {
+        extends: true,
         plugins: [vue()],
         test: {
           name: 'renderer',
@@ -34,6 +38,7 @@ export default defineConfig({
         },
       },
       {
+        extends: true,
         test: {
           name: 'e2e',
           environment: 'node',

@@ -18,6 +18,8 @@ import { loadServerKey } from './crypto/server-key';
 import { TokenCodec } from './crypto/tokens';
 import { registerConfigVersionHooks } from './db/config-version';
 import { GroupCommit } from './db/group-commit';
+import { pruneHistorySerially } from './db/history/retention';
+import { SearchBackfill } from './db/history/search-backfill';
 import { migrate } from './db/migrate';
 import { HostedMessage, Session, initModels } from './db/models';
 import { WriteLock, createSequelize } from './db/sequelize';
@@ -178,7 +180,20 @@ export async function startServer(opts: StartServerOptions): Promise<HeraldServe
 
   if (opts.startDispatcher !== false) await ctx.dispatcher.start();
   else await ctx.dispatcher.recover();
+  const searchBackfill = new SearchBackfill(sequelize, writeLock);
+  void searchBackfill.start();
   const stopJobs = startJobs([
+    {
+      name: 'prune history',
+      everyMs: 60 * 60_000,
+      run: () =>
+        pruneHistorySerially(
+          sequelize,
+          writeLock,
+          () => settings.get().retention,
+          () => clock.now(),
+        ),
+    },
     { name: 'prune idempotency keys', everyMs: 60 * 60_000, run: () => pruneIdempotencyKeys(ctx) },
     {
       name: 'prune expired sessions',
@@ -196,6 +211,7 @@ export async function startServer(opts: StartServerOptions): Promise<HeraldServe
       // Order matters: no new requests, then no new attempts, then the database.
       await closeHttp(server);
       stopJobs();
+      await searchBackfill.stop();
       await ctx.dispatcher.stop();
       await sequelize.close();
     })();

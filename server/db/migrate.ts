@@ -2,6 +2,7 @@ import type { QueryInterface, Sequelize } from 'sequelize';
 import { SequelizeStorage, Umzug } from 'umzug';
 
 import * as initialSchema from './migrations/2026-11-22-1200-initial-schema';
+import * as historyIndex from './migrations/2026-12-01-1200-history-index';
 
 interface MigrationModule {
   up(params: { context: QueryInterface }): Promise<void>;
@@ -14,9 +15,11 @@ interface MigrationModule {
  */
 const migrations: Array<[string, MigrationModule]> = [
   ['2026-11-22-1200-initial-schema', initialSchema],
+  ['2026-12-01-1200-history-index', historyIndex],
 ];
 
 export async function migrate(sequelize: Sequelize): Promise<string[]> {
+  await useIncrementalVacuumIfNew(sequelize);
   const umzug = new Umzug<QueryInterface>({
     migrations: migrations.map(([name, mod]) => ({
       name,
@@ -29,4 +32,16 @@ export async function migrate(sequelize: Sequelize): Promise<string[]> {
   });
   const applied = await umzug.up();
   return applied.map((m) => m.name);
+}
+
+/**
+ * A new database returns the pages retention frees to the file system (`PRAGMA
+ * incremental_vacuum` after each prune). auto_vacuum can only change before the first table
+ * exists: an existing database keeps its mode and reuses freed pages instead.
+ */
+async function useIncrementalVacuumIfNew(sequelize: Sequelize): Promise<void> {
+  const [rows] = await sequelize.query('SELECT count(*) AS n FROM sqlite_master');
+  if (Number((rows as Array<{ n: number }>)[0]?.n) === 0) {
+    await sequelize.query('PRAGMA auto_vacuum = INCREMENTAL');
+  }
 }

@@ -9,6 +9,7 @@ import { createEventRouter } from './events/event-router';
 import { createInstanceRouter } from './instances/instance-router';
 import { InstanceService } from './instances/instance-service';
 import { createLogRouter } from './logs/log-router';
+import { createMaintenanceRouter } from './maintenance/maintenance-router';
 import { LogService } from './logs/log-service';
 import { createMessageRouter } from './messages/message-router';
 import { MessageService } from './messages/message-service';
@@ -55,5 +56,6 @@ export function createConsoleRouter(ctx: AppContext, channels: ChannelService): 
   router.use(createMessageRouter(messages));
   router.use(createSettingsRouter(ctx, stats));
   router.use(createEventRouter(ctx));
+  router.use(createMaintenanceRouter(ctx));
   return router;
 }

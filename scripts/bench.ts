@@ -18,6 +18,8 @@ import { Delivery } from '../server/db/models';
 import { startHttpPeer } from '../test/helpers/http-peer';
 import { startTestHerald } from '../test/helpers/herald';
 
+const history = process.argv.includes('--history') ? await import('./bench-history') : null;
+if (history) await history.finished.then(() => process.exit(0));
 const { values } = parseArgs({
   options: {
     rounds: { type: 'string', default: '3' },

@@ -42,6 +42,9 @@ export async function migrate(sequelize: Sequelize): Promise<string[]> {
 async function useIncrementalVacuumIfNew(sequelize: Sequelize): Promise<void> {
   const [rows] = await sequelize.query('SELECT count(*) AS n FROM sqlite_master');
   if (Number((rows as Array<{ n: number }>)[0]?.n) === 0) {
+    // Journal mode WAL has already written the header: only a VACUUM (instant while the
+    // database is empty) applies the new mode.
     await sequelize.query('PRAGMA auto_vacuum = INCREMENTAL');
+    await sequelize.query('VACUUM');
   }
 }

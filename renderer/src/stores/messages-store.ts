@@ -8,6 +8,7 @@ import type { HostedMessage, MessageEvent } from '../api/types';
 export const useMessagesStore = defineStore('messages', () => {
   const items = ref<HostedMessage[]>([]);
   const total = ref(0);
+  const totalIsCapped = ref(false);
   const page = ref(1);
   const pageSize = ref(20);
   const q = ref('');
@@ -36,6 +37,7 @@ export const useMessagesStore = defineStore('messages', () => {
       if (seq !== requestSeq) return;
       items.value = data.items;
       total.value = data.total;
+      totalIsCapped.value = data.totalIsCapped ?? false;
       unreadCount.value = data.unreadCount ?? unreadCount.value;
       loaded.value = true;
     } catch (err) {
@@ -89,6 +91,7 @@ export const useMessagesStore = defineStore('messages', () => {
   return {
     items,
     total,
+    totalIsCapped,
     page,
     pageSize,
     q,

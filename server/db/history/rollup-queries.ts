@@ -47,3 +47,17 @@ export function sendsPerSource(sequelize: Sequelize, sinceDay: string) {
     { sinceDay },
   );
 }
+
+/**
+ * The latest failed deliveries, through the partial index of failed rows: the planner would
+ * otherwise pick the status index and sort every failure ever recorded.
+ */
+export async function latestFailedDeliveryIds(sequelize: Sequelize, limit: number) {
+  const rows = await select<{ id: number }>(
+    sequelize,
+    `SELECT id FROM deliveries INDEXED BY deliveries_failed_by_update
+     WHERE status = 'failed' ORDER BY updated_at DESC LIMIT :limit`,
+    { limit },
+  );
+  return rows.map((r) => r.id);
+}

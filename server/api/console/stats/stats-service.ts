@@ -3,6 +3,7 @@ import { Op } from 'sequelize';
 import type { AppContext } from '../../../context';
 import {
   deliveriesPerChannel,
+  latestFailedDeliveryIds,
   sendsPerDay,
   sendsPerSource,
 } from '../../../db/history/rollup-queries';
@@ -113,7 +114,7 @@ export class StatsService {
     }
     const retrying = await Delivery.count({ where: { status: 'retrying' } });
     const failures = await Delivery.findAll({
-      where: { status: 'failed' },
+      where: { id: await latestFailedDeliveryIds(this.ctx.sequelize, 10) },
       order: [['updatedAt', 'DESC']],
       limit: 10,
     });

@@ -25,6 +25,8 @@ import { firstAnswerMs, groupRssMb, spawnUntil, stopGroup, type Spawned } from '
 const root = appRoot(import.meta.url);
 const ADMIN = { username: 'bench', password: 'bench password 1234' };
 
+const history = process.argv.includes('--history') ? await import('./bench-history') : null;
+if (history) await history.finished.then(() => process.exit(0));
 const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },

@@ -22,6 +22,8 @@ import { precreateDatabase, restrictDataDir } from './data-dir/permissions';
 import { TokenCodec } from './crypto/tokens';
 import { registerConfigVersionHooks } from './db/config-version';
 import { GroupCommit } from './db/group-commit';
+import { pruneHistorySerially } from './db/history/retention';
+import { SearchBackfill } from './db/history/search-backfill';
 import { migrate } from './db/migrate';
 import { HostedMessage, Session, initModels } from './db/models';
 import { WriteLock, createSequelize } from './db/sequelize';
@@ -255,7 +257,20 @@ async function openServer(opts: StartServerOptions, lock: DataDirLock): Promise<
 
   if (opts.startDispatcher !== false) await ctx.dispatcher.start();
   else await ctx.dispatcher.recover();
+  const searchBackfill = new SearchBackfill(sequelize, writeLock);
+  void searchBackfill.start();
   const stopJobs = startJobs([
+    {
+      name: 'prune history',
+      everyMs: 60 * 60_000,
+      run: () =>
+        pruneHistorySerially(
+          sequelize,
+          writeLock,
+          () => settings.get().retention,
+          () => clock.now(),
+        ),
+    },
     { name: 'prune idempotency keys', everyMs: 60 * 60_000, run: () => pruneIdempotencyKeys(ctx) },
     {
       name: 'prune expired sessions',
@@ -273,6 +288,7 @@ async function openServer(opts: StartServerOptions, lock: DataDirLock): Promise<
       // Order matters: no new requests, then no new attempts, then the database.
       await closeHttp(server);
       stopJobs();
+      await searchBackfill.stop();
       await ctx.dispatcher.stop();
       await sequelize.close();
       lock.release();

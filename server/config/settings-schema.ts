@@ -17,11 +17,25 @@ export const retryPolicySchema = z.object({
 });
 export type RetryPolicy = z.infer<typeof retryPolicySchema>;
 
+const retentionFields = {
+  /** Sends older than this many days are pruned with their deliveries and attempts; 0 = keep. */
+  sendsDays: z.number().int().min(0).max(36_500),
+  /** Hosted messages older than this many days are pruned; 0 = keep forever (the default). */
+  messagesDays: z.number().int().min(0).max(36_500),
+};
+
+/** How long history is kept; the retention job prunes what is older (docs/architecture.md). */
+export const retentionSchema = z.object({
+  sendsDays: retentionFields.sendsDays.default(90),
+  messagesDays: retentionFields.messagesDays.default(0),
+});
+export type Retention = z.infer<typeof retentionSchema>;
+
 const settingsFields = {
   /**
    * V1 accepts a plaintext task_id; off means task_id answers 401. Off on new installs: any web
    * page or local program can guess a small integer id. Data folders from before this default
-   * changed keep it on (see the migration 2026-12-01-1200-keep-task-id-on-existing-installs).
+   * changed keep it on (see the migration 2026-11-23-1000-keep-task-id-on-existing-installs).
    */
   allowTaskId: z.boolean(),
   /** How long V1 waits for the first attempt of every delivery before answering. */
@@ -36,6 +50,7 @@ export const settingsSchema = z.object({
   retry: retryPolicySchema.default(retryPolicySchema.parse({})),
   v1WaitMs: settingsFields.v1WaitMs.default(15_000),
   rateLimitPerMinute: settingsFields.rateLimitPerMinute.default(0),
+  retention: retentionSchema.default(retentionSchema.parse({})),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
@@ -47,7 +62,11 @@ export const defaultSettings: Settings = settingsSchema.parse({});
  * setting a patch leaves out.
  */
 export const settingsPatchSchema = z
-  .object({ ...settingsFields, retry: z.object(retryFields).partial().strict() })
+  .object({
+    ...settingsFields,
+    retry: z.object(retryFields).partial().strict(),
+    retention: z.object(retentionFields).partial().strict(),
+  })
   .partial()
   .strict();
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;

@@ -1,6 +1,7 @@
 import { Setting } from '../db/models/setting';
 import type { WriteLock } from '../db/sequelize';
 import {
+  retentionSchema,
   retryPolicySchema,
   settingsSchema,
   type Settings,
@@ -33,6 +34,7 @@ export class SettingsStore {
       ...this.current,
       ...patch,
       retry: retryPolicySchema.parse({ ...this.current.retry, ...(patch.retry ?? {}) }),
+      retention: retentionSchema.parse({ ...this.current.retention, ...(patch.retention ?? {}) }),
     });
     if (next.retry.maxDelayMs < next.retry.baseDelayMs) {
       next.retry.maxDelayMs = next.retry.baseDelayMs;

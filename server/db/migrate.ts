@@ -2,7 +2,8 @@ import type { QueryInterface, Sequelize } from 'sequelize';
 import { SequelizeStorage, Umzug } from 'umzug';
 
 import * as initialSchema from './migrations/2026-11-22-1200-initial-schema';
-import * as keepTaskIdOn from './migrations/2026-12-01-1200-keep-task-id-on-existing-installs';
+import * as keepTaskIdOn from './migrations/2026-11-23-1000-keep-task-id-on-existing-installs';
+import * as historyIndex from './migrations/2026-11-23-1100-history-index';
 
 interface MigrationModule {
   up(params: { context: QueryInterface }): Promise<void>;
@@ -15,11 +16,13 @@ interface MigrationModule {
  */
 const migrations: Array<[string, MigrationModule]> = [
   ['2026-11-22-1200-initial-schema', initialSchema],
-  ['2026-12-01-1200-keep-task-id-on-existing-installs', keepTaskIdOn],
+  ['2026-11-23-1000-keep-task-id-on-existing-installs', keepTaskIdOn],
+  ['2026-11-23-1100-history-index', historyIndex],
 ];
 
 /** Applies every pending migration; `to` stops after the named one (tests build older folders). */
 export async function migrate(sequelize: Sequelize, to?: string): Promise<string[]> {
+  await useIncrementalVacuumIfNew(sequelize);
   const umzug = new Umzug<QueryInterface>({
     migrations: migrations.map(([name, mod]) => ({
       name,
@@ -32,4 +35,19 @@ export async function migrate(sequelize: Sequelize, to?: string): Promise<string
   });
   const applied = await umzug.up(to === undefined ? {} : { to });
   return applied.map((m) => m.name);
+}
+
+/**
+ * A new database returns the pages retention frees to the file system (`PRAGMA
+ * incremental_vacuum` after each prune). auto_vacuum can only change before the first table
+ * exists: an existing database keeps its mode and reuses freed pages instead.
+ */
+async function useIncrementalVacuumIfNew(sequelize: Sequelize): Promise<void> {
+  const [rows] = await sequelize.query('SELECT count(*) AS n FROM sqlite_master');
+  if (Number((rows as Array<{ n: number }>)[0]?.n) === 0) {
+    // Journal mode WAL has already written the header: only a VACUUM (instant while the
+    // database is empty) applies the new mode.
+    await sequelize.query('PRAGMA auto_vacuum = INCREMENTAL');
+    await sequelize.query('VACUUM');
+  }
 }

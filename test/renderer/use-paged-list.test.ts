@@ -168,24 +168,24 @@ describe('usePagedList', () => {
     expect(list.filtered.value).toBe(false);
   });
 
-  it('passes totalIsEstimate and the whole answer through, for applied answers only', async () => {
+  it('passes totalIsCapped and the whole answer through, for applied answers only', async () => {
     const seen: PagedAnswer<string>[] = [];
     const { list, requests } = setup({ onAnswer: (answer) => seen.push(answer) });
 
     const older = list.load();
     const newer = list.load();
-    requests[1].resolve({ items: ['x'], total: 10_000, totalIsEstimate: true });
+    requests[1].resolve({ items: ['x'], total: 10_000, totalIsCapped: true });
     await newer;
     requests[0].resolve(page(['stale']));
     await older;
 
     expect(list.total.value).toBe(10_000);
-    expect(list.totalIsEstimate.value).toBe(true);
-    expect(seen).toEqual([{ items: ['x'], total: 10_000, totalIsEstimate: true }]);
+    expect(list.totalIsCapped.value).toBe(true);
+    expect(seen).toEqual([{ items: ['x'], total: 10_000, totalIsCapped: true }]);
 
     const exact = list.load();
     requests[2].resolve(page(['y']));
     await exact;
-    expect(list.totalIsEstimate.value).toBe(false);
+    expect(list.totalIsCapped.value).toBe(false);
   });
 });

@@ -5,6 +5,8 @@ export type ContentType = 'text' | 'html' | 'markdown';
 export interface Page<T> {
   items: T[];
   total: number;
+  /** Logs and messages: true when more than `total` rows match (the count stopped there). */
+  totalIsCapped?: boolean;
   page: number;
   pageSize: number;
 }
@@ -254,7 +256,33 @@ export interface Settings {
   retry: RetryPolicy;
   v1WaitMs: number;
   rateLimitPerMinute: number;
+  retention: Retention;
   about: About;
+}
+
+/** How long history is kept, in days; 0 keeps it forever. */
+export interface Retention {
+  sendsDays: number;
+  messagesDays: number;
+}
+
+export interface MaintenanceInfo {
+  file: string;
+  sizeBytes: number;
+  dbBytes: number;
+  walBytes: number;
+  pageSize: number;
+  pageCount: number;
+  freePages: number;
+  autoVacuum: 'none' | 'full' | 'incremental';
+  rows: { sends: number; deliveries: number; attempts: number; hostedMessages: number };
+  searchIndexPending: number;
+  retention: Retention;
+}
+
+export interface PruneResult {
+  deleted: { sends: number; deliveries: number; attempts: number; hostedMessages: number };
+  retention: Retention;
 }
 
 export interface SettingsPatch {
@@ -262,6 +290,7 @@ export interface SettingsPatch {
   retry?: Partial<RetryPolicy>;
   v1WaitMs?: number;
   rateLimitPerMinute?: number;
+  retention?: Partial<Retention>;
 }
 
 export interface DayStats {

@@ -394,6 +394,25 @@ const en = {
     paused: 'Paused',
     running: 'Running',
   },
+  history: {
+    total: 'Total {n}',
+    title: 'History and storage',
+    sendsDays: 'Keep send logs (days, 0 = forever)',
+    messagesDays: 'Keep hosted messages (days, 0 = forever)',
+    retentionHelp:
+      'Every hour Herald deletes older sends (with their deliveries and attempts) and hosted messages. Sends whose deliveries are still queued, sending or retrying are kept.',
+    size: 'Database size',
+    freePages: 'Free pages (reused by new rows)',
+    sends: 'Sends',
+    deliveries: 'Deliveries',
+    attempts: 'Attempts',
+    hostedMessages: 'Hosted messages',
+    indexing: 'Indexing {n} older rows for search',
+    pruneNow: 'Prune now',
+    pruneConfirm: 'Delete the history older than these settings now?',
+    pruned:
+      'Deleted {sends} sends, {deliveries} deliveries, {attempts} attempts and {messages} hosted messages',
+  },
 };
 
 export default en;

@@ -380,6 +380,24 @@ const zhCN: MessageSchema = {
     paused: '已暂停',
     running: '运行中',
   },
+  history: {
+    total: '共 {n} 条',
+    title: '历史与存储',
+    sendsDays: '发送日志保留天数（0 = 永久）',
+    messagesDays: '托管消息保留天数（0 = 永久）',
+    retentionHelp:
+      'Herald 每小时删除更早的发送记录（连同其投递与尝试）和托管消息；仍在排队、发送中或等待重试的发送不会删除。',
+    size: '数据库大小',
+    freePages: '空闲页（新数据会复用）',
+    sends: '发送',
+    deliveries: '投递',
+    attempts: '尝试',
+    hostedMessages: '托管消息',
+    indexing: '正在为搜索索引 {n} 条旧记录',
+    pruneNow: '立即清理',
+    pruneConfirm: '现在删除早于上述设置的历史记录？',
+    pruned: '已删除 {sends} 条发送、{deliveries} 条投递、{attempts} 次尝试和 {messages} 条托管消息',
+  },
 };
 
 export default zhCN;

@@ -40,3 +40,21 @@ export function prettyJson(value: unknown): string {
   }
   return JSON.stringify(value, null, 2);
 }
+
+/** A list total; a capped one (the server stopped counting) reads "10,000+". */
+export function formatTotal(total: number, capped = false, locale?: string): string {
+  const n = total.toLocaleString(locale);
+  return capped ? `${n}+` : n;
+}
+
+/** A size in bytes as B, KB, MB or GB (powers of 1024). */
+export function formatBytes(bytes: number): string {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${unit === 0 ? value : value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+}

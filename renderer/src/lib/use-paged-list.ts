@@ -8,9 +8,9 @@ export interface PagedAnswer<T> {
   total: number;
   /**
    * Set by lists whose total is capped or estimated rather than counted; passed through as the
-   * list's `totalIsEstimate` so a page can say "10,000+". Absent means exact.
+   * list's `totalIsCapped` so a page can say "10,000+". Absent means exact.
    */
-  totalIsEstimate?: boolean;
+  totalIsCapped?: boolean;
 }
 
 /** What the fetch function is asked for: the current filters and the page wanted. */
@@ -53,7 +53,7 @@ export function usePagedList<F extends object, A extends PagedAnswer<unknown>>(
   const filters = reactive({ ...options.filters });
   const items = ref([]) as Ref<A['items']>;
   const total = ref(0);
-  const totalIsEstimate = ref(false);
+  const totalIsCapped = ref(false);
   const page = ref(1);
   const pageSize = ref(options.pageSize ?? 20);
   const loading = ref(false);
@@ -90,7 +90,7 @@ export function usePagedList<F extends object, A extends PagedAnswer<unknown>>(
       if (seq !== requestSeq) return;
       items.value = answer.items;
       total.value = answer.total;
-      totalIsEstimate.value = answer.totalIsEstimate === true;
+      totalIsCapped.value = answer.totalIsCapped === true;
       loaded.value = true;
       options.onAnswer?.(answer);
     } catch (err) {
@@ -121,7 +121,7 @@ export function usePagedList<F extends object, A extends PagedAnswer<unknown>>(
   return {
     items,
     total,
-    totalIsEstimate,
+    totalIsCapped,
     page,
     pageSize,
     filters,

@@ -75,6 +75,7 @@ export const useMessagesStore = defineStore('messages', () => {
   return {
     items,
     total: list.total,
+    totalIsCapped: list.totalIsCapped,
     page: list.page,
     pageSize: list.pageSize,
     // The filters stay top-level fields of the store (store.q, store.unreadOnly) for v-model.

@@ -11,6 +11,7 @@ import { LiveStreams } from './events/live-streams';
 import { createInstanceRouter } from './instances/instance-router';
 import { InstanceService } from './instances/instance-service';
 import { createLogRouter } from './logs/log-router';
+import { createMaintenanceRouter } from './maintenance/maintenance-router';
 import { LogService } from './logs/log-service';
 import { createMessageRouter } from './messages/message-router';
 import { MessageService } from './messages/message-service';
@@ -59,5 +60,6 @@ export function createConsoleRouter(ctx: AppContext, channels: ChannelService): 
   router.use(createMessageRouter(messages));
   router.use(createSettingsRouter(ctx, stats));
   router.use(createEventRouter(ctx, streams));
+  router.use(createMaintenanceRouter(ctx));
   return router;
 }

@@ -1,8 +1,6 @@
-import { Op, type WhereOptions } from 'sequelize';
-
 import type { AppContext } from '../../../context';
 import { Channel, Delivery, DeliveryAttempt, Send } from '../../../db/models';
-import { containsAny } from '../../../db/search';
+import { listSendIds } from '../../../db/history/history-search';
 import { deliveryStatusCounts, rollUpSendStatus } from '../../../queue/dispatcher';
 import { AppError, notFound } from '../../../lib/errors';
 import { pageOf, type Paging } from '../../../lib/paging';
@@ -21,27 +19,20 @@ export class LogService {
   constructor(private readonly ctx: AppContext) {}
 
   async list(filter: LogFilter, paging: Paging) {
-    const and: WhereOptions[] = [];
-    if (filter.q)
-      and.push(containsAny(this.ctx.sequelize, ['title', 'text', 'html', 'markdown'], filter.q));
-    if (filter.api) and.push({ api: filter.api });
-    if (filter.taskId) and.push({ taskId: filter.taskId });
-    if (filter.templateId) and.push({ templateId: filter.templateId });
-    if (filter.status) and.push({ status: filter.status });
-    if (filter.from) and.push({ createdAt: { [Op.gte]: filter.from } });
-    if (filter.to) and.push({ createdAt: { [Op.lte]: filter.to } });
-    const { rows, count } = await Send.findAndCountAll({
-      where: { [Op.and]: and },
-      order: [['id', 'DESC']],
+    const page = await listSendIds(this.ctx.sequelize, filter, {
       limit: paging.pageSize,
       offset: paging.offset,
     });
+    const rows = await Send.findAll({ where: { id: page.ids }, order: [['id', 'DESC']] });
     const counts = await this.deliveryCounts(rows.map((s) => s.id));
-    return pageOf(
-      rows.map((s) => this.toDto(s, counts.get(s.id))),
-      count,
-      paging,
-    );
+    return {
+      ...pageOf(
+        rows.map((s) => this.toDto(s, counts.get(s.id))),
+        page.total,
+        paging,
+      ),
+      totalIsCapped: page.totalIsCapped,
+    };
   }
 
   private async deliveryCounts(sendIds: number[]) {

@@ -1,10 +1,9 @@
 import sanitizeHtml from 'sanitize-html';
-import { Op, type WhereOptions } from 'sequelize';
 
 import type { ContentType } from '../../../channels/channel-adapter';
 import type { AppContext } from '../../../context';
 import { HostedMessage } from '../../../db/models';
-import { containsAny } from '../../../db/search';
+import { listMessageIds, unreadMessageCount } from '../../../db/history/history-search';
 import { escapeHtml, markdownToHtml } from '../../../domain/content-format';
 import { notFound } from '../../../lib/errors';
 import { pageOf, type Paging } from '../../../lib/paging';
@@ -61,27 +60,24 @@ export class MessageService {
   }
 
   async list(filter: { q?: string; unread?: boolean }, paging: Paging) {
-    const and: WhereOptions[] = [];
-    if (filter.q) and.push(containsAny(this.ctx.sequelize, ['title', 'content'], filter.q));
-    if (filter.unread) and.push({ readAt: null });
-    const { rows, count } = await HostedMessage.findAndCountAll({
-      where: { [Op.and]: and },
-      order: [['id', 'DESC']],
+    const page = await listMessageIds(this.ctx.sequelize, filter, {
       limit: paging.pageSize,
       offset: paging.offset,
     });
+    const rows = await HostedMessage.findAll({ where: { id: page.ids }, order: [['id', 'DESC']] });
     return {
       ...pageOf(
         rows.map((m) => this.toDto(m)),
-        count,
+        page.total,
         paging,
       ),
+      totalIsCapped: page.totalIsCapped,
       unreadCount: await this.unreadCount(),
     };
   }
 
   unreadCount(): Promise<number> {
-    return HostedMessage.count({ where: { readAt: null } });
+    return unreadMessageCount(this.ctx.sequelize);
   }
 
   async get(id: number) {

@@ -1,6 +1,12 @@
-import { Op, QueryTypes } from 'sequelize';
+import { Op } from 'sequelize';
 
 import type { AppContext } from '../../../context';
+import {
+  deliveriesPerChannel,
+  latestFailedDeliveryIds,
+  sendsPerDay,
+  sendsPerSource,
+} from '../../../db/history/rollup-queries';
 import { Channel, Delivery, Send } from '../../../db/models';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -16,17 +22,7 @@ export class StatsService {
     const todayStart = Date.parse(`${isoDay(now)}T00:00:00.000Z`);
     const windowDays = Math.max(days, 30);
     const since = new Date(todayStart - (windowDays - 1) * DAY_MS);
-    const q = <T extends object>(
-      sql: string,
-      replacements: Record<string, unknown>,
-    ): Promise<T[]> => this.ctx.sequelize.query<T>(sql, { type: QueryTypes.SELECT, replacements });
-
-    // created_at is stored as 'YYYY-MM-DD HH:MM:SS.sss +00:00': its first ten characters are the UTC day.
-    const perDay = await q<{ day: string; status: string; n: number }>(
-      `SELECT substr(created_at, 1, 10) AS day, status, COUNT(*) AS n FROM sends
-       WHERE created_at >= :since GROUP BY day, status`,
-      { since },
-    );
+    const perDay = await sendsPerDay(this.ctx.sequelize, isoDay(since.getTime()));
     const byDay = new Map<
       string,
       { date: string; sent: number; partial: number; failed: number; pending: number }
@@ -54,11 +50,7 @@ export class StatsService {
       }
     }
     const sinceDays = new Date(todayStart - (days - 1) * DAY_MS);
-    const perChannel = await q<{ channel_id: number; status: string; n: number }>(
-      `SELECT channel_id, status, COUNT(*) AS n FROM deliveries WHERE created_at >= :since
-       GROUP BY channel_id, status`,
-      { since: sinceDays },
-    );
+    const perChannel = await deliveriesPerChannel(this.ctx.sequelize, isoDay(sinceDays.getTime()));
     const channelNames = new Map(
       (
         await Channel.findAll({ where: { id: [...new Set(perChannel.map((r) => r.channel_id))] } })
@@ -98,18 +90,7 @@ export class StatsService {
       } else entry.pending += n;
       byChannel.set(row.channel_id, entry);
     }
-    const perSource = await q<{
-      api: string;
-      task_id: number | null;
-      template_id: number | null;
-      source_name: string;
-      status: string;
-      n: number;
-    }>(
-      `SELECT api, task_id, template_id, source_name, status, COUNT(*) AS n FROM sends WHERE created_at >= :since
-       GROUP BY api, task_id, template_id, source_name, status`,
-      { since: sinceDays },
-    );
+    const perSource = await sendsPerSource(this.ctx.sequelize, isoDay(sinceDays.getTime()));
     const bySource = new Map<
       string,
       { api: string; id: number | null; name: string; sends: number; sent: number; failed: number }
@@ -133,7 +114,7 @@ export class StatsService {
     }
     const retrying = await Delivery.count({ where: { status: 'retrying' } });
     const failures = await Delivery.findAll({
-      where: { status: 'failed' },
+      where: { id: await latestFailedDeliveryIds(this.ctx.sequelize, 10) },
       order: [['updatedAt', 'DESC']],
       limit: 10,
     });

@@ -1,0 +1,158 @@
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
+
+import type { Retention } from '../../config/settings-schema';
+import { createLogger } from '../../lib/logger';
+import type { WriteLock } from '../sequelize';
+import { dbTime } from './history-search';
+
+const log = createLogger('retention');
+
+/** Rows deleted per write transaction: short enough that sends never wait long for the lock. */
+export const PRUNE_BATCH_ROWS = 500;
+/** Pages returned to the file system per write transaction (incremental auto-vacuum only). */
+const VACUUM_BATCH_PAGES = 2000;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Deliveries in these states still have work to do: their sends are never pruned. */
+const UNFINISHED = `('pending', 'queued', 'sending', 'retrying')`;
+
+export interface PruneResult {
+  sends: number;
+  deliveries: number;
+  attempts: number;
+  hostedMessages: number;
+}
+
+/**
+ * Deletes sends (with their deliveries and attempts) and hosted messages older than the
+ * retention settings, a batch per write transaction, yielding between batches. Index entries,
+ * counters and roll-ups follow through the triggers.
+ */
+export async function pruneHistory(
+  sequelize: Sequelize,
+  writeLock: WriteLock,
+  retention: Retention,
+  now: number,
+): Promise<PruneResult> {
+  const result: PruneResult = { sends: 0, deliveries: 0, attempts: 0, hostedMessages: 0 };
+  if (retention.sendsDays > 0) {
+    const cutoff = dbTime(new Date(now - retention.sendsDays * DAY_MS));
+    for (;;) {
+      const batch = await inTransaction(sequelize, writeLock, (t) =>
+        pruneSends(sequelize, t, cutoff),
+      );
+      result.sends += batch.sends;
+      result.deliveries += batch.deliveries;
+      result.attempts += batch.attempts;
+      if (batch.sends < PRUNE_BATCH_ROWS) break;
+      await yieldToRequests();
+    }
+  }
+  if (retention.messagesDays > 0) {
+    const cutoff = dbTime(new Date(now - retention.messagesDays * DAY_MS));
+    for (;;) {
+      const n = await inTransaction(sequelize, writeLock, async (transaction) => {
+        await sequelize.query(
+          `DELETE FROM hosted_messages WHERE id IN (SELECT id FROM hosted_messages
+           WHERE created_at < :cutoff ORDER BY id LIMIT ${PRUNE_BATCH_ROWS})`,
+          { replacements: { cutoff }, transaction },
+        );
+        return changes(sequelize, transaction);
+      });
+      result.hostedMessages += n;
+      if (n < PRUNE_BATCH_ROWS) break;
+      await yieldToRequests();
+    }
+  }
+  if (result.sends + result.hostedMessages > 0) {
+    await writeLock.run(async () => {
+      await sequelize.query('DELETE FROM send_day_rollup WHERE n = 0');
+      await sequelize.query('DELETE FROM delivery_day_rollup WHERE n = 0');
+    });
+    await returnFreePages(sequelize, writeLock);
+    log.info(
+      `pruned ${result.sends} sends (${result.deliveries} deliveries, ${result.attempts} attempts) and ${result.hostedMessages} hosted messages`,
+    );
+  }
+  return result;
+}
+
+async function pruneSends(sequelize: Sequelize, transaction: Transaction, cutoff: string) {
+  // Chosen inside the transaction: a delivery retried a moment ago keeps its send.
+  const rows = await sequelize.query<{ id: number }>(
+    `SELECT s.id FROM sends s WHERE s.created_at < :cutoff
+       AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.send_id = s.id AND d.status IN ${UNFINISHED})
+     ORDER BY s.id LIMIT ${PRUNE_BATCH_ROWS}`,
+    { type: QueryTypes.SELECT, replacements: { cutoff }, transaction },
+  );
+  const ids = rows.map((r) => r.id);
+  if (ids.length === 0) return { sends: 0, deliveries: 0, attempts: 0 };
+  const run = async (sql: string) => {
+    await sequelize.query(sql, { replacements: { ids }, transaction });
+    return changes(sequelize, transaction);
+  };
+  const attempts = await run(
+    `DELETE FROM delivery_attempts WHERE delivery_id IN
+       (SELECT id FROM deliveries WHERE send_id IN (:ids))`,
+  );
+  const deliveries = await run('DELETE FROM deliveries WHERE send_id IN (:ids)');
+  const sends = await run('DELETE FROM sends WHERE id IN (:ids)');
+  return { sends, deliveries, attempts };
+}
+
+/**
+ * A database created with auto_vacuum=INCREMENTAL (every new one, see migrate.ts) gives freed
+ * pages back in small steps; an older database keeps them on its free list and reuses them.
+ */
+async function returnFreePages(sequelize: Sequelize, writeLock: WriteLock): Promise<void> {
+  if ((await pragma(sequelize, 'auto_vacuum')) !== 2) return;
+  const free = await pragma(sequelize, 'freelist_count');
+  for (let i = 0; i < Math.ceil(free / VACUUM_BATCH_PAGES); i++) {
+    await writeLock.run(() => sequelize.query(`PRAGMA incremental_vacuum(${VACUUM_BATCH_PAGES})`));
+    await yieldToRequests();
+  }
+}
+
+export async function pragma(sequelize: Sequelize, name: string): Promise<number> {
+  const [row] = await sequelize.query<Record<string, number>>(`PRAGMA ${name}`, {
+    type: QueryTypes.SELECT,
+  });
+  return Number(row ? Object.values(row)[0] : 0);
+}
+
+async function changes(sequelize: Sequelize, transaction: Transaction): Promise<number> {
+  const [row] = await sequelize.query<{ n: number }>('SELECT changes() AS n', {
+    type: QueryTypes.SELECT,
+    transaction,
+  });
+  return Number(row?.n ?? 0);
+}
+
+function inTransaction<T>(
+  sequelize: Sequelize,
+  writeLock: WriteLock,
+  fn: (t: Transaction) => Promise<T>,
+): Promise<T> {
+  return writeLock.run(() => sequelize.transaction(fn));
+}
+
+function yieldToRequests(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+const inFlight = new WeakMap<Sequelize, Promise<unknown>>();
+
+/** pruneHistory, one run at a time per database: the hourly job and "Prune now" queue up. */
+export function pruneHistorySerially(
+  sequelize: Sequelize,
+  writeLock: WriteLock,
+  retention: () => Retention,
+  now: () => number,
+): Promise<PruneResult> {
+  const previous = inFlight.get(sequelize) ?? Promise.resolve();
+  const next = previous
+    .catch(() => undefined)
+    .then(() => pruneHistory(sequelize, writeLock, retention(), now()));
+  inFlight.set(sequelize, next);
+  return next;
+}

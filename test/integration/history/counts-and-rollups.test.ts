@@ -1,0 +1,117 @@
+import { QueryTypes } from 'sequelize';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { Delivery, HostedMessage, Send } from '../../../server/db/models';
+import { startTestHerald, type TestHerald } from '../../helpers/herald';
+import { insertDeliveries, insertMessages, insertSends } from './history-fixtures';
+
+let herald: TestHerald;
+/** Three days ago (UTC), the day one send is moved to. */
+const EARLIER = new Date(Date.now() - 3 * 86_400_000).toISOString().slice(0, 10);
+
+beforeAll(async () => {
+  herald = await startTestHerald({ startDispatcher: false });
+});
+afterAll(() => herald.close(true));
+
+describe('list totals', () => {
+  it('are exact up to 10,000 and capped above, with the cap reported', async () => {
+    const rows: Array<[string, string]> = [];
+    for (let i = 0; i < 10_050; i++) rows.push([`overflow ${i}`, i === 77 ? 'rare needle' : 'x']);
+    await insertMessages(herald, rows);
+
+    const common = await herald.console.ok('GET', '/messages?q=overflow&pageSize=5');
+    expect(common).toMatchObject({ total: 10_000, totalIsCapped: true });
+    expect(common.items).toHaveLength(5);
+    const rare = await herald.console.ok('GET', '/messages?q=needle');
+    expect(rare).toMatchObject({ total: 1, totalIsCapped: false });
+    // Without a search, the trigger-kept counters are exact however many rows there are.
+    const all = await herald.console.ok('GET', '/messages?pageSize=1');
+    expect(all).toMatchObject({ total: 10_050, totalIsCapped: false, unreadCount: 10_050 });
+    // A deep page past the cap still answers rows.
+    const deep = await herald.console.ok('GET', '/messages?q=overflow&page=503&pageSize=20');
+    expect(deep.items).toHaveLength(10);
+
+    await herald.console.ok('POST', '/messages/read-all');
+    const unread = await herald.console.ok('GET', '/messages?unread=true');
+    expect(unread).toMatchObject({ total: 0, totalIsCapped: false, unreadCount: 0 });
+    const first = await HostedMessage.findOne({ order: [['id', 'ASC']] });
+    await herald.console.ok('PATCH', `/messages/${first!.id}`, { read: false });
+    expect(await herald.console.ok('GET', '/messages?unread=true')).toMatchObject({
+      total: 1,
+      unreadCount: 1,
+    });
+  });
+});
+
+describe('daily roll-ups', () => {
+  const sql = (q: string) =>
+    herald.server.ctx.sequelize.query<Record<string, unknown>>(q, { type: QueryTypes.SELECT });
+
+  async function expectRollupsToMatchRows() {
+    expect(
+      await sql(`SELECT day, api, task_id, template_id, source_name, status, n FROM send_day_rollup
+                 WHERE n <> 0 ORDER BY 1, 2, 3, 4, 5, 6`),
+    ).toEqual(
+      await sql(`SELECT substr(created_at, 1, 10) AS day, api, coalesce(task_id, 0) AS task_id,
+                   coalesce(template_id, 0) AS template_id, source_name, status, count(*) AS n
+                 FROM sends GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6`),
+    );
+    expect(
+      await sql(`SELECT day, channel_id, status, n FROM delivery_day_rollup WHERE n <> 0
+                 ORDER BY 1, 2, 3`),
+    ).toEqual(
+      await sql(`SELECT substr(created_at, 1, 10) AS day, channel_id, status, count(*) AS n
+                 FROM deliveries GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`),
+    );
+  }
+
+  it('equal a GROUP BY over the rows after inserts, updates and deletes', async () => {
+    const texts: Array<[string, string]> = [];
+    for (let i = 0; i < 30; i++) texts.push([`send ${i}`, 'body']);
+    await insertSends(herald, texts);
+    const sends = await Send.findAll({ order: [['id', 'ASC']] });
+    for (const s of sends.slice(0, 10)) await insertDeliveries(herald, s.id, ['queued', 'queued']);
+    await expectRollupsToMatchRows();
+
+    const { writeLock, sequelize } = herald.server.ctx;
+    await writeLock.run(async () => {
+      await Send.update({ status: 'sent' }, { where: { id: sends.slice(0, 12).map((s) => s.id) } });
+      await Send.update({ status: 'failed' }, { where: { id: sends[20].id } });
+      await Delivery.update({ status: 'sent' }, { where: { sendId: sends[0].id } });
+      await Delivery.update({ status: 'retrying' }, { where: { sendId: sends[1].id } });
+      // A send from an earlier day moves to another day's bucket.
+      await sequelize.query(
+        `UPDATE sends SET created_at = '${EARLIER} 03:04:05.000 +00:00' WHERE id = ${sends[2].id}`,
+      );
+      await sequelize.query(
+        `UPDATE deliveries SET created_at = '${EARLIER} 03:04:05.000 +00:00' WHERE send_id = ${sends[2].id}`,
+      );
+    });
+    await expectRollupsToMatchRows();
+
+    await writeLock.run(async () => {
+      await Delivery.destroy({ where: { sendId: sends[3].id } });
+      await Send.destroy({ where: { id: [sends[3].id, sends[25].id] } });
+    });
+    await expectRollupsToMatchRows();
+  });
+
+  it('feed the dashboard the same numbers the rows give', async () => {
+    const stats = await herald.console.ok('GET', '/stats?days=90');
+    const [sends] = await sql(
+      `SELECT count(*) AS n FROM sends WHERE created_at >= date('now', '-29 days')`,
+    );
+    expect(stats.totals.last30).toBe(Number(sends.n));
+    const perStatus = await sql(
+      `SELECT status, count(*) AS n FROM sends WHERE created_at LIKE '${EARLIER}%' GROUP BY status`,
+    );
+    expect(perStatus.length).toBeGreaterThan(0);
+    const earlier = stats.days.find((d: { date: string }) => d.date === EARLIER);
+    for (const row of perStatus) expect(earlier[row.status as string]).toBe(Number(row.n));
+    const bySource = stats.bySource.map((s: { api: string; sends: number }) => s.sends);
+    expect(bySource.reduce((a: number, b: number) => a + b, 0)).toBe(
+      Number((await sql('SELECT count(*) AS n FROM sends'))[0].n),
+    );
+  });
+});

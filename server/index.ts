@@ -3,13 +3,14 @@ import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { Op, UniqueConstraintError } from 'sequelize';
+import { Op } from 'sequelize';
 
 import { createApp } from './app';
 import { ChannelService } from './api/console/channels/channel-service';
 import { AuthService } from './api/console/auth/auth-service';
 import { pruneIdempotencyKeys } from './api/send/idempotency';
 import type { ChannelServices } from './channels/channel-adapter';
+import { hostedMessageStore } from './channels/hosted-store';
 import { createChannelRegistry } from './channels/registry';
 import { SettingsStore } from './config/settings-store';
 import type { AppContext } from './context';
@@ -17,15 +18,14 @@ import { SecretBox } from './crypto/secret-box';
 import { loadServerKey } from './crypto/server-key';
 import { TokenCodec } from './crypto/tokens';
 import { registerConfigVersionHooks } from './db/config-version';
-import { GroupCommit } from './db/group-commit';
 import { migrate } from './db/migrate';
 import { HostedMessage, Session, initModels } from './db/models';
-import { WriteLock, createSequelize } from './db/sequelize';
+import { openDatabase } from './db/database';
 import { HeraldEvents } from './events';
 import { startJobs } from './jobs';
 import { systemClock, type Clock } from './lib/clock';
-import { errorMessage } from './lib/errors';
 import { createLogger } from './lib/logger';
+import { DeliveryState } from './queue/delivery-state';
 import { Dispatcher } from './queue/dispatcher';
 import { readVersion } from './version';
 
@@ -83,52 +83,27 @@ export async function startServer(opts: StartServerOptions): Promise<HeraldServe
   const clock = opts.clock ?? systemClock;
   mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
   const masterKey = loadServerKey(opts.dataDir);
-  const sequelize = await createSequelize(join(opts.dataDir, 'herald.db'));
+  const db = await openDatabase(join(opts.dataDir, 'herald.db'));
+  const { sequelize, writer: writeLock } = db;
   initModels(sequelize);
   registerConfigVersionHooks();
+  // Before the writer's first job: schema changes run on the write connection on their own.
   await migrate(sequelize);
-  const writeLock = new WriteLock();
   const settings = new SettingsStore(writeLock);
   await settings.load();
   const events = new HeraldEvents();
+  const deliveries = new DeliveryState({ writer: db.writer, read: db.read, events, clock });
 
   const channelServices: ChannelServices = {
     clock,
-    async storeHostedMessage(input) {
-      const deliveryId = input.deliveryId > 0 ? input.deliveryId : null;
-      try {
-        const m = await writeLock.run(() => HostedMessage.create({ ...input, deliveryId }));
-        // The message is stored: a listener that throws (tray, notifications) must not turn
-        // this delivery into a failure and a duplicate on retry.
-        try {
-          events.emit('message', {
-            id: m.id,
-            title: m.title,
-            content: m.content,
-            format: m.format,
-            url: m.url,
-            createdAt: m.createdAt.toISOString(),
-          });
-        } catch (err) {
-          log.error(`a listener of new hosted messages failed: ${errorMessage(err)}`);
-        }
-        return { id: m.id };
-      } catch (err) {
-        // The attempt that stored it died before recording success: it is stored once, not twice.
-        if (err instanceof UniqueConstraintError && deliveryId !== null) {
-          const existing = await HostedMessage.findOne({ where: { deliveryId } });
-          if (existing) return { id: existing.id };
-        }
-        throw err;
-      }
-    },
+    storeHostedMessage: hostedMessageStore(db.writer, events),
   };
 
   let listenUrl = `http://${host}:${port}`;
   const ctx: AppContext = {
     sequelize,
     writeLock,
-    sendCommits: new GroupCommit(sequelize, writeLock),
+    deliveries,
     registry: createChannelRegistry(),
     channelServices,
     clock,
@@ -145,12 +120,10 @@ export async function startServer(opts: StartServerOptions): Promise<HeraldServe
   };
   const channels = new ChannelService(ctx);
   ctx.dispatcher = new Dispatcher({
-    sequelize,
-    writeLock,
+    state: deliveries,
     registry: ctx.registry,
     services: channelServices,
     clock,
-    events,
     retryPolicy: () => settings.get().retry,
     loadChannel: (id) => channels.loadRuntime(id),
     random: opts.random,
@@ -168,7 +141,7 @@ export async function startServer(opts: StartServerOptions): Promise<HeraldServe
   try {
     server = await listen(app, host, port);
   } catch (err) {
-    await sequelize.close();
+    await db.close();
     throw err;
   }
   const address = server.address();
@@ -197,7 +170,7 @@ export async function startServer(opts: StartServerOptions): Promise<HeraldServe
       await closeHttp(server);
       stopJobs();
       await ctx.dispatcher.stop();
-      await sequelize.close();
+      await db.close();
     })();
     return closing;
   };

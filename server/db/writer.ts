@@ -71,10 +71,9 @@ function groupByKind(entries: Entry[]): Entry[][] {
  * written in one `BEGIN IMMEDIATE … COMMIT`, with the jobs of one kind merged into one call.
  * A job is answered only after its cycle committed.
  *
- * Failure never takes bystanders down: each kind runs under a savepoint, and a kind that fails
- * is rolled back and run again item by item, so only the bad item is refused. If the commit
- * itself fails, the whole cycle is rolled back and every job runs again in a transaction of
- * its own.
+ * Failure never takes bystanders down: a cycle that fails is rolled back and run again with
+ * each kind under a savepoint, a failing kind item by item, so only the bad item is refused;
+ * if that cannot commit either, every job runs again in a transaction of its own.
  *
  * SQLite allows one writer at a time; in this process that writer is this class, so nothing
  * else may write on the write connection (reads go to the read connection, see database.ts).
@@ -145,48 +144,70 @@ export class Writer implements WriteLock {
     return this.cycling;
   }
 
+  /**
+   * The usual cycle: BEGIN, one call per kind, COMMIT, and nothing else, since every
+   * statement is a round trip to SQLite's worker thread. Only when something fails does the
+   * cycle start again with savepoints (see isolateFailures).
+   */
   private async runCycle(entries: Entry[]): Promise<void> {
     if (entries.length === 0) return;
-    const settled = new Map<Entry, Settled>();
-    const transaction = this.newTransaction();
-    const tx: WriteTx = { sql: this.sql, transaction };
+    const values = new Map<Entry, unknown>();
     try {
-      await this.sql.exec('BEGIN IMMEDIATE');
-      const groups = groupByKind(entries);
-      if (groups.length === 1) {
-        // One kind alone in its cycle: no savepoint needed, a failure rolls the cycle back
-        // and the retry below runs each job on its own.
-        const values = await groups[0][0].kind.run(
-          tx,
-          entries.map((e) => e.item),
-        );
-        entries.forEach((e, i) => settled.set(e, { ok: true, value: values[i] }));
-      } else {
-        for (const group of groups) await this.runGroup(tx, group, settled);
-      }
-      await this.sql.exec('COMMIT');
+      await this.inTransaction(async (tx) => {
+        for (const group of groupByKind(entries)) {
+          const results = await group[0].kind.run(
+            tx,
+            group.map((e) => e.item),
+          );
+          group.forEach((e, i) => values.set(e, results[i]));
+        }
+      });
     } catch (err) {
-      await this.sql.exec('ROLLBACK').catch(() => undefined);
-      if (entries.length === 1) {
-        entries[0].reject(err);
-        return;
-      }
-      log.warn(
-        `a write cycle of ${entries.length} jobs failed (${String(err)}); retrying one by one`,
-      );
+      if (entries.length === 1) entries[0].reject(err);
+      else await this.isolateFailures(entries, err);
+      return;
+    }
+    for (const [e, value] of values) e.resolve(value);
+  }
+
+  /**
+   * The cycle again, each kind under a savepoint and a failing kind item by item, so only the
+   * failing jobs are refused. If even that cannot commit, every job runs in a transaction of
+   * its own.
+   */
+  private async isolateFailures(entries: Entry[], cause: unknown): Promise<void> {
+    log.warn(`a write cycle of ${entries.length} jobs failed (${String(cause)}); isolating it`);
+    const settled = new Map<Entry, Settled>();
+    try {
+      await this.inTransaction(async (tx) => {
+        for (const group of groupByKind(entries)) await this.runGroup(tx, group, settled);
+      });
+    } catch {
       for (const e of entries) {
         const s = settled.get(e);
         if (s && !s.ok) e.reject(s.error);
         else await this.runCycle([e]);
       }
       return;
-    } finally {
-      // A job that kept the transaction object cannot use it after the cycle.
-      (transaction as unknown as { finished: string }).finished = 'commit';
     }
     for (const [e, s] of settled) {
       if (s.ok) e.resolve(s.value);
       else e.reject(s.error);
+    }
+  }
+
+  private async inTransaction(work: (tx: WriteTx) => Promise<void>): Promise<void> {
+    const transaction = this.newTransaction();
+    try {
+      await this.sql.exec('BEGIN IMMEDIATE');
+      await work({ sql: this.sql, transaction });
+      await this.sql.exec('COMMIT');
+    } catch (err) {
+      await this.sql.exec('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      // A job that kept the transaction object cannot use it after the cycle.
+      (transaction as unknown as { finished: string }).finished = 'commit';
     }
   }
 

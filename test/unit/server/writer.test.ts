@@ -69,8 +69,14 @@ describe('Writer', () => {
       'fulfilled',
     ]);
     expect(String((results[1] as PromiseRejectedResult).reason)).toMatch(/CHECK constraint/);
-    // The merged call failed, then each item ran again on its own.
-    expect(notes.calls).toEqual([['a', 'poison', 'c'], ['a'], ['poison'], ['c']]);
+    // The merged call failed, failed again under its savepoint, then each item ran on its own.
+    expect(notes.calls).toEqual([
+      ['a', 'poison', 'c'],
+      ['a', 'poison', 'c'],
+      ['a'],
+      ['poison'],
+      ['c'],
+    ]);
     expect(await bodies()).toEqual(['a', 'c']);
     expect(await db.read.all('SELECT id FROM parents')).toEqual([{ id: 7 }]);
   });

@@ -62,6 +62,7 @@ export async function openDatabase(dbFile: string): Promise<Database> {
   await writeSql.exec('PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL');
   const readConnection = await openReadOnly(dbFile);
   readConnection.configure('busyTimeout', BUSY_TIMEOUT_MS);
+  const readSql = sqliteExecutor(readConnection);
 
   manager.getConnection = async (options) =>
     options?.type === QueryTypes.SELECT ? readConnection : write;
@@ -82,9 +83,11 @@ export async function openDatabase(dbFile: string): Promise<Database> {
   return {
     sequelize,
     writer,
-    read: sqliteExecutor(readConnection),
+    read: readSql,
     async close() {
       await writer.close();
+      // SQLite refuses to close a connection with statements still prepared.
+      await Promise.all([writeSql.close(), readSql.close()]);
       await new Promise<void>((resolve) => readConnection.close(() => resolve()));
       await sequelize.close();
     },

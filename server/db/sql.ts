@@ -13,24 +13,73 @@ export interface SqlExecutor {
   exec(sql: string): Promise<void>;
 }
 
-/** An executor over a node-sqlite3 connection. */
-export function sqliteExecutor(db: sqlite3.Database): SqlExecutor {
+/** The hot path's statement texts are fixed, so their prepared statements are kept. */
+const MAX_CACHED_STATEMENTS = 64;
+
+/** An executor over a node-sqlite3 connection, with its prepared statements cached. */
+export function sqliteExecutor(db: sqlite3.Database): SqlExecutor & { close(): Promise<void> } {
+  const cache = new Map<string, Promise<sqlite3.Statement>>();
+  const prepare = (sql: string) =>
+    new Promise<sqlite3.Statement>((resolve, reject) => {
+      const stmt: sqlite3.Statement = db.prepare(sql, (err: Error | null) =>
+        err ? reject(err) : resolve(stmt),
+      );
+    });
+  /** Runs `op` on the statement for `sql`: cached, or finalized after use past the cap. */
+  const use = async <T>(sql: string, op: (stmt: sqlite3.Statement) => Promise<T>) => {
+    let stmt = cache.get(sql);
+    let keep = true;
+    if (!stmt) {
+      stmt = prepare(sql);
+      keep = cache.size < MAX_CACHED_STATEMENTS;
+      if (keep) {
+        cache.set(sql, stmt);
+        // A statement that does not prepare is not kept: the error goes to the caller.
+        stmt.catch(() => cache.delete(sql));
+      }
+    }
+    const prepared = await stmt;
+    try {
+      return await op(prepared);
+    } finally {
+      if (!keep) prepared.finalize();
+    }
+  };
   return {
     all: <T extends SqlRow>(sql: string, params: SqlValue[] = []) =>
-      new Promise<T[]>((resolve, reject) => {
-        db.all(sql, params, (err: Error | null, rows: T[]) => (err ? reject(err) : resolve(rows)));
-      }),
+      use(
+        sql,
+        (stmt) =>
+          new Promise<T[]>((resolve, reject) => {
+            stmt.all(params, (err: Error | null, rows: T[]) => (err ? reject(err) : resolve(rows)));
+          }),
+      ),
     run: (sql, params = []) =>
-      new Promise((resolve, reject) => {
-        db.run(sql, params, function (this: sqlite3.RunResult, err: Error | null) {
-          if (err) reject(err);
-          else resolve({ changes: this.changes });
-        });
-      }),
+      use(
+        sql,
+        (stmt) =>
+          new Promise<{ changes: number }>((resolve, reject) => {
+            stmt.run(params, function (this: sqlite3.RunResult, err: Error | null) {
+              if (err) reject(err);
+              else resolve({ changes: this.changes });
+            });
+          }),
+      ),
     exec: (sql) =>
       new Promise<void>((resolve, reject) => {
         db.exec(sql, (err: Error | null) => (err ? reject(err) : resolve()));
       }),
+    async close() {
+      const statements = await Promise.allSettled([...cache.values()]);
+      cache.clear();
+      await Promise.all(
+        statements.map((s) =>
+          s.status === 'fulfilled'
+            ? new Promise<void>((r) => s.value.finalize(() => r()))
+            : undefined,
+        ),
+      );
+    },
   };
 }
 

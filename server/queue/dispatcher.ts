@@ -41,7 +41,10 @@ export class Dispatcher {
   private readonly waiters = new AttemptWaiters();
   private readonly queue: DeliveryQueue;
   private readonly attemptDeps: AttemptDeps;
+  /** Claimed and not yet recorded: never claimed again meanwhile, waited for on stop. */
   private readonly inFlight = new Map<number, Promise<void>>();
+  /** Of those, the ones whose adapter call is under way; `concurrency` bounds these. */
+  private attempting = 0;
   private timer: NodeJS.Timeout | null = null;
   private running = false;
   private pausedFlag = false;
@@ -137,7 +140,12 @@ export class Dispatcher {
     do {
       this.tickAgain = false;
       if (!this.running || this.pausedFlag) return;
-      const free = this.concurrency - this.inFlight.size;
+      // A finished attempt frees its slot before its record is committed; records still
+      // pending (the writer is slow or failing) hold back new claims past twice the slots.
+      const free = Math.min(
+        this.concurrency - this.attempting,
+        2 * this.concurrency - this.inFlight.size,
+      );
       if (free > 0) {
         try {
           const claimed = await this.queue.claim(free, this.inFlight.keys());
@@ -176,7 +184,14 @@ export class Dispatcher {
   }
 
   private async attempt(delivery: ClaimedDelivery): Promise<void> {
-    const run = await runAttempt(delivery, this.attemptDeps);
+    this.attempting += 1;
+    let run;
+    try {
+      run = await runAttempt(delivery, this.attemptDeps);
+    } finally {
+      this.attempting -= 1;
+      this.wake();
+    }
     if ('deferUntil' in run) await this.queue.defer(delivery.id, run.deferUntil);
     else await this.queue.record(run.outcome);
   }

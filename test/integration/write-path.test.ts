@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { Task } from '../../server/db/models';
+import { HostedMessage, Task } from '../../server/db/models';
 import { LEASE_MS } from '../../server/queue/delivery-state';
 import { startHttpPeer, type HttpPeer } from '../helpers/http-peer';
 import { startTestHerald, type TestHerald } from '../helpers/herald';
@@ -89,4 +89,28 @@ describe('one write path', () => {
     }
     expect(peer.received.map((r) => r.url).sort()).toEqual(['/a', '/b', '/c']);
   }, 60_000);
+
+  it('a hosted message whose attempt died before recording success is stored once', async () => {
+    const store = herald.server.ctx.channelServices.storeHostedMessage;
+    const message = {
+      channelId: 1,
+      deliveryId: 424242,
+      title: 'stored once',
+      content: 'x',
+      format: 'text' as const,
+      url: null,
+    };
+    const announced: number[] = [];
+    const listener = (m: { id: number }) => announced.push(m.id);
+    herald.server.events.on('message', listener);
+    try {
+      const first = await store(message);
+      const again = await store(message);
+      expect(again.id).toBe(first.id);
+      expect(announced).toEqual([first.id]);
+    } finally {
+      herald.server.events.off('message', listener);
+    }
+    expect(await HostedMessage.count({ where: { deliveryId: 424242 } })).toBe(1);
+  });
 });

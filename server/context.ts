@@ -6,18 +6,19 @@ import type { SettingsStore } from './config/settings-store';
 import type { SecretBox } from './crypto/secret-box';
 import type { TokenCodec } from './crypto/tokens';
 import type { SetupCode } from './api/console/auth/setup-code';
-import type { GroupCommit } from './db/group-commit';
-import type { WriteLock } from './db/sequelize';
+import type { WriteLock } from './db/writer';
 import type { HeraldEvents } from './events';
 import type { Clock } from './lib/clock';
+import type { DeliveryState } from './queue/delivery-state';
 import type { Dispatcher } from './queue/dispatcher';
 
 /** Everything the routers and services share; built once by startServer, injected everywhere. */
 export interface AppContext {
   sequelize: Sequelize;
+  /** Every write goes through the one writer (server/db/writer.ts). */
   writeLock: WriteLock;
-  /** Shared transactions for accepted sends (group commit). */
-  sendCommits: GroupCommit;
+  /** The one owner of delivery and send status (server/queue/delivery-state.ts). */
+  deliveries: DeliveryState;
   registry: ChannelRegistry;
   channelServices: ChannelServices;
   clock: Clock;

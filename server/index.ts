@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 
-import { Op, UniqueConstraintError } from 'sequelize';
+import { Op } from 'sequelize';
 
 import { createApp } from './app';
 import { ChannelService } from './api/console/channels/channel-service';
@@ -10,6 +10,7 @@ import { AuthService } from './api/console/auth/auth-service';
 import { SetupCode } from './api/console/auth/setup-code';
 import { pruneIdempotencyKeys } from './api/send/idempotency';
 import type { ChannelServices } from './channels/channel-adapter';
+import { hostedMessageStore } from './channels/hosted-store';
 import { createChannelRegistry } from './channels/registry';
 import { parseAllowedHosts, parseCorsOrigins, parseMaxConnections } from './config/http-guards';
 import { SettingsStore } from './config/settings-store';
@@ -21,18 +22,17 @@ import { acquireDataDirLock, type DataDirLock } from './data-dir/lock';
 import { precreateDatabase, restrictDataDir } from './data-dir/permissions';
 import { TokenCodec } from './crypto/tokens';
 import { registerConfigVersionHooks } from './db/config-version';
-import { GroupCommit } from './db/group-commit';
 import { pruneHistorySerially } from './db/history/retention';
 import { SearchBackfill } from './db/history/search-backfill';
 import { migrate } from './db/migrate';
 import { HostedMessage, Session, initModels } from './db/models';
-import { WriteLock, createSequelize } from './db/sequelize';
+import { openDatabase } from './db/database';
 import { HeraldEvents } from './events';
 import { startJobs } from './jobs';
 import { appRoot } from './lib/app-root';
 import { systemClock, type Clock } from './lib/clock';
-import { errorMessage } from './lib/errors';
 import { createLogger } from './lib/logger';
+import { DeliveryState } from './queue/delivery-state';
 import { Dispatcher } from './queue/dispatcher';
 import { readVersion } from './version';
 
@@ -151,53 +151,28 @@ async function openServer(opts: StartServerOptions, lock: DataDirLock): Promise<
   const trustProxy = parseTrustProxy(opts.trustProxy ?? process.env.HERALD_TRUST_PROXY);
   restrictDataDir(opts.dataDir);
   const masterKey = loadServerKey(opts.dataDir);
-  const sequelize = await createSequelize(precreateDatabase(opts.dataDir));
+  const db = await openDatabase(precreateDatabase(opts.dataDir));
+  const { sequelize, writer: writeLock } = db;
   initModels(sequelize);
   registerConfigVersionHooks();
+  // Before the writer's first job: schema changes run on the write connection on their own.
   await migrate(sequelize);
-  const writeLock = new WriteLock();
   const settings = new SettingsStore(writeLock);
   await settings.load();
   const events = new HeraldEvents();
+  const deliveries = new DeliveryState({ writer: db.writer, read: db.read, events, clock });
 
   const channelServices: ChannelServices = {
     clock,
     installId: deriveInstallId(masterKey),
-    async storeHostedMessage(input) {
-      const deliveryId = input.deliveryId > 0 ? input.deliveryId : null;
-      try {
-        const m = await writeLock.run(() => HostedMessage.create({ ...input, deliveryId }));
-        // The message is stored: a listener that throws (tray, notifications) must not turn
-        // this delivery into a failure and a duplicate on retry.
-        try {
-          events.emit('message', {
-            id: m.id,
-            title: m.title,
-            content: m.content,
-            format: m.format,
-            url: m.url,
-            createdAt: m.createdAt.toISOString(),
-          });
-        } catch (err) {
-          log.error(`a listener of new hosted messages failed: ${errorMessage(err)}`);
-        }
-        return { id: m.id };
-      } catch (err) {
-        // The attempt that stored it died before recording success: it is stored once, not twice.
-        if (err instanceof UniqueConstraintError && deliveryId !== null) {
-          const existing = await HostedMessage.findOne({ where: { deliveryId } });
-          if (existing) return { id: existing.id };
-        }
-        throw err;
-      }
-    },
+    storeHostedMessage: hostedMessageStore(db.writer, events),
   };
 
   let listenUrl = `http://${host}:${port}`;
   const ctx: AppContext = {
     sequelize,
     writeLock,
-    sendCommits: new GroupCommit(sequelize, writeLock),
+    deliveries,
     registry: createChannelRegistry(),
     channelServices,
     clock,
@@ -217,12 +192,10 @@ async function openServer(opts: StartServerOptions, lock: DataDirLock): Promise<
   const channels = new ChannelService(ctx);
   await channels.sealStoredProxyCredentials();
   ctx.dispatcher = new Dispatcher({
-    sequelize,
-    writeLock,
+    state: deliveries,
     registry: ctx.registry,
     services: channelServices,
     clock,
-    events,
     retryPolicy: () => settings.get().retry,
     loadChannel: (id) => channels.loadRuntime(id),
     random: opts.random,
@@ -247,7 +220,7 @@ async function openServer(opts: StartServerOptions, lock: DataDirLock): Promise<
   try {
     server = await listen(app, host, port, timeouts, maxConnections);
   } catch (err) {
-    await sequelize.close();
+    await db.close();
     throw err;
   }
   const address = server.address();
@@ -290,7 +263,7 @@ async function openServer(opts: StartServerOptions, lock: DataDirLock): Promise<
       stopJobs();
       await searchBackfill.stop();
       await ctx.dispatcher.stop();
-      await sequelize.close();
+      await db.close();
       lock.release();
     })();
     return closing;

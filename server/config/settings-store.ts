@@ -1,5 +1,5 @@
 import { Setting } from '../db/models/setting';
-import type { WriteLock } from '../db/sequelize';
+import type { WriteLock } from '../db/writer';
 import {
   retentionSchema,
   retryPolicySchema,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { migrate } from '../../server/db/migrate';
-import { createSequelize } from '../../server/db/sequelize';
+import { openDatabase } from '../../server/db/database';
 import { startHttpPeer, type HttpPeer } from '../helpers/http-peer';
 import { startTestHerald, type TestHerald } from '../helpers/herald';
 
@@ -25,12 +25,12 @@ describe('task_id across the upgrade', () => {
   async function previousVersionFolder(rows: string[]): Promise<string> {
     const dataDir = mkdtempSync(join(tmpdir(), 'herald-upgrade-'));
     cleanup.push(async () => rmSync(dataDir, { recursive: true, force: true }));
-    const sequelize = await createSequelize(join(dataDir, 'herald.db'));
+    const db = await openDatabase(join(dataDir, 'herald.db'));
     try {
-      await migrate(sequelize, FIRST_RELEASE);
-      for (const sql of rows) await sequelize.query(sql);
+      await migrate(db.sequelize, FIRST_RELEASE);
+      for (const sql of rows) await db.sequelize.query(sql);
     } finally {
-      await sequelize.close();
+      await db.close();
     }
     return dataDir;
   }

@@ -4,7 +4,7 @@ import { adapterFor } from '../../channels/registry';
 import type { AppContext } from '../../context';
 import { TokenError, type TokenKind } from '../../crypto/tokens';
 import { configVersion } from '../../db/config-version';
-import { Channel, Delivery, Instance, Send, Task, Template } from '../../db/models';
+import { Channel, Instance, Task, Template } from '../../db/models';
 import { chooseContent, hasAnyBody, type Bodies } from '../../domain/content-format';
 import { splitList } from '../../domain/lists';
 import { LIMITS } from '../../config/settings-schema';
@@ -38,6 +38,15 @@ interface PlannedDelivery {
   content: string;
   recipient: string | null;
   mentions: Mentions;
+}
+
+/** A delivery as the V1 answer names it. */
+export interface AcceptedDelivery {
+  id: number;
+  instanceId: number | null;
+  channelId: number;
+  channelType: string;
+  recipient: string | null;
 }
 
 export interface SendResponse {
@@ -342,7 +351,10 @@ export class SendService {
     };
   }
 
-  /** Commits the send and every delivery in one transaction before anyone is answered. */
+  /**
+   * Commits the send and every delivery before anyone is answered; concurrent sends share one
+   * commit (see DeliveryState.accept).
+   */
   private async store(input: {
     api: 'v1' | 'v2';
     taskId: number | null;
@@ -353,46 +365,44 @@ export class SendService {
     url: string | null;
     request: Record<string, unknown>;
     planned: PlannedDelivery[];
-  }): Promise<{ send: Send; deliveries: Delivery[] }> {
-    const now = this.ctx.clock.now();
-    const result = await this.ctx.sendCommits.run(async (transaction) => {
-      const send = await Send.create(
-        {
-          api: input.api,
-          taskId: input.taskId,
-          templateId: input.templateId,
-          sourceName: input.sourceName,
-          title: input.title,
-          text: input.bodies.text ?? null,
-          html: input.bodies.html ?? null,
-          markdown: input.bodies.markdown ?? null,
-          url: input.url,
-          request: input.request,
-          deliveryCount: input.planned.length,
-        },
-        { transaction },
-      );
-      const deliveries = await Delivery.bulkCreate(
-        input.planned.map((p) => ({
-          sendId: send.id,
-          instanceId: p.target.instance.id,
-          channelId: p.target.channel.id,
-          channelType: p.target.channel.type,
-          contentType: p.contentType,
-          recipient: p.recipient,
-          title: input.title,
-          content: p.content,
-          url: input.url,
-          mentions: p.mentions,
-          nextAttemptAt: now,
-        })),
-        { transaction },
-      );
-      return { send, deliveries };
+  }): Promise<{ send: { id: number }; deliveries: AcceptedDelivery[] }> {
+    const { sendId, deliveryIds } = await this.ctx.deliveries.accept({
+      send: {
+        api: input.api,
+        taskId: input.taskId,
+        templateId: input.templateId,
+        sourceName: input.sourceName,
+        title: input.title,
+        text: input.bodies.text ?? null,
+        html: input.bodies.html ?? null,
+        markdown: input.bodies.markdown ?? null,
+        url: input.url,
+        request: input.request,
+        deliveryCount: input.planned.length,
+      },
+      deliveries: input.planned.map((p) => ({
+        instanceId: p.target.instance.id,
+        channelId: p.target.channel.id,
+        channelType: p.target.channel.type,
+        contentType: p.contentType,
+        recipient: p.recipient,
+        title: input.title,
+        content: p.content,
+        url: input.url,
+        mentions: p.mentions,
+      })),
     });
-    this.ctx.events.emit('send', { id: result.send.id, status: 'pending' });
     this.ctx.dispatcher.wake();
-    return result;
+    return {
+      send: { id: sendId },
+      deliveries: input.planned.map((p, i) => ({
+        id: deliveryIds[i],
+        instanceId: p.target.instance.id,
+        channelId: p.target.channel.id,
+        channelType: p.target.channel.type,
+        recipient: p.recipient,
+      })),
+    };
   }
 }
 
@@ -436,7 +446,7 @@ function redact(req: V1Request | V2Request): Record<string, unknown> {
 /** design.md's V1 answer: sent, partial (with per-instance results), or 500 naming the failures. */
 export function summariseV1(
   sendId: number,
-  deliveries: Delivery[],
+  deliveries: AcceptedDelivery[],
   results: Map<number, AttemptResult>,
 ): SendResponse {
   const rows = deliveries.map((d) => {

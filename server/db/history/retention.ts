@@ -2,7 +2,7 @@ import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 
 import type { Retention } from '../../config/settings-schema';
 import { createLogger } from '../../lib/logger';
-import type { WriteLock } from '../sequelize';
+import type { WriteLock } from '../writer';
 import { dbTime } from './history-search';
 
 const log = createLogger('retention');

@@ -1,7 +1,7 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 
 import { createLogger } from '../../lib/logger';
-import type { WriteLock } from '../sequelize';
+import type { WriteLock } from '../writer';
 
 const log = createLogger('search');
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { SendRateLimiter } from '../../../server/api/send/rate-limiter';
 import { assertRegistry, createChannelRegistry } from '../../../server/channels/registry';
-import { statusFromCounts } from '../../../server/queue/dispatcher';
+import { statusFromCounts } from '../../../server/queue/delivery-state';
 
 describe('statusFromCounts()', () => {
   it('statusFromCounts() rolls deliveries up into the send status', () => {

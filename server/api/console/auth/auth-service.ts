@@ -30,8 +30,10 @@ export class AuthService {
   /** Creates the first administrator; refused once any user exists. */
   async setup(username: string, password: string): Promise<SessionUser> {
     const hash = await argon2.hash(password, { type: argon2.argon2id });
-    const user = await this.ctx.writeLock.run(async () => {
-      if ((await User.count()) > 0) throw conflict('Herald is already set up; sign in instead');
+    const user = await this.ctx.writeLock.run(async ({ transaction }) => {
+      // Counted inside the write: a setup committed in the same cycle is seen.
+      if ((await User.count({ transaction })) > 0)
+        throw conflict('Herald is already set up; sign in instead');
       return User.create({ username, passwordHash: hash });
     });
     return { id: user.id, username: user.username };

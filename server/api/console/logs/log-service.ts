@@ -1,7 +1,6 @@
 import type { AppContext } from '../../../context';
 import { Channel, Delivery, DeliveryAttempt, Send } from '../../../db/models';
 import { listSendIds } from '../../../db/history/history-search';
-import { deliveryStatusCounts, rollUpSendStatus } from '../../../queue/dispatcher';
 import { AppError, notFound } from '../../../lib/errors';
 import { pageOf, type Paging } from '../../../lib/paging';
 
@@ -37,7 +36,7 @@ export class LogService {
 
   private async deliveryCounts(sendIds: number[]) {
     const out = new Map<number, { sent: number; failed: number }>();
-    for (const [id, c] of await deliveryStatusCounts(sendIds)) {
+    for (const [id, c] of await this.ctx.deliveries.countsBySend(sendIds)) {
       out.set(id, { sent: c.sent ?? 0, failed: c.failed ?? 0 });
     }
     return out;
@@ -120,24 +119,15 @@ export class LogService {
     };
   }
 
-  /** Puts a failed or waiting delivery back in the queue now, with a fresh attempt budget. */
+  /**
+   * Puts a failed or waiting delivery back in the queue now, with a fresh attempt budget; the
+   * check and the write are one write job, so nothing can change the delivery in between.
+   */
   async retry(id: number) {
+    await this.ctx.deliveries.requeue(id);
+    this.ctx.dispatcher.wake();
     const delivery = await Delivery.findByPk(id);
     if (!delivery) throw notFound(`delivery ${id} does not exist`);
-    if (delivery.status === 'sent') throw new AppError(409, `delivery ${id} was already sent`);
-    if (delivery.status === 'sending')
-      throw new AppError(409, `delivery ${id} is being sent right now`);
-    await this.ctx.writeLock.run(() =>
-      this.ctx.sequelize.transaction(async (transaction) => {
-        await delivery.update(
-          { status: 'queued', attempts: 0, nextAttemptAt: this.ctx.clock.now(), leaseUntil: null },
-          { transaction },
-        );
-        await rollUpSendStatus([delivery.sendId], transaction);
-      }),
-    );
-    this.ctx.events.emit('delivery', { id, sendId: delivery.sendId, status: 'queued' });
-    this.ctx.dispatcher.wake();
     return this.deliveryDto(delivery);
   }
 }

@@ -1,0 +1,59 @@
+import { insertHostedMessages, type NewHostedMessage } from '../db/hot-path';
+import type { BatchKind, Writer } from '../db/writer';
+import type { HeraldEvents } from '../events';
+import { errorMessage } from '../lib/errors';
+import { createLogger } from '../lib/logger';
+import type { ChannelServices, HostedMessageInput } from './channel-adapter';
+
+const log = createLogger('hosted');
+
+interface Stored {
+  id: number;
+  fresh: boolean;
+  createdAt: string;
+}
+
+/**
+ * Where the hosted channel stores what it delivers: messages delivered together are written
+ * in one statement of the writer's cycle, and the reader is told once they are committed.
+ */
+export function hostedMessageStore(
+  writer: Writer,
+  events: HeraldEvents,
+): ChannelServices['storeHostedMessage'] {
+  const kind: BatchKind<NewHostedMessage, Stored> = {
+    name: 'hosted message',
+    async run({ sql }, messages) {
+      const wallNow = Date.now();
+      const createdAt = new Date(wallNow).toISOString();
+      return (await insertHostedMessages(sql, [...messages], wallNow)).map((m) => ({
+        ...m,
+        createdAt,
+      }));
+    },
+  };
+  return async (input: HostedMessageInput) => {
+    const message: NewHostedMessage = {
+      ...input,
+      // Negative ids mark console test sends: they have no delivery row.
+      deliveryId: input.deliveryId > 0 ? input.deliveryId : null,
+    };
+    const stored = await writer.submit(kind, message);
+    if (!stored.fresh) return { id: stored.id };
+    // The message is stored: a listener that throws (tray, notifications) must not turn this
+    // delivery into a failure and a duplicate on retry.
+    try {
+      events.emit('message', {
+        id: stored.id,
+        title: input.title,
+        content: input.content,
+        format: input.format,
+        url: input.url,
+        createdAt: stored.createdAt,
+      });
+    } catch (err) {
+      log.error(`a listener of new hosted messages failed: ${errorMessage(err)}`);
+    }
+    return { id: stored.id };
+  };
+}

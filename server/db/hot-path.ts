@@ -1,0 +1,406 @@
+/**
+ * Every statement of the delivery hot path — accept, claim, attempt records, outcomes, the
+ * send roll-up, requeue, recovery — in one place, as fixed parameterised SQL. Sets of rows
+ * travel as one JSON parameter read with json_each, so a cycle's hundred sends are one
+ * INSERT, not a hundred, and each statement's text never changes. A PostgreSQL twin of this
+ * module (json_to_recordset, UPDATE … FROM) is the next step for scale-out; nothing else in
+ * the server holds hot-path SQL.
+ *
+ * Statuses in the statements come from the state table (delivery-transitions.ts): a row
+ * outside an event's `from` states is not matched, which is how refused transitions are
+ * refused.
+ */
+import type { ContentType, Mentions } from '../channels/channel-adapter';
+import type { AttemptOutcome } from './models/delivery-attempt';
+import {
+  OPEN_STATUSES,
+  TRANSITIONS,
+  sqlList,
+  type DeliveryStatus,
+  type SendStatus,
+} from '../queue/delivery-transitions';
+import { sqliteDate, type SqlExecutor } from './sql';
+
+export interface NewSend {
+  api: 'v1' | 'v2';
+  taskId: number | null;
+  templateId: number | null;
+  sourceName: string;
+  title: string;
+  text: string | null;
+  html: string | null;
+  markdown: string | null;
+  url: string | null;
+  request: Record<string, unknown>;
+  deliveryCount: number;
+}
+
+export interface NewDelivery {
+  sendId: number;
+  instanceId: number | null;
+  channelId: number;
+  channelType: string;
+  contentType: ContentType;
+  recipient: string | null;
+  title: string;
+  content: string;
+  url: string | null;
+  mentions: Mentions;
+  nextAttemptAt: number;
+}
+
+/** A claimed delivery: everything one attempt needs. */
+export interface ClaimedDelivery {
+  id: number;
+  sendId: number;
+  channelId: number;
+  title: string;
+  content: string;
+  contentType: ContentType;
+  url: string | null;
+  recipient: string | null;
+  mentions: Mentions;
+  attempts: number;
+  nextAttemptAt: number;
+}
+
+/** One finished attempt, as it is recorded. */
+export interface OutcomeRecord {
+  id: number;
+  status: Extract<DeliveryStatus, 'sent' | 'retrying' | 'failed'>;
+  outcome: AttemptOutcome;
+  error: string | null;
+  reply: string | null;
+  startedAt: number;
+  durationMs: number;
+  /** When the next attempt is due (retrying only). */
+  retryAt: number | null;
+}
+
+export interface DeliveryRow {
+  id: number;
+  sendId: number;
+  status: DeliveryStatus;
+  attempts: number;
+  lastError: string | null;
+  reply: string | null;
+}
+
+const CLAIM_DUE = sqlList(TRANSITIONS.claim.from.filter((s) => s !== 'sending'));
+const OUTCOME_FROM = sqlList(TRANSITIONS.succeed.from);
+const REQUEUE_FROM = sqlList(TRANSITIONS.requeue.from);
+const DEFER_FROM = sqlList(TRANSITIONS.defer.from);
+const RECOVER_FROM = sqlList(TRANSITIONS.recover.from);
+const OPEN = sqlList(OPEN_STATUSES);
+
+const ids = (rows: Array<{ id: unknown }>) => rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+
+/** Inserts a cycle's sends in one statement; ids come back in the order given. */
+export async function insertSends(sql: SqlExecutor, sends: NewSend[], now: number) {
+  if (sends.length === 0) return [];
+  const rows = await sql.all<{ id: number }>(
+    `INSERT INTO sends (api, task_id, template_id, source_name, title, text, html, markdown, url,
+       request, status, delivery_count, created_at, updated_at)
+     SELECT value ->> 'api', value ->> 'taskId', value ->> 'templateId', value ->> 'sourceName',
+       value ->> 'title', value ->> 'text', value ->> 'html', value ->> 'markdown', value ->> 'url',
+       value ->> 'request', 'pending', value ->> 'deliveryCount', ?2, ?2
+     FROM json_each(?1) ORDER BY key
+     RETURNING id`,
+    [JSON.stringify(sends), sqliteDate(now)],
+  );
+  // One statement on the only writer: AUTOINCREMENT ids rise in insertion order.
+  return ids(rows);
+}
+
+/** Inserts a cycle's deliveries (all `queued`) in one statement; ids in the order given. */
+export async function insertDeliveries(sql: SqlExecutor, deliveries: NewDelivery[], now: number) {
+  if (deliveries.length === 0) return [];
+  const rows = await sql.all<{ id: number }>(
+    `INSERT INTO deliveries (send_id, instance_id, channel_id, channel_type, content_type,
+       recipient, title, content, url, mentions, status, attempts, next_attempt_at,
+       created_at, updated_at)
+     SELECT value ->> 'sendId', value ->> 'instanceId', value ->> 'channelId',
+       value ->> 'channelType', value ->> 'contentType', value ->> 'recipient', value ->> 'title',
+       value ->> 'content', value ->> 'url', value ->> 'mentions', 'queued', 0,
+       value ->> 'nextAttemptAt', ?2, ?2
+     FROM json_each(?1) ORDER BY key
+     RETURNING id`,
+    [JSON.stringify(deliveries), sqliteDate(now)],
+  );
+  return ids(rows);
+}
+
+/**
+ * Claims up to `limit` due deliveries in one statement: queued or retrying ones whose time
+ * has come, and `sending` ones whose lease ran out (their worker died), oldest first.
+ */
+export async function claimDue(
+  sql: SqlExecutor,
+  opts: { now: number; leaseUntil: number; limit: number; exclude: number[]; wallNow: number },
+): Promise<ClaimedDelivery[]> {
+  const rows = await sql.all<{
+    id: number;
+    send_id: number;
+    channel_id: number;
+    title: string;
+    content: string;
+    content_type: ContentType;
+    url: string | null;
+    recipient: string | null;
+    mentions: string;
+    attempts: number;
+    next_attempt_at: number;
+  }>(
+    `UPDATE deliveries SET status = 'sending', lease_until = ?2, updated_at = ?5
+     WHERE id IN (
+       SELECT id FROM deliveries
+       WHERE ((status IN (${CLAIM_DUE}) AND next_attempt_at <= ?1)
+           OR (status = 'sending' AND lease_until < ?1))
+         AND id NOT IN (SELECT value FROM json_each(?4))
+       ORDER BY next_attempt_at, id LIMIT ?3)
+     RETURNING id, send_id, channel_id, title, content, content_type, url, recipient, mentions,
+       attempts, next_attempt_at`,
+    [opts.now, opts.leaseUntil, opts.limit, JSON.stringify(opts.exclude), sqliteDate(opts.wallNow)],
+  );
+  return rows
+    .map((r) => ({
+      id: r.id,
+      sendId: r.send_id,
+      channelId: r.channel_id,
+      title: r.title,
+      content: r.content,
+      contentType: r.content_type,
+      url: r.url,
+      recipient: r.recipient,
+      mentions: JSON.parse(r.mentions) as Mentions,
+      attempts: r.attempts,
+      nextAttemptAt: Number(r.next_attempt_at),
+    }))
+    .sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || a.id - b.id);
+}
+
+/**
+ * Records finished attempts: the deliveries still `sending` move to their outcome status and
+ * get one attempt row each, all in two statements. Returns the rows that moved (a delivery no
+ * longer `sending` is refused and left alone).
+ */
+export async function recordOutcomes(
+  sql: SqlExecutor,
+  outcomes: OutcomeRecord[],
+  wallNow: number,
+): Promise<Array<{ id: number; sendId: number; attempts: number }>> {
+  if (outcomes.length === 0) return [];
+  const at = sqliteDate(wallNow);
+  const moved = await sql.all<{ id: number; send_id: number; attempts: number }>(
+    `UPDATE deliveries SET status = v.status, attempts = deliveries.attempts + 1,
+       next_attempt_at = COALESCE(v.retry_at, deliveries.next_attempt_at), lease_until = NULL,
+       last_error = v.error, reply = v.reply, sent_at = v.sent_at, updated_at = ?2
+     FROM (SELECT value ->> 'id' AS id, value ->> 'status' AS status,
+             value ->> 'retryAt' AS retry_at, value ->> 'error' AS error,
+             value ->> 'reply' AS reply, value ->> 'sentAt' AS sent_at
+           FROM json_each(?1)) AS v
+     WHERE deliveries.id = v.id AND deliveries.status IN (${OUTCOME_FROM})
+     RETURNING deliveries.id, deliveries.send_id, deliveries.attempts`,
+    [
+      JSON.stringify(
+        outcomes.map((o) => ({
+          id: o.id,
+          status: o.status,
+          retryAt: o.retryAt,
+          error: o.error,
+          reply: o.reply,
+          sentAt: o.status === 'sent' ? sqliteDate(o.startedAt + o.durationMs) : null,
+        })),
+      ),
+      at,
+    ],
+  );
+  const attemptNo = new Map(moved.map((m) => [m.id, m.attempts]));
+  const recorded = outcomes.filter((o) => attemptNo.has(o.id));
+  if (recorded.length > 0) {
+    await sql.run(
+      `INSERT INTO delivery_attempts (delivery_id, attempt, outcome, error, reply, duration_ms,
+         started_at, created_at)
+       SELECT value ->> 'id', value ->> 'attempt', value ->> 'outcome', value ->> 'error',
+         value ->> 'reply', value ->> 'durationMs', value ->> 'startedAt', ?2
+       FROM json_each(?1) ORDER BY key`,
+      [
+        JSON.stringify(
+          recorded.map((o) => ({
+            id: o.id,
+            attempt: attemptNo.get(o.id),
+            outcome: o.outcome,
+            error: o.error,
+            reply: o.reply,
+            durationMs: Math.max(0, Math.round(o.durationMs)),
+            startedAt: sqliteDate(o.startedAt),
+          })),
+        ),
+        at,
+      ],
+    );
+  }
+  return moved.map((m) => ({ id: m.id, sendId: m.send_id, attempts: m.attempts }));
+}
+
+/**
+ * Recomputes the status of the given sends from their deliveries, in one statement, and
+ * returns the sends whose status changed. The CASE is statusFromCounts() in SQL.
+ */
+export async function rollUpSends(sql: SqlExecutor, sendIds: number[], wallNow: number) {
+  if (sendIds.length === 0) return [];
+  return sql.all<{ id: number; status: SendStatus }>(
+    `UPDATE sends SET status = c.next, updated_at = ?2
+     FROM (SELECT send_id,
+             CASE WHEN SUM(status IN (${OPEN})) > 0 THEN 'pending'
+                  WHEN SUM(status = 'failed') = 0 THEN
+                    CASE WHEN SUM(status = 'sent') > 0 THEN 'sent' ELSE 'pending' END
+                  WHEN SUM(status = 'sent') > 0 THEN 'partial'
+                  ELSE 'failed' END AS next
+           FROM deliveries WHERE send_id IN (SELECT value FROM json_each(?1))
+           GROUP BY send_id) AS c
+     WHERE sends.id = c.send_id AND sends.status <> c.next
+     RETURNING sends.id, sends.status`,
+    [JSON.stringify(sendIds), sqliteDate(wallNow)],
+  );
+}
+
+/** Queues a delivery again now with a fresh attempt budget; null when its state refuses it. */
+export async function requeue(sql: SqlExecutor, id: number, now: number, wallNow: number) {
+  const [row] = await sql.all<{ send_id: number }>(
+    `UPDATE deliveries SET status = 'queued', attempts = 0, next_attempt_at = ?2,
+       lease_until = NULL, updated_at = ?3
+     WHERE id = ?1 AND status IN (${REQUEUE_FROM})
+     RETURNING send_id`,
+    [id, now, sqliteDate(wallNow)],
+  );
+  return row ? { sendId: row.send_id } : null;
+}
+
+/** Puts a claimed delivery back for later without counting an attempt (rate limit). */
+export async function defer(sql: SqlExecutor, id: number, at: number, wallNow: number) {
+  const { changes } = await sql.run(
+    `UPDATE deliveries SET status = CASE WHEN attempts > 0 THEN 'retrying' ELSE 'queued' END,
+       next_attempt_at = ?2, lease_until = NULL, updated_at = ?3
+     WHERE id = ?1 AND status IN (${DEFER_FROM})`,
+    [id, at, sqliteDate(wallNow)],
+  );
+  return changes > 0;
+}
+
+/** At startup: every claim the last process left behind goes back to waiting. */
+export async function recoverClaims(sql: SqlExecutor, wallNow: number) {
+  const { changes } = await sql.run(
+    `UPDATE deliveries SET status = CASE WHEN attempts > 0 THEN 'retrying' ELSE 'queued' END,
+       lease_until = NULL, updated_at = ?1
+     WHERE status IN (${RECOVER_FROM})`,
+    [sqliteDate(wallNow)],
+  );
+  return changes;
+}
+
+/** The current state of some deliveries (for refusals and for V1 answers after the wait). */
+export async function deliveryRows(sql: SqlExecutor, deliveryIds: number[]) {
+  if (deliveryIds.length === 0) return [];
+  const rows = await sql.all<{
+    id: number;
+    send_id: number;
+    status: DeliveryStatus;
+    attempts: number;
+    last_error: string | null;
+    reply: string | null;
+  }>(
+    `SELECT id, send_id, status, attempts, last_error, reply FROM deliveries
+     WHERE id IN (SELECT value FROM json_each(?1))`,
+    [JSON.stringify(deliveryIds)],
+  );
+  return rows.map((r): DeliveryRow => ({
+    id: r.id,
+    sendId: r.send_id,
+    status: r.status,
+    attempts: r.attempts,
+    lastError: r.last_error,
+    reply: r.reply,
+  }));
+}
+
+/** When the earliest waiting delivery is due (epoch ms), or null when none waits. */
+export async function nextDueAt(sql: SqlExecutor): Promise<number | null> {
+  const [row] = await sql.all<{ next: number | null }>(
+    `SELECT MIN(next_attempt_at) AS next FROM deliveries WHERE status IN (${CLAIM_DUE})`,
+  );
+  return row?.next === null || row?.next === undefined ? null : Number(row.next);
+}
+
+/** How many deliveries of each send are in each status, in one grouped query. */
+export async function countsBySend(sql: SqlExecutor, sendIds: number[]) {
+  const counts = new Map<number, Partial<Record<DeliveryStatus, number>>>();
+  if (sendIds.length === 0) return counts;
+  const rows = await sql.all<{ send_id: number; status: DeliveryStatus; n: number }>(
+    `SELECT send_id, status, COUNT(*) AS n FROM deliveries
+     WHERE send_id IN (SELECT value FROM json_each(?1)) GROUP BY send_id, status`,
+    [JSON.stringify(sendIds)],
+  );
+  for (const row of rows) {
+    const c = counts.get(row.send_id) ?? {};
+    c[row.status] = Number(row.n);
+    counts.set(row.send_id, c);
+  }
+  return counts;
+}
+
+export interface NewHostedMessage {
+  channelId: number;
+  /** Null for a console test send, which has no delivery. */
+  deliveryId: number | null;
+  title: string;
+  content: string;
+  format: ContentType;
+  url: string | null;
+}
+
+/**
+ * Stores hosted messages in one statement and returns their ids in the order given. A
+ * delivery whose message is already stored (its attempt died before recording success) gets
+ * the stored message's id instead of a second copy (`fresh: false`).
+ */
+export async function insertHostedMessages(
+  sql: SqlExecutor,
+  messages: NewHostedMessage[],
+  wallNow: number,
+): Promise<Array<{ id: number; fresh: boolean }>> {
+  if (messages.length === 0) return [];
+  const inserted = await sql.all<{ id: number; delivery_id: number | null }>(
+    `INSERT INTO hosted_messages (channel_id, delivery_id, title, content, format, url,
+       created_at, updated_at)
+     SELECT value ->> 'channelId', value ->> 'deliveryId', value ->> 'title', value ->> 'content',
+       value ->> 'format', value ->> 'url', ?2, ?2
+     FROM json_each(?1) WHERE true ORDER BY key
+     ON CONFLICT (delivery_id) DO NOTHING
+     RETURNING id, delivery_id`,
+    [JSON.stringify(messages), sqliteDate(wallNow)],
+  );
+  const byDelivery = new Map<number, number>();
+  const withoutDelivery: number[] = [];
+  for (const row of inserted.sort((a, b) => a.id - b.id)) {
+    if (row.delivery_id === null) withoutDelivery.push(row.id);
+    else byDelivery.set(row.delivery_id, row.id);
+  }
+  const stored = messages
+    .map((m) => m.deliveryId)
+    .filter((d): d is number => d !== null && !byDelivery.has(d));
+  if (stored.length > 0) {
+    const rows = await sql.all<{ id: number; delivery_id: number }>(
+      `SELECT id, delivery_id FROM hosted_messages
+       WHERE delivery_id IN (SELECT value FROM json_each(?1))`,
+      [JSON.stringify(stored)],
+    );
+    for (const row of rows) byDelivery.set(row.delivery_id, row.id);
+  }
+  const fresh = new Set(inserted.map((r) => r.id));
+  let next = 0;
+  return messages.map((m) => {
+    const id = m.deliveryId === null ? withoutDelivery[next++] : byDelivery.get(m.deliveryId)!;
+    return { id, fresh: fresh.has(id) };
+  });
+}

@@ -1,0 +1,235 @@
+import type { Transaction } from 'sequelize';
+
+import { createLogger } from '../lib/logger';
+import type { SqlExecutor } from './sql';
+
+const log = createLogger('writer');
+
+/** What a write job gets: the open transaction, for raw statements and for model calls. */
+export interface WriteTx {
+  /** Parameterised statements on the write connection, inside the cycle's transaction. */
+  sql: SqlExecutor;
+  /**
+   * The same transaction for Sequelize: model writes inside a job join it anyway (they run on
+   * the write connection); pass `{ transaction }` to a model *read* that must see this job's
+   * own writes, because reads without it go to the read connection.
+   */
+  transaction: Transaction;
+}
+
+/**
+ * A kind of write whose concurrent jobs are written together: one call with every item of a
+ * cycle (one multi-row INSERT, one set-based UPDATE), one result per item, in order.
+ */
+export interface BatchKind<I, R> {
+  readonly name: string;
+  run(tx: WriteTx, items: readonly I[]): Promise<R[]>;
+}
+
+/** The thin adapter the console's services write through: `ctx.writeLock.run(() => Model.create(…))`. */
+export interface WriteLock {
+  run<T>(fn: (tx: WriteTx) => Promise<T>): Promise<T>;
+}
+
+interface Entry {
+  kind: BatchKind<unknown, unknown>;
+  item: unknown;
+  resolve(value: unknown): void;
+  reject(err: unknown): void;
+}
+
+type Settled = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+/**
+ * Single jobs (console CRUD, anything written with Sequelize models) are one kind too: they
+ * run one after another inside the cycle, and like any kind, if one fails they are rolled back
+ * and run again each under a savepoint of its own, so only the failing one is refused.
+ */
+const singleJobs: BatchKind<(tx: WriteTx) => Promise<unknown>, unknown> = {
+  name: 'job',
+  async run(tx, jobs) {
+    const results: unknown[] = [];
+    for (const job of jobs) results.push(await job(tx));
+    return results;
+  },
+};
+
+/** Items of one cycle are grouped by kind; kinds run in the order they first arrived. */
+function groupByKind(entries: Entry[]): Entry[][] {
+  const groups = new Map<BatchKind<unknown, unknown>, Entry[]>();
+  for (const e of entries) {
+    const group = groups.get(e.kind);
+    if (group) group.push(e);
+    else groups.set(e.kind, [e]);
+  }
+  return [...groups.values()];
+}
+
+/**
+ * The one writer of the database. Every write — accepted sends, the dispatcher's claims and
+ * outcomes, console CRUD — is a job queued here; whatever is queued when a cycle starts is
+ * written in one `BEGIN IMMEDIATE … COMMIT`, with the jobs of one kind merged into one call.
+ * A job is answered only after its cycle committed.
+ *
+ * Failure never takes bystanders down: a cycle that fails is rolled back and run again with
+ * each kind under a savepoint, a failing kind item by item, so only the bad item is refused;
+ * if that cannot commit either, every job runs again in a transaction of its own.
+ *
+ * SQLite allows one writer at a time; in this process that writer is this class, so nothing
+ * else may write on the write connection (reads go to the read connection, see database.ts).
+ */
+export class Writer implements WriteLock {
+  private queue: Entry[] = [];
+  private scheduled = false;
+  private cycling: Promise<void> | null = null;
+  private closed = false;
+  private savepoints = 0;
+
+  constructor(
+    private readonly sql: SqlExecutor,
+    private readonly newTransaction: () => Transaction,
+    private readonly maxEntries = 1000,
+  ) {}
+
+  /** One job: it shares the cycle's transaction with whatever else is queued. */
+  run<T>(fn: (tx: WriteTx) => Promise<T>): Promise<T> {
+    return this.submit(singleJobs, fn) as Promise<T>;
+  }
+
+  /** Queues one item of a mergeable kind for the next cycle. */
+  submit<I, R>(kind: BatchKind<I, R>, item: I): Promise<R> {
+    if (this.closed) return Promise.reject(new Error('the database is closed'));
+    return new Promise<R>((resolve, reject) => {
+      this.queue.push({
+        kind: kind as BatchKind<unknown, unknown>,
+        item,
+        resolve: resolve as (v: unknown) => void,
+        reject,
+      });
+      this.schedule();
+    });
+  }
+
+  /** Refuses new jobs and waits for those already queued. */
+  async close(): Promise<void> {
+    this.closed = true;
+    while (this.cycling || this.queue.length > 0) {
+      if (this.cycling) await this.cycling;
+      else await this.cycle();
+    }
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.cycling) return;
+    this.scheduled = true;
+    // Jobs that arrive in the same turn of the event loop (a burst of requests) share a cycle.
+    setImmediate(() => {
+      this.scheduled = false;
+      if (!this.cycling) void this.cycle();
+    });
+  }
+
+  private cycle(): Promise<void> {
+    const entries = this.queue.splice(0, this.maxEntries);
+    this.cycling = this.runCycle(entries)
+      .catch((err) => {
+        // runCycle settles every entry itself; this is a last guard against a hung caller.
+        log.error(`write cycle failed: ${String(err)}`);
+        for (const e of entries) e.reject(err);
+      })
+      .finally(() => {
+        this.cycling = null;
+        if (this.queue.length > 0) void this.cycle();
+      });
+    return this.cycling;
+  }
+
+  /**
+   * The usual cycle: BEGIN, one call per kind, COMMIT, and nothing else, since every
+   * statement is a round trip to SQLite's worker thread. Only when something fails does the
+   * cycle start again with savepoints (see isolateFailures).
+   */
+  private async runCycle(entries: Entry[]): Promise<void> {
+    if (entries.length === 0) return;
+    const values = new Map<Entry, unknown>();
+    try {
+      await this.inTransaction(async (tx) => {
+        for (const group of groupByKind(entries)) {
+          const results = await group[0].kind.run(
+            tx,
+            group.map((e) => e.item),
+          );
+          group.forEach((e, i) => values.set(e, results[i]));
+        }
+      });
+    } catch (err) {
+      if (entries.length === 1) entries[0].reject(err);
+      else await this.isolateFailures(entries, err);
+      return;
+    }
+    for (const [e, value] of values) e.resolve(value);
+  }
+
+  /**
+   * The cycle again, each kind under a savepoint and a failing kind item by item, so only the
+   * failing jobs are refused. If even that cannot commit, every job runs in a transaction of
+   * its own.
+   */
+  private async isolateFailures(entries: Entry[], cause: unknown): Promise<void> {
+    log.warn(`a write cycle of ${entries.length} jobs failed (${String(cause)}); isolating it`);
+    const settled = new Map<Entry, Settled>();
+    try {
+      await this.inTransaction(async (tx) => {
+        for (const group of groupByKind(entries)) await this.runGroup(tx, group, settled);
+      });
+    } catch {
+      for (const e of entries) {
+        const s = settled.get(e);
+        if (s && !s.ok) e.reject(s.error);
+        else await this.runCycle([e]);
+      }
+      return;
+    }
+    for (const [e, s] of settled) {
+      if (s.ok) e.resolve(s.value);
+      else e.reject(s.error);
+    }
+  }
+
+  private async inTransaction(work: (tx: WriteTx) => Promise<void>): Promise<void> {
+    const transaction = this.newTransaction();
+    try {
+      await this.sql.exec('BEGIN IMMEDIATE');
+      await work({ sql: this.sql, transaction });
+      await this.sql.exec('COMMIT');
+    } catch (err) {
+      await this.sql.exec('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      // A job that kept the transaction object cannot use it after the cycle.
+      (transaction as unknown as { finished: string }).finished = 'commit';
+    }
+  }
+
+  /** One kind's items under a savepoint; on failure, each item again under its own. */
+  private async runGroup(tx: WriteTx, group: Entry[], settled: Map<Entry, Settled>) {
+    const savepoint = `w${++this.savepoints}`;
+    await this.sql.exec(`SAVEPOINT ${savepoint}`);
+    try {
+      const values = await group[0].kind.run(
+        tx,
+        group.map((e) => e.item),
+      );
+      await this.sql.exec(`RELEASE ${savepoint}`);
+      group.forEach((e, i) => settled.set(e, { ok: true, value: values[i] }));
+    } catch (error) {
+      // If even this fails, the transaction is gone: the cycle's catch retries everything.
+      await this.sql.exec(`ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`);
+      if (group.length === 1) {
+        settled.set(group[0], { ok: false, error });
+        return;
+      }
+      for (const e of group) await this.runGroup(tx, [e], settled);
+    }
+  }
+}

@@ -1,0 +1,118 @@
+import type { ChannelServices } from '../channels/channel-adapter';
+import { DeliveryError } from '../channels/delivery-error';
+import { adapterFor, type ChannelRegistry } from '../channels/registry';
+import type { RetryPolicy } from '../config/settings-schema';
+import type { ClaimedDelivery, OutcomeRecord } from '../db/hot-path';
+import type { Clock } from '../lib/clock';
+import { errorMessage } from '../lib/errors';
+import { nextAttemptAt } from './backoff';
+import type { Pacer } from './pacer';
+
+/** An adapter that neither resolves nor rejects is cut off here and counted as a transient failure. */
+const ATTEMPT_TIMEOUT_MS = 120_000;
+
+export interface LoadedChannel {
+  type: string;
+  config: unknown;
+}
+
+export interface AttemptDeps {
+  registry: ChannelRegistry;
+  services: ChannelServices;
+  clock: Clock;
+  pacer: Pacer;
+  retryPolicy(): RetryPolicy;
+  loadChannel(id: number): Promise<LoadedChannel | null>;
+  random?: () => number;
+}
+
+/** What one attempt came to: an outcome to record, or "not now" from the channel's rate limit. */
+export type AttemptRun = { outcome: OutcomeRecord } | { deferUntil: number };
+
+/** Runs one claimed delivery through its channel's adapter; never throws. */
+export async function runAttempt(
+  delivery: ClaimedDelivery,
+  deps: AttemptDeps,
+): Promise<AttemptRun> {
+  const startedAt = deps.clock.now();
+  const finished = (
+    outcome: OutcomeRecord['outcome'],
+    error: string | null,
+    reply: string | null,
+    retryAt: number | null,
+  ): AttemptRun => ({
+    outcome: {
+      id: delivery.id,
+      status: outcome === 'sent' ? 'sent' : retryAt === null ? 'failed' : 'retrying',
+      outcome,
+      error,
+      reply,
+      startedAt,
+      durationMs: deps.clock.now() - startedAt,
+      retryAt,
+    },
+  });
+  let channel: LoadedChannel | null;
+  try {
+    channel = await deps.loadChannel(delivery.channelId);
+  } catch (err) {
+    return failure(DeliveryError.transient(`loading the channel failed: ${errorMessage(err)}`));
+  }
+  const adapter = channel ? adapterFor(deps.registry, channel.type) : undefined;
+  if (!channel || !adapter) {
+    const why = channel ? `unknown channel kind "${channel.type}"` : 'the channel was deleted';
+    return finished('permanent', why, null, null);
+  }
+  const limit = adapter.rateLimit?.(channel.config);
+  if (limit) {
+    const wait = deps.pacer.reserve(limit, startedAt);
+    if (wait > 0) return { deferUntil: startedAt + wait };
+  }
+  try {
+    const receipt = await withTimeout(
+      adapter.send(
+        channel.config,
+        {
+          deliveryId: delivery.id,
+          channelId: delivery.channelId,
+          title: delivery.title,
+          content: delivery.content,
+          contentType: delivery.contentType,
+          url: delivery.url,
+          recipient: delivery.recipient,
+          mentions: delivery.mentions,
+        },
+        deps.services,
+      ),
+      ATTEMPT_TIMEOUT_MS,
+    );
+    return finished('sent', null, receipt.reply, null);
+  } catch (err) {
+    return failure(err instanceof DeliveryError ? err : DeliveryError.transient(errorMessage(err)));
+  }
+
+  function failure(de: DeliveryError): AttemptRun {
+    const attemptNo = delivery.attempts + 1;
+    const retryAt = de.retryable
+      ? nextAttemptAt(attemptNo, deps.retryPolicy(), deps.clock.now(), de.retryAfterMs, deps.random)
+      : null;
+    const error =
+      de.retryable && retryAt === null
+        ? `gave up after ${attemptNo} attempts: ${de.message}`
+        : de.message;
+    return finished(de.retryable ? 'transient' : 'permanent', error, de.reply ?? null, retryAt);
+  }
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    p,
+    new Promise<T>((_r, reject) => {
+      timer = setTimeout(
+        () => reject(DeliveryError.transient(`no answer within ${ms / 1000} s`)),
+        ms,
+      );
+    }),
+  ]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,214 @@
+import {
+  claimDue,
+  countsBySend,
+  defer,
+  deliveryRows,
+  insertDeliveries,
+  insertSends,
+  nextDueAt,
+  recordOutcomes,
+  recoverClaims,
+  requeue,
+  rollUpSends,
+  type ClaimedDelivery,
+  type NewDelivery,
+  type NewSend,
+  type OutcomeRecord,
+} from '../db/hot-path';
+import type { SqlExecutor } from '../db/sql';
+import type { BatchKind, Writer } from '../db/writer';
+import type { HeraldEvents } from '../events';
+import type { Clock } from '../lib/clock';
+import { AppError, notFound } from '../lib/errors';
+import { TRANSITIONS, type DeliveryStatus, type SendStatus } from './delivery-transitions';
+
+export {
+  statusFromCounts,
+  nextStatus,
+  TRANSITIONS,
+  type DeliveryEvent,
+} from './delivery-transitions';
+export type { ClaimedDelivery, OutcomeRecord };
+
+/** A claim older than this belongs to a worker that died; the delivery is claimed again. */
+export const LEASE_MS = 5 * 60_000;
+
+export interface AcceptInput {
+  send: NewSend;
+  /** The send's deliveries, without sendId (it is not known before the insert). */
+  deliveries: Array<Omit<NewDelivery, 'sendId' | 'nextAttemptAt'>>;
+}
+
+export interface Accepted {
+  sendId: number;
+  /** In the order the deliveries were given. */
+  deliveryIds: number[];
+}
+
+export interface Recorded {
+  id: number;
+  sendId: number;
+  /** False when the delivery was no longer `sending`: the table refused the outcome. */
+  recorded: boolean;
+  status: DeliveryStatus;
+}
+
+/**
+ * The one owner of delivery state (the table is in delivery-transitions.ts). Sends are
+ * accepted, deliveries claimed, attempts recorded, deliveries put back or queued again, and
+ * sends rolled up only here, each as a write job of the Writer, and the matching events are
+ * emitted here once the write is committed.
+ */
+export class DeliveryState {
+  private readonly acceptKind: BatchKind<AcceptInput, Accepted>;
+  private readonly outcomeKind: BatchKind<
+    OutcomeRecord,
+    Recorded & { sendStatus: SendStatus | null }
+  >;
+
+  constructor(
+    private readonly deps: {
+      writer: Writer;
+      read: SqlExecutor;
+      events: HeraldEvents;
+      clock: Clock;
+    },
+  ) {
+    this.acceptKind = {
+      name: 'accept',
+      run: async ({ sql }, items) => {
+        const wallNow = Date.now();
+        const nextAttemptAt = this.deps.clock.now();
+        const sendIds = await insertSends(
+          sql,
+          items.map((i) => i.send),
+          wallNow,
+        );
+        const deliveryIds = await insertDeliveries(
+          sql,
+          items.flatMap((item, i) =>
+            item.deliveries.map((d) => ({ ...d, sendId: sendIds[i], nextAttemptAt })),
+          ),
+          wallNow,
+        );
+        let next = 0;
+        return items.map((item, i) => ({
+          sendId: sendIds[i],
+          deliveryIds: item.deliveries.map(() => deliveryIds[next++]),
+        }));
+      },
+    };
+    this.outcomeKind = {
+      name: 'outcome',
+      run: async ({ sql }, outcomes) => {
+        const wallNow = Date.now();
+        const moved = new Map(
+          (await recordOutcomes(sql, [...outcomes], wallNow)).map((m) => [m.id, m]),
+        );
+        const sendIds = [...new Set([...moved.values()].map((m) => m.sendId))];
+        const changed = new Map(
+          (await rollUpSends(sql, sendIds, wallNow)).map((s) => [s.id, s.status]),
+        );
+        // Each changed send is reported once, with the first of its outcomes.
+        return outcomes.map((o) => {
+          const m = moved.get(o.id);
+          const sendStatus = m ? (changed.get(m.sendId) ?? null) : null;
+          if (m) changed.delete(m.sendId);
+          return {
+            id: o.id,
+            sendId: m?.sendId ?? 0,
+            recorded: m !== undefined,
+            status: o.status,
+            sendStatus,
+          };
+        });
+      },
+    };
+  }
+
+  /**
+   * A send and its deliveries, `queued`, committed before this resolves: concurrent sends
+   * share one cycle and one multi-row INSERT each for sends and deliveries.
+   */
+  async accept(input: AcceptInput): Promise<Accepted> {
+    const accepted = await this.deps.writer.submit(this.acceptKind, input);
+    this.deps.events.emit('send', { id: accepted.sendId, status: 'pending' });
+    return accepted;
+  }
+
+  /** claim: up to `limit` due deliveries become `sending` under a lease. */
+  claim(limit: number, exclude: number[] = []): Promise<ClaimedDelivery[]> {
+    if (limit <= 0) return Promise.resolve([]);
+    const now = this.deps.clock.now();
+    return this.deps.writer.run(({ sql }) =>
+      claimDue(sql, { now, leaseUntil: now + LEASE_MS, limit, exclude, wallNow: Date.now() }),
+    );
+  }
+
+  /**
+   * succeed / retry / fail: records one attempt and the delivery's new status, and rolls its
+   * send up. Outcomes that finish together are written together.
+   */
+  async record(outcome: OutcomeRecord): Promise<Recorded> {
+    const { sendStatus, ...result } = await this.deps.writer.submit(this.outcomeKind, outcome);
+    if (result.recorded) {
+      this.deps.events.emit('delivery', {
+        id: result.id,
+        sendId: result.sendId,
+        status: result.status,
+      });
+    }
+    if (sendStatus) this.deps.events.emit('send', { id: result.sendId, status: sendStatus });
+    return result;
+  }
+
+  /** defer: back to waiting until `at`, not counted as an attempt. */
+  defer(id: number, at: number): Promise<boolean> {
+    return this.deps.writer.run(({ sql }) => defer(sql, id, at, Date.now()));
+  }
+
+  /** requeue: a failed or waiting delivery is queued again now, with a fresh attempt budget. */
+  async requeue(id: number): Promise<void> {
+    const { sendId, sendStatus } = await this.deps.writer.run(async ({ sql }) => {
+      const wallNow = Date.now();
+      const moved = await requeue(sql, id, this.deps.clock.now(), wallNow);
+      if (!moved) {
+        const [row] = await deliveryRows(sql, [id]);
+        if (!row) throw notFound(`delivery ${id} does not exist`);
+        throw refused(id, row.status);
+      }
+      const [changed] = await rollUpSends(sql, [moved.sendId], wallNow);
+      return { sendId: moved.sendId, sendStatus: changed?.status ?? null };
+    });
+    this.deps.events.emit('delivery', { id, sendId, status: 'queued' });
+    if (sendStatus) this.deps.events.emit('send', { id: sendId, status: sendStatus });
+  }
+
+  /** recover: at startup, claims a dead process left behind go back to waiting. */
+  recover(): Promise<number> {
+    return this.deps.writer.run(({ sql }) => recoverClaims(sql, Date.now()));
+  }
+
+  // ---- reads (read connection: committed state only) ----------------------------------
+
+  current(ids: number[]) {
+    return deliveryRows(this.deps.read, ids);
+  }
+
+  countsBySend(sendIds: number[]) {
+    return countsBySend(this.deps.read, sendIds);
+  }
+
+  nextDueAt() {
+    return nextDueAt(this.deps.read);
+  }
+}
+
+function refused(id: number, status: DeliveryStatus): AppError {
+  if (status === 'sent') return new AppError(409, `delivery ${id} was already sent`);
+  if (status === 'sending') return new AppError(409, `delivery ${id} is being sent right now`);
+  return new AppError(
+    409,
+    `delivery ${id} is ${status}; only ${TRANSITIONS.requeue.from.join(', ')} deliveries can be queued again`,
+  );
+}

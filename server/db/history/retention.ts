@@ -133,7 +133,8 @@ function inTransaction<T>(
   writeLock: WriteLock,
   fn: (t: Transaction) => Promise<T>,
 ): Promise<T> {
-  return writeLock.run(() => sequelize.transaction(fn));
+  // The writer's cycle is the transaction: a job joins it rather than opening its own.
+  return writeLock.run(({ transaction }) => fn(transaction));
 }
 
 function yieldToRequests(): Promise<void> {

@@ -70,16 +70,15 @@ export class SearchBackfill {
     let lastReport = Date.now();
     while (done < state.until && !this.stopped) {
       const to = await this.batchEnd(source, done, state.until);
-      indexed += await this.writeLock.run(() =>
-        this.sequelize.transaction(async (transaction) => {
-          await this.sequelize.query(insert, { replacements: { from: done, to }, transaction });
-          await this.sequelize.query(
-            'UPDATE search_backfill SET done = :to WHERE source = :source',
-            { replacements: { to, source }, transaction },
-          );
-          return this.count(source, done, to);
-        }),
-      );
+      // The writer's cycle is the transaction: a job joins it rather than opening its own.
+      indexed += await this.writeLock.run(async ({ transaction }) => {
+        await this.sequelize.query(insert, { replacements: { from: done, to }, transaction });
+        await this.sequelize.query('UPDATE search_backfill SET done = :to WHERE source = :source', {
+          replacements: { to, source },
+          transaction,
+        });
+        return this.count(source, done, to);
+      });
       done = to;
       if (Date.now() - lastReport > 5000 || done >= state.until) {
         lastReport = Date.now();

@@ -24,6 +24,7 @@ import { registerConfigVersionHooks } from './db/config-version';
 import { GroupCommit } from './db/group-commit';
 import { migrate } from './db/migrate';
 import { HostedMessage, Session, initModels } from './db/models';
+import { previewKeyOfDelivery } from './api/public/share-links';
 import { WriteLock, createSequelize } from './db/sequelize';
 import { HeraldEvents } from './events';
 import { startJobs } from './jobs';
@@ -164,7 +165,10 @@ async function openServer(opts: StartServerOptions, lock: DataDirLock): Promise<
     async storeHostedMessage(input) {
       const deliveryId = input.deliveryId > 0 ? input.deliveryId : null;
       try {
-        const m = await writeLock.run(() => HostedMessage.create({ ...input, deliveryId }));
+        const previewKey = await previewKeyOfDelivery(deliveryId);
+        const m = await writeLock.run(() =>
+          HostedMessage.create({ ...input, deliveryId, previewKey }),
+        );
         // The message is stored: a listener that throws (tray, notifications) must not turn
         // this delivery into a failure and a duplicate on retry.
         try {

@@ -222,10 +222,24 @@ export interface HostedMessage {
   content: string;
   format: ContentType;
   url: string | null;
+  /** The share link (opens the message without login); null: none, or revoked. */
+  previewUrl: string | null;
   read: boolean;
   createdAt: string;
   updatedAt: string;
 }
+
+/** A hosted message as its share link shows it (GET /api/public/preview/:key). */
+export interface PublicPreview {
+  title: string;
+  content: string;
+  format: ContentType;
+  url: string | null;
+  safeHtml: string;
+  createdAt: string;
+}
+
+export type SendApiHttpStatus = 'code' | 'always200';
 
 export interface HostedMessageDetail extends HostedMessage {
   safeHtml?: string;
@@ -254,6 +268,8 @@ export interface Settings {
   retry: RetryPolicy;
   v1WaitMs: number;
   rateLimitPerMinute: number;
+  publicBaseUrl: string;
+  sendApi: { httpStatus: SendApiHttpStatus };
   about: About;
 }
 
@@ -262,6 +278,8 @@ export interface SettingsPatch {
   retry?: Partial<RetryPolicy>;
   v1WaitMs?: number;
   rateLimitPerMinute?: number;
+  publicBaseUrl?: string;
+  sendApi?: { httpStatus: SendApiHttpStatus };
 }
 
 export interface DayStats {

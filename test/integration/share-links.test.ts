@@ -1,7 +1,13 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { PREVIEW_PER_MINUTE } from '../../server/api/public/preview-router';
+import { migrate } from '../../server/db/migrate';
 import { HostedMessage } from '../../server/db/models';
+import { createSequelize } from '../../server/db/sequelize';
 import { startTestHerald, type TestHerald } from '../helpers/herald';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- tests read loosely typed JSON answers */
@@ -220,5 +226,42 @@ describe('share links of hosted messages', () => {
     });
     expect(guess.status).toBe(429);
     expect((await from('198.51.100.2')).status).toBe(200);
+  });
+});
+
+describe('share links on a data folder from before them', () => {
+  it('old messages keep working, have no link until asked, and new sends get one', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'herald-upgrade-'));
+    const sequelize = await createSequelize(join(dataDir, 'herald.db'));
+    try {
+      await migrate(sequelize, '2026-12-01-1200-keep-task-id-on-existing-installs');
+      const now = "'2026-12-01 10:00:00.000 +00:00'";
+      await sequelize.query(
+        `INSERT INTO channels (id, name, type, config, created_at, updated_at)
+         VALUES (1, 'inbox', 'hosted', '{}', ${now}, ${now})`,
+      );
+      await sequelize.query(
+        `INSERT INTO hosted_messages (channel_id, title, content, format, created_at, updated_at)
+         VALUES (1, 'before the upgrade', 'kept', 'text', ${now}, ${now})`,
+      );
+    } finally {
+      await sequelize.close();
+    }
+    const herald = await startTestHerald({ dataDir });
+    try {
+      const [old] = (await herald.console.ok('GET', '/messages')).items;
+      expect(old).toMatchObject({ title: 'before the upgrade', previewUrl: null });
+      const { previewUrl } = await herald.console.ok('POST', `/messages/${old.id}/link`);
+      expect((await open(previewUrl)).body.data.content).toBe('kept');
+
+      const { token } = await herald.createTask('after-upgrade', [
+        { channelId: 1, contentType: 'text' },
+      ]);
+      const sent = await herald.sendV1({ token, title: 'after the upgrade', text: 'new' });
+      expect((await open(sent.body.data.hostMessageUrl)).body.data.content).toBe('new');
+    } finally {
+      await herald.close(true);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -74,9 +74,7 @@ describe.skipIf(!haveChromium)('share links in Chromium', () => {
     expect(await content.textContent()).toContain('Before');
     expect(await content.innerHTML()).not.toContain('<script');
     expect(await content.innerHTML()).not.toContain('onerror');
-    expect(await page.evaluate(() => (window as { __heraldXss?: string }).__heraldXss)).toBe(
-      undefined,
-    );
+    expect(await page.evaluate('window.__heraldXss')).toBeUndefined();
     expect(new URL(page.url()).pathname).toBe(new URL(link).pathname);
     expect(await page.getByTestId('login-username').count()).toBe(0);
     expect(await page.locator('.el-menu').count()).toBe(0);

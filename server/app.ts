@@ -6,6 +6,7 @@ import express, { type Express } from 'express';
 import { openApiDocument } from './api/openapi';
 import { createConsoleRouter } from './api/console/console-router';
 import type { ChannelService } from './api/console/channels/channel-service';
+import { createPreviewRouter } from './api/public/preview-router';
 import { createSendRouter } from './api/send/send-router';
 import type { AppContext } from './context';
 import { rejectMalformedPath, translateClientErrors } from './middleware/bad-input';
@@ -65,7 +66,14 @@ export function createApp({ ctx, channels, rendererDir, guards }: AppDeps): Expr
     '/api/console',
     createCrossSiteGuard({ what: 'the console API', corsOrigins: [], corsHint: false }),
   );
+  // Share links are opened as top-level navigations to the console page, whose fetch is
+  // same-origin: other sites' pages have no business calling this either.
+  app.use(
+    '/api/public',
+    createCrossSiteGuard({ what: 'the preview API', corsOrigins: [], corsHint: false }),
+  );
   app.use(createSendRouter(ctx));
+  app.use(createPreviewRouter(ctx));
   app.use('/api/console', createConsoleRouter(ctx, channels));
   app.get('/api/openapi.json', (_req, res) => {
     res.json(openApiDocument(ctx.version));

@@ -7,10 +7,18 @@ import {
 } from 'vue-router';
 
 import { onUnauthorized } from './api/http-client';
+import { previewKeyOfHash } from './api/public-api';
 import { useSessionStore } from './stores/session-store';
 
-/** The console's pages; every page except sign-in needs a session. */
+/** The console's pages; every page except sign-in and share-link previews needs a session. */
 export const routes: RouteRecordRaw[] = [
+  {
+    // A shared hosted message, for anyone with the link: no console around it, no session.
+    path: '/preview/:key',
+    name: 'preview',
+    component: () => import('./pages/PreviewPage.vue'),
+    meta: { anonymous: true },
+  },
   {
     path: '/sign-in',
     name: 'sign-in',
@@ -48,6 +56,10 @@ export function createAppRouter(history: RouterHistory = createWebHistory('/')):
   const router = createRouter({ history, routes });
 
   router.beforeEach(async (to) => {
+    // Message Nest's link form (/#/preview/<key>) opens the same page.
+    const hashKey = previewKeyOfHash(to.hash);
+    if (hashKey !== null) return { name: 'preview', params: { key: hashKey }, replace: true };
+    if (to.meta.anonymous) return true;
     const session = useSessionStore();
     if (!session.restored) {
       try {
@@ -86,5 +98,7 @@ export function redirectToSignInOnUnauthorized(router: Router): void {
 declare module 'vue-router' {
   interface RouteMeta {
     public?: boolean;
+    /** Open to anyone, signed in or not (no session is looked up). */
+    anonymous?: boolean;
   }
 }

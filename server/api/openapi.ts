@@ -17,6 +17,25 @@ const idempotencyHeader = {
 
 const stringArray = { type: 'array', items: { type: 'string' } };
 
+/** Optional send fields also take null, meaning "not sent" (typed clients send null). */
+function nullableOptionals(
+  properties: Record<string, { type: string | string[]; [more: string]: unknown }>,
+  required: string[],
+): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(properties).map(([name, schema]) => {
+      if (required.includes(name)) return [name, schema];
+      const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+      return [name, { ...schema, type: [...types.filter((t) => t !== 'null'), 'null'] }];
+    }),
+  );
+}
+
+const hostMessageUrl = {
+  type: 'string',
+  description: 'Share link of the hosted message (only when the send has a hosted instance)',
+};
+
 const errorResponses = {
   '400': {
     description: 'Invalid input; msg names the field (V2: also the contract’s Chinese msgs)',
@@ -78,6 +97,8 @@ const consoleRoutes: Array<[string, string, string]> = [
   ['get', '/api/console/messages/{id}', 'One hosted message with sanitised HTML'],
   ['patch', '/api/console/messages/{id}', 'Mark read or unread'],
   ['delete', '/api/console/messages/{id}', 'Delete a hosted message'],
+  ['post', '/api/console/messages/{id}/link', 'Create (or return) the share link of a message'],
+  ['delete', '/api/console/messages/{id}/link', 'Revoke the share link of a message'],
   ['get', '/api/console/settings', 'Settings and about'],
   ['put', '/api/console/settings', 'Change settings'],
   ['get', '/api/console/stats', 'Dashboard numbers (?days=)'],
@@ -97,55 +118,61 @@ export function openApiDocument(version: string) {
               schema: {
                 type: 'object',
                 required: ['title'],
-                properties: {
-                  token: {
-                    type: 'string',
-                    description: 'Encrypted task token (wins over task_id)',
+                properties: nullableOptionals(
+                  {
+                    token: {
+                      type: 'string',
+                      description: 'Encrypted task token (wins over task_id)',
+                    },
+                    task_id: {
+                      type: ['string', 'integer'],
+                      description: 'Plaintext task id (can be turned off)',
+                    },
+                    title: { type: 'string', maxLength: 1000 },
+                    text: { type: 'string' },
+                    html: { type: 'string' },
+                    markdown: { type: 'string' },
+                    at_mobiles: stringArray,
+                    at_userids: stringArray,
+                    at_user_ids: {
+                      ...stringArray,
+                      description: 'Alias of at_userids (Message Nest clients)',
+                    },
+                    at_all: { type: 'boolean' },
+                    recipients: { ...stringArray, maxItems: 100 },
+                    url: {
+                      type: 'string',
+                      description:
+                        'Kept with hosted messages and sent where a channel supports a link',
+                    },
+                    mode: { type: 'string', enum: ['sync', 'async'] },
                   },
-                  task_id: {
-                    type: ['string', 'integer'],
-                    description: 'Plaintext task id (can be turned off)',
-                  },
-                  title: { type: 'string', maxLength: 1000 },
-                  text: { type: 'string' },
-                  html: { type: 'string' },
-                  markdown: { type: 'string' },
-                  at_mobiles: stringArray,
-                  at_userids: stringArray,
-                  at_user_ids: {
-                    ...stringArray,
-                    description: 'Alias of at_userids (Message Nest clients)',
-                  },
-                  at_all: { type: 'boolean' },
-                  recipients: { ...stringArray, maxItems: 100 },
-                  url: {
-                    type: 'string',
-                    description:
-                      'Kept with hosted messages and sent where a channel supports a link',
-                  },
-                  mode: { type: 'string', enum: ['sync', 'async'] },
-                },
+                  ['title'],
+                ),
               },
             },
           },
         },
         responses: {
           '200': {
-            description: 'status sent, partial (with results) or queued',
+            description:
+              'status sent, partial or retrying (with results; nothing to resend) or queued',
             content: {
               'application/json': {
                 schema: envelope({
                   type: 'object',
                   properties: {
-                    status: { type: 'string', enum: ['sent', 'partial', 'queued'] },
+                    status: { type: 'string', enum: ['sent', 'partial', 'retrying', 'queued'] },
                     sendId: { type: 'integer' },
                     results: { type: 'array' },
+                    hostMessageUrl,
                   },
                 }),
               },
             },
           },
           '401': { description: 'Token invalid or rotated; task_id turned off' },
+          '403': { description: 'Cross-site browser request (real status even with always200)' },
           '404': { description: 'Token does not exist (task deleted)' },
           '429': { description: 'Per-token rate limit' },
           ...errorResponses,
@@ -163,16 +190,19 @@ export function openApiDocument(version: string) {
               schema: {
                 type: 'object',
                 required: ['token', 'title'],
-                properties: {
-                  token: { type: 'string' },
-                  title: { type: 'string', minLength: 1, maxLength: 1000 },
-                  placeholders: {
-                    type: 'object',
-                    additionalProperties: { type: ['string', 'number', 'boolean', 'null'] },
+                properties: nullableOptionals(
+                  {
+                    token: { type: 'string' },
+                    title: { type: 'string', minLength: 1, maxLength: 1000 },
+                    placeholders: {
+                      type: 'object',
+                      additionalProperties: { type: ['string', 'number', 'boolean', 'null'] },
+                    },
+                    recipients: { ...stringArray, maxItems: 100 },
+                    url: { type: 'string' },
                   },
-                  recipients: { ...stringArray, maxItems: 100 },
-                  url: { type: 'string' },
-                },
+                  ['token', 'title'],
+                ),
               },
             },
           },
@@ -184,7 +214,11 @@ export function openApiDocument(version: string) {
               'application/json': {
                 schema: envelope({
                   type: 'object',
-                  properties: { token: { type: 'string' }, count: { type: 'integer' } },
+                  properties: {
+                    token: { type: 'string' },
+                    count: { type: 'integer' },
+                    hostMessageUrl,
+                  },
                 }),
               },
             },
@@ -192,6 +226,20 @@ export function openApiDocument(version: string) {
           '429': { description: 'Per-token rate limit' },
           ...errorResponses,
         },
+      },
+    },
+  };
+  paths['/api/public/preview/{key}'] = {
+    get: {
+      summary: 'One hosted message by its share-link key, without login (rate-limited per address)',
+      parameters: [{ name: 'key', in: 'path', required: true, schema: { type: 'string' } }],
+      responses: {
+        '200': {
+          description: 'title, content, format, url, safeHtml, createdAt',
+          content: { 'application/json': { schema: envelope() } },
+        },
+        '404': { description: 'Unknown, revoked or malformed key' },
+        '429': { description: 'Too many previews from this address' },
       },
     },
   };

@@ -31,6 +31,23 @@ export const retentionSchema = z.object({
 });
 export type Retention = z.infer<typeof retentionSchema>;
 
+/** Whether a string is an absolute http(s) address with nothing after the path. */
+function isBaseUrl(value: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  return (
+    (url.protocol === 'http:' || url.protocol === 'https:') &&
+    url.search === '' &&
+    url.hash === '' &&
+    url.username === '' &&
+    url.password === ''
+  );
+}
+
 const settingsFields = {
   /**
    * V1 accepts a plaintext task_id; off means task_id answers 401. Off on new installs: any web
@@ -42,6 +59,29 @@ const settingsFields = {
   v1WaitMs: z.number().int().min(0).max(120_000),
   /** Per-token send limit per minute; 0 = off. */
   rateLimitPerMinute: z.number().int().min(0).max(100_000),
+  /**
+   * Where people reach Herald (e.g. https://herald.example.com, behind a reverse proxy): share
+   * links (`hostMessageUrl`) are built on it. Empty: Herald's own listening address.
+   */
+  publicBaseUrl: z
+    .string({ error: 'must be a string' })
+    .trim()
+    .max(2048, 'must be at most 2048 characters')
+    .refine((v) => v === '' || isBaseUrl(v), {
+      error:
+        "must be an absolute http:// or https:// address without query or fragment (e.g. https://herald.example.com), or empty for Herald's own address",
+    })
+    .transform((v) => v.replace(/\/+$/, '')),
+  /**
+   * The send APIs' HTTP status: 'code' mirrors the envelope's code; 'always200' answers HTTP 200
+   * and only the envelope carries the code (Message Nest's behaviour, for clients that treat a
+   * non-2xx status as an exception before reading the body).
+   */
+  sendApi: z
+    .object({
+      httpStatus: z.enum(['code', 'always200'], { error: 'must be "code" or "always200"' }),
+    })
+    .strict(),
 };
 
 /** Settings an administrator changes from the console; stored in the settings table. */
@@ -51,6 +91,8 @@ export const settingsSchema = z.object({
   v1WaitMs: settingsFields.v1WaitMs.default(15_000),
   rateLimitPerMinute: settingsFields.rateLimitPerMinute.default(0),
   retention: retentionSchema.default(retentionSchema.parse({})),
+  publicBaseUrl: settingsFields.publicBaseUrl.default(''),
+  sendApi: settingsFields.sendApi.default({ httpStatus: 'code' }),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 

@@ -46,6 +46,8 @@ export interface NewDelivery {
   content: string;
   url: string | null;
   mentions: Mentions;
+  /** The share-link key its hosted message will carry (hosted deliveries only). */
+  previewKey?: string | null;
   nextAttemptAt: number;
 }
 
@@ -117,12 +119,12 @@ export async function insertDeliveries(sql: SqlExecutor, deliveries: NewDelivery
   if (deliveries.length === 0) return [];
   const rows = await sql.all<{ id: number }>(
     `INSERT INTO deliveries (send_id, instance_id, channel_id, channel_type, content_type,
-       recipient, title, content, url, mentions, status, attempts, next_attempt_at,
+       recipient, title, content, url, mentions, preview_key, status, attempts, next_attempt_at,
        created_at, updated_at)
      SELECT value ->> 'sendId', value ->> 'instanceId', value ->> 'channelId',
        value ->> 'channelType', value ->> 'contentType', value ->> 'recipient', value ->> 'title',
-       value ->> 'content', value ->> 'url', value ->> 'mentions', 'queued', 0,
-       value ->> 'nextAttemptAt', ?2, ?2
+       value ->> 'content', value ->> 'url', value ->> 'mentions', value ->> 'previewKey',
+       'queued', 0, value ->> 'nextAttemptAt', ?2, ?2
      FROM json_each(?1) ORDER BY key
      RETURNING id`,
     [JSON.stringify(deliveries), sqliteDate(now)],
@@ -372,9 +374,11 @@ export async function insertHostedMessages(
   if (messages.length === 0) return [];
   const inserted = await sql.all<{ id: number; delivery_id: number | null }>(
     `INSERT INTO hosted_messages (channel_id, delivery_id, title, content, format, url,
-       created_at, updated_at)
+       preview_key, created_at, updated_at)
      SELECT value ->> 'channelId', value ->> 'deliveryId', value ->> 'title', value ->> 'content',
-       value ->> 'format', value ->> 'url', ?2, ?2
+       value ->> 'format', value ->> 'url',
+       -- The share link answered at accept time: its key was stored on the delivery.
+       (SELECT d.preview_key FROM deliveries d WHERE d.id = value ->> 'deliveryId'), ?2, ?2
      FROM json_each(?1) WHERE true ORDER BY key
      ON CONFLICT (delivery_id) DO NOTHING
      RETURNING id, delivery_id`,

@@ -2,8 +2,11 @@ import type { ContentType } from '../channels/channel-adapter';
 import type { PlaceholderDefinition } from '../db/models/template';
 import { escapeHtml } from './content-format';
 
-/** A marker is a key in double curly braces; inner spaces are tolerated, as Mustache does. */
-const MARKER = /\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g;
+/**
+ * A marker is a key in double curly braces; inner spaces are tolerated, as Mustache does. Keys
+ * are letters and digits of any script (`{{服务名}}`, as Message Nest allows), `_`, `.` and `-`.
+ */
+const MARKER = /\{\{\s*([\p{L}\p{N}_.-]+)\s*\}\}/gu;
 
 /**
  * Replaces the markers of defined placeholders, one level only: a value that itself

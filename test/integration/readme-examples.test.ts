@@ -80,7 +80,9 @@ describe('README examples', () => {
         timeout: 60_000,
       },
     );
-    expect(out).toMatch(/"data":\{"token":"[A-Za-z0-9_-]+","count":1\}/);
+    expect(out).toMatch(
+      /"data":\{"token":"[A-Za-z0-9_-]+","count":1,"hostMessageUrl":"http:[^"]+\/preview\/[\w-]+"\}/,
+    );
     expect(out).toContain('"status":"sent"');
     expect(out).toContain('**web-3** disk at 98%');
   });

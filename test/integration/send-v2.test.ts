@@ -41,7 +41,12 @@ describe('POST /api/v2/message/send', () => {
     );
     const res = await herald.sendV2({ token, title: 'v2 basic', placeholders: { who: 'Ann' } });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ code: 200, msg: 'success', data: { token, count: 2 } });
+    expect(res.body).toEqual({
+      code: 200,
+      msg: 'success',
+      // The first hosted instance's share link (docs/send-api.md).
+      data: { token, count: 2, hostMessageUrl: expect.stringMatching(/\/preview\/[\w-]{22}$/) },
+    });
     const stored = await herald.waitFor(async () => {
       const rows = await hostedMessages('v2 basic');
       return rows.length === 2 ? rows : null;

@@ -14,6 +14,7 @@ import { createContext, settle } from './helpers/mount';
 const message = (id: number, read = false): HostedMessage => ({
   id,
   channelId: 1,
+  previewUrl: null,
   title: `Message ${id}`,
   content: 'body',
   format: 'text',

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import SettingsPage from '../../renderer/src/pages/SettingsPage.vue';
-import { installFakeApi, ok } from './helpers/fake-api';
+import { fail, installFakeApi, ok } from './helpers/fake-api';
 import { createContext, mountWithApp, settle } from './helpers/mount';
 
 const settings = (allowTaskId: boolean) => ({
@@ -9,6 +9,8 @@ const settings = (allowTaskId: boolean) => ({
   retry: { maxAttempts: 6, baseDelayMs: 60_000, maxDelayMs: 960_000, jitter: 0.2 },
   v1WaitMs: 15_000,
   rateLimitPerMinute: 0,
+  publicBaseUrl: '',
+  sendApi: { httpStatus: 'code' },
   about: {
     version: '1.0.0',
     dataDir: '/data',
@@ -45,6 +47,44 @@ describe('SettingsPage', () => {
     const risk = wrapper.get('[data-testid="settings-task-id-risk"] .el-alert');
     expect(risk.text()).toContain('猜中任务的编号');
     expect(risk.classes()).toContain('el-alert--warning');
+    wrapper.unmount();
+  });
+
+  it('SettingsPage saves the send API block on its own: always200 and the public address', async () => {
+    const api = installFakeApi({
+      'GET /settings': () => ok(settings(false)),
+      'PUT /settings': (req) => {
+        const patch = req.body as { publicBaseUrl: string };
+        if (patch.publicBaseUrl === 'herald.example.com')
+          return fail(400, 'publicBaseUrl: must be an absolute http:// or https:// address');
+        return ok({ ...settings(false), ...(req.body as object) });
+      },
+    });
+    const { wrapper } = mountWithApp(SettingsPage);
+    await settle();
+    const block = wrapper.get('[data-testid="settings-send-api"]');
+    expect(block.text()).toContain('raise_for_status');
+    expect(
+      wrapper.get<HTMLInputElement>('[data-testid="settings-public-base-url"]').element.placeholder,
+    ).toBe('http://127.0.0.1:8765');
+
+    await wrapper.get('[data-testid="settings-http-status-always200"] input').setValue(true);
+    await wrapper.get('[data-testid="settings-public-base-url"]').setValue('herald.example.com');
+    await wrapper.get('[data-testid="settings-send-api-save"]').trigger('submit');
+    await settle();
+    expect(wrapper.get('[data-testid="settings-send-api-error"]').text()).toMatch(/publicBaseUrl/);
+
+    await wrapper
+      .get('[data-testid="settings-public-base-url"]')
+      .setValue(' https://herald.example.com ');
+    await wrapper.get('[data-testid="settings-send-api-save"]').trigger('submit');
+    await settle();
+    const puts = api.calls.filter((c) => c.method === 'PUT');
+    expect(puts.at(-1)?.body).toEqual({
+      sendApi: { httpStatus: 'always200' },
+      publicBaseUrl: 'https://herald.example.com',
+    });
+    expect(wrapper.find('[data-testid="settings-send-api-error"]').exists()).toBe(false);
     wrapper.unmount();
   });
 });

@@ -10,6 +10,7 @@ import { fail, installFakeApi, ok } from './helpers/fake-api';
 const message = (id: number, read = false): HostedMessage => ({
   id,
   channelId: 1,
+  previewUrl: null,
   title: `Message ${id}`,
   content: 'body',
   format: 'text',

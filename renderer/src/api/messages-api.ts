@@ -9,4 +9,6 @@ export const messagesApi = {
   setRead: (id: number, read: boolean) => http.patch<HostedMessage>(`/messages/${id}`, { read }),
   readAll: () => http.post<{ updated: number }>('/messages/read-all'),
   remove: (id: number) => http.delete(`/messages/${id}`),
+  createLink: (id: number) => http.post<{ previewUrl: string }>(`/messages/${id}/link`),
+  revokeLink: (id: number) => http.delete(`/messages/${id}/link`),
 };

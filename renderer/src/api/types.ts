@@ -224,10 +224,24 @@ export interface HostedMessage {
   content: string;
   format: ContentType;
   url: string | null;
+  /** The share link (opens the message without login); null: none, or revoked. */
+  previewUrl: string | null;
   read: boolean;
   createdAt: string;
   updatedAt: string;
 }
+
+/** A hosted message as its share link shows it (GET /api/public/preview/:key). */
+export interface PublicPreview {
+  title: string;
+  content: string;
+  format: ContentType;
+  url: string | null;
+  safeHtml: string;
+  createdAt: string;
+}
+
+export type SendApiHttpStatus = 'code' | 'always200';
 
 export interface HostedMessageDetail extends HostedMessage {
   safeHtml?: string;
@@ -257,6 +271,8 @@ export interface Settings {
   v1WaitMs: number;
   rateLimitPerMinute: number;
   retention: Retention;
+  publicBaseUrl: string;
+  sendApi: { httpStatus: SendApiHttpStatus };
   about: About;
 }
 
@@ -291,6 +307,8 @@ export interface SettingsPatch {
   v1WaitMs?: number;
   rateLimitPerMinute?: number;
   retention?: Partial<Retention>;
+  publicBaseUrl?: string;
+  sendApi?: { httpStatus: SendApiHttpStatus };
 }
 
 export interface DayStats {

@@ -366,6 +366,14 @@ const en = {
     newMessage: 'New hosted message',
     empty: 'No hosted messages yet. Add a hosted-message channel to a template and send.',
     deleteConfirm: 'Delete this message? This cannot be undone.',
+    shareLink: 'Share link',
+    shareLinkHelp: 'Anyone with the link can read this message without signing in.',
+    copyLink: 'Copy link',
+    linkCopied: 'Link copied',
+    revokeLink: 'Revoke link',
+    revokeLinkConfirm:
+      'Revoke the share link? Whoever has it can no longer open the message; a new link will differ.',
+    linkRevoked: 'Link revoked',
   },
   settings: {
     sending: 'Sending',
@@ -393,6 +401,22 @@ const en = {
     deliveries: 'Deliveries',
     paused: 'Paused',
     running: 'Running',
+    sendApi: 'Send API answers and share links',
+    httpStatus: 'HTTP status of send answers',
+    httpStatusCode: 'The envelope code (400, 401, 404, 429, 500…)',
+    httpStatusAlways200: 'Always 200; only the envelope carries the code (Message Nest)',
+    httpStatusHelp:
+      'Choose "Always 200" for clients written for Message Nest that read the body’s code and treat any other HTTP status as an exception (raise_for_status, curl -f, axios). Refusals of other sites’ browser pages and unknown host names keep their real status.',
+    publicBaseUrl: 'Public address',
+    publicBaseUrlHelp:
+      'Where people reach Herald, e.g. https://herald.example.com behind a reverse proxy. Share links (hostMessageUrl) start with it; empty uses Herald’s own address ({listen}).',
+  },
+  preview: {
+    notFound:
+      'This link does not open a message: it was revoked, the message was deleted, or the link is mistyped.',
+    tooMany: 'Too many pages opened from this address. Wait a minute and reload.',
+    failed: 'The message could not be loaded: {error}',
+    sharedBy: 'Shared from Herald',
   },
   history: {
     total: 'Total {n}',

@@ -353,6 +353,13 @@ const zhCN: MessageSchema = {
     newMessage: '新的托管消息',
     empty: '还没有托管消息。把托管消息渠道加到模板的实例里再发送即可。',
     deleteConfirm: '删除这条消息？删除后无法恢复。',
+    shareLink: '分享链接',
+    shareLinkHelp: '任何拿到链接的人都能免登录查看这条消息。',
+    copyLink: '复制链接',
+    linkCopied: '链接已复制',
+    revokeLink: '撤销链接',
+    revokeLinkConfirm: '撤销分享链接？持有旧链接的人将无法再打开这条消息；再次生成的链接会不同。',
+    linkRevoked: '链接已撤销',
   },
   settings: {
     sending: '发送',
@@ -379,6 +386,21 @@ const zhCN: MessageSchema = {
     deliveries: '投递',
     paused: '已暂停',
     running: '运行中',
+    sendApi: '发送接口的应答与分享链接',
+    httpStatus: '发送应答的 HTTP 状态码',
+    httpStatusCode: '与信封中的 code 一致（400、401、404、429、500…）',
+    httpStatusAlways200: '始终为 200，只有信封里的 code 表示结果（与 Message Nest 相同）',
+    httpStatusHelp:
+      '为 Message Nest 编写、读取响应体 code 且把其他 HTTP 状态当作异常的客户端（raise_for_status、curl -f、axios）请选「始终为 200」。拒绝其他网站的浏览器页面和未知主机名时仍使用真实状态码。',
+    publicBaseUrl: '公开访问地址',
+    publicBaseUrlHelp:
+      '别人访问 Herald 的地址，例如反向代理后的 https://herald.example.com。分享链接（hostMessageUrl）以它开头；留空则使用 Herald 自己的地址（{listen}）。',
+  },
+  preview: {
+    notFound: '这个链接打不开消息：链接已被撤销、消息已删除，或链接有误。',
+    tooMany: '此地址打开的页面过多，请稍等一分钟再刷新。',
+    failed: '消息加载失败：{error}',
+    sharedBy: '来自 Herald 的分享',
   },
   history: {
     total: '共 {n} 条',

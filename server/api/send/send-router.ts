@@ -1,9 +1,9 @@
-import express, { Router, type Request, type Response } from 'express';
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
 
 import { LIMITS } from '../../config/settings-schema';
 import type { AppContext } from '../../context';
 import { Send } from '../../db/models';
-import { sendEnvelope } from '../../lib/envelope';
+import { answerAlways200, sendEnvelope } from '../../lib/envelope';
 import { AppError } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import { withIdempotency } from './idempotency';
@@ -43,12 +43,20 @@ export function createSendRouter(ctx: AppContext): Router {
     return req.body as Record<string, unknown>;
   };
 
+  // First on both routes, so a body that fails to parse is answered the same way. The guards
+  // in front (Host allow-list, cross-site) keep their real status: they refuse browsers and
+  // misrouted requests before the send API is reached.
+  const httpStatus = (_req: Request, res: Response, next: NextFunction) => {
+    if (ctx.settings.get().sendApi.httpStatus === 'always200') answerAlways200(res);
+    next();
+  };
+
   const idempotencyKey = (req: Request) => {
     const value = req.get('Idempotency-Key');
     return value === undefined ? undefined : value.trim();
   };
 
-  router.post('/api/v1/message/send', json, async (req: Request, res: Response) => {
+  router.post('/api/v1/message/send', httpStatus, json, async (req: Request, res: Response) => {
     const body = parseInput(v1RequestSchema, bodyObject(req));
     const task = await service.resolveTask(body);
     checkRate(task.rateKey);
@@ -69,7 +77,7 @@ export function createSendRouter(ctx: AppContext): Router {
     sendEnvelope(res, answer.code, answer.msg, answer.data);
   });
 
-  router.post('/api/v2/message/send', json, async (req: Request, res: Response) => {
+  router.post('/api/v2/message/send', httpStatus, json, async (req: Request, res: Response) => {
     const body = parseInput(v2RequestSchema, bodyObject(req));
     const template = await service.resolveTemplate(body);
     checkRate(template.rateKey);

@@ -17,7 +17,17 @@ const text = (params?: Parameters<typeof z.string>[0]) =>
   z.string(params).superRefine(refuseControlChars);
 
 const requiredString = (what: string) =>
-  text({ error: (iss) => (iss.input === undefined ? 'is required' : `must be a ${what}`) });
+  text({
+    error: (iss) =>
+      iss.input === undefined || iss.input === null ? 'is required' : `must be a ${what}`,
+  });
+
+/**
+ * An optional field where `null` means "not sent": typed clients (Go, Java, C#) serialise the
+ * fields they leave empty as null.
+ */
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === null ? undefined : v), schema.optional());
 
 const title = requiredString('string')
   .trim()
@@ -48,24 +58,24 @@ const url = text({ error: 'must be a string' })
 
 /** V1: the caller sends the content on every call. Unknown fields are ignored. */
 export const v1RequestSchema = z.object({
-  token: text({ error: 'must be a string' }).trim().max(512).optional(),
-  task_id: z
-    .union([text().trim().max(32), z.number().int()], {
+  token: optional(text({ error: 'must be a string' }).trim().max(512)),
+  task_id: optional(
+    z.union([text().trim().max(32), z.number().int()], {
       error: 'must be a string or an integer',
-    })
-    .optional(),
+    }),
+  ),
   title,
   text: body,
   html: body,
   markdown: body,
-  at_mobiles: stringList(LIMITS.mentions, 32).optional(),
-  at_userids: stringList(LIMITS.mentions, 128).optional(),
+  at_mobiles: optional(stringList(LIMITS.mentions, 32)),
+  at_userids: optional(stringList(LIMITS.mentions, 128)),
   // Message Nest's server reads at_user_ids; its docs say at_userids: both are accepted.
-  at_user_ids: stringList(LIMITS.mentions, 128).optional(),
-  at_all: z.boolean({ error: 'must be true or false' }).optional(),
-  recipients: recipients.optional(),
+  at_user_ids: optional(stringList(LIMITS.mentions, 128)),
+  at_all: optional(z.boolean({ error: 'must be true or false' })),
+  recipients: optional(recipients),
   url,
-  mode: z.enum(['sync', 'async'], { error: 'must be "sync" or "async"' }).optional(),
+  mode: optional(z.enum(['sync', 'async'], { error: 'must be "sync" or "async"' })),
 });
 export type V1Request = z.infer<typeof v1RequestSchema>;
 
@@ -85,14 +95,14 @@ const placeholderKeys = z.unknown().superRefine((value, ctx) => {
 export const v2RequestSchema = z.object({
   token: requiredString('string').trim().min(1, 'is required').max(512),
   title,
-  placeholders: placeholderKeys
-    .pipe(
+  placeholders: optional(
+    placeholderKeys.pipe(
       z.record(z.string(), z.union([text(), z.number(), z.boolean(), z.null()]), {
         error: 'must be an object of string values',
       }),
-    )
-    .optional(),
-  recipients: recipients.optional(),
+    ),
+  ),
+  recipients: optional(recipients),
   url,
 });
 export type V2Request = z.infer<typeof v2RequestSchema>;

@@ -7,6 +7,7 @@ import { configVersion } from '../../db/config-version';
 import { Channel, Instance, Task, Template } from '../../db/models';
 import { chooseContent, hasAnyBody, type Bodies } from '../../domain/content-format';
 import { splitList } from '../../domain/lists';
+import { newPreviewKey } from '../../domain/preview-keys';
 import { LIMITS } from '../../config/settings-schema';
 import {
   filledLength,
@@ -15,6 +16,7 @@ import {
 } from '../../domain/placeholders';
 import { AppError } from '../../lib/errors';
 import type { AttemptResult } from '../../queue/dispatcher';
+import { shareLinkOf } from '../public/share-links';
 import type { V1Request, V2Request } from './send-schemas';
 
 /** The contract's V2 msg strings, verbatim. */
@@ -38,6 +40,8 @@ interface PlannedDelivery {
   content: string;
   recipient: string | null;
   mentions: Mentions;
+  /** Hosted deliveries: the share-link key, chosen now so the answer can carry the link. */
+  previewKey: string | null;
 }
 
 /** A delivery as the V1 answer names it. */
@@ -129,6 +133,7 @@ export class SendService {
       all: req.at_all ?? false,
     };
     const planned = this.plan(targets.enabled, bodies, recipients, requestMentions);
+    const host = this.hostMessageUrl(planned);
     const { send, deliveries } = await this.store({
       api: 'v1',
       taskId: task.id,
@@ -141,13 +146,16 @@ export class SendService {
       planned,
     });
     if (req.mode === 'async') {
-      return { code: 200, msg: 'success', data: { status: 'queued', sendId: send.id } };
+      return { code: 200, msg: 'success', data: { status: 'queued', sendId: send.id, ...host } };
     }
     const results = await this.ctx.dispatcher.waitForAttempts(
       deliveries.map((d) => d.id),
       this.ctx.settings.get().v1WaitMs,
     );
-    return summariseV1(send.id, deliveries, results);
+    const answer = summariseV1(send.id, deliveries, results);
+    return answer.code === 200
+      ? { ...answer, data: { ...(answer.data as object), ...host } }
+      : answer;
   }
 
   /** Opens the task a V1 request names; nothing is counted or stored for a refused one. */
@@ -245,6 +253,7 @@ export class SendService {
       all: template.atAll,
     };
     const planned = this.plan(targets.enabled, bodies, recipients, templateMentions);
+    const host = this.hostMessageUrl(planned);
     await this.store({
       api: 'v2',
       taskId: null,
@@ -259,7 +268,7 @@ export class SendService {
     return {
       code: 200,
       msg: 'success',
-      data: { token: req.token, count: targets.enabled.length },
+      data: { token: req.token, count: targets.enabled.length, ...host },
     };
   }
 
@@ -330,10 +339,20 @@ export class SendService {
           content: chosen.content,
           recipient,
           mentions: targetMentions,
+          previewKey: target.channel.type === 'hosted' ? newPreviewKey() : null,
         });
       }
     }
     return planned;
+  }
+
+  /**
+   * Message Nest's `hostMessageUrl`: the share link of the message the (first) hosted instance
+   * will store. Valid once that delivery has run; a send with no hosted instance answers none.
+   */
+  private hostMessageUrl(planned: PlannedDelivery[]): { hostMessageUrl?: string } {
+    const key = planned.find((p) => p.previewKey !== null)?.previewKey;
+    return key ? { hostMessageUrl: shareLinkOf(this.ctx, key) } : {};
   }
 
   private recipientsFor(target: Target, dynamic: string[]): Array<string | null> {
@@ -390,6 +409,7 @@ export class SendService {
         content: p.content,
         url: input.url,
         mentions: p.mentions,
+        previewKey: p.previewKey,
       })),
     });
     this.ctx.dispatcher.wake();
@@ -443,7 +463,11 @@ function redact(req: V1Request | V2Request): Record<string, unknown> {
   return copy;
 }
 
-/** design.md's V1 answer: sent, partial (with per-instance results), or 500 naming the failures. */
+/**
+ * design.md's V1 answer: sent; partial or retrying (with per-instance results) while something
+ * was delivered or will still be tried; 500 only when every delivery failed for good. A caller
+ * that resent on a retrying answer would get the message twice once the platform recovers.
+ */
 export function summariseV1(
   sendId: number,
   deliveries: AcceptedDelivery[],
@@ -460,8 +484,10 @@ export function summariseV1(
       error: r?.error ?? null,
     };
   });
-  const sent = rows.filter((r) => r.status === 'sent').length;
-  const failed = rows.filter((r) => r.status === 'failed' || r.status === 'retrying').length;
+  const count = (status: string) => rows.filter((r) => r.status === status).length;
+  const sent = count('sent');
+  const failed = count('failed');
+  const retrying = count('retrying');
   if (sent === rows.length) return { code: 200, msg: 'success', data: { status: 'sent', sendId } };
   if (failed === rows.length) {
     const reasons = rows
@@ -470,14 +496,11 @@ export function summariseV1(
           `instance ${r.instanceId} (${r.channelType}${r.recipient ? ` to ${r.recipient}` : ''}): ${r.error ?? r.status}`,
       )
       .join('; ');
-    const retrying = rows.some((r) => r.status === 'retrying')
-      ? ' (transient failures keep retrying)'
-      : '';
-    return { code: 500, msg: `all deliveries failed${retrying}: ${reasons}`, data: null };
+    return { code: 500, msg: `all deliveries failed: ${reasons}`, data: null };
   }
-  return {
-    code: 200,
-    msg: 'success',
-    data: { status: failed > 0 ? 'partial' : 'queued', sendId, results: rows },
-  };
+  // Something was delivered, or something will still be tried (queued, sending, retrying).
+  let status: 'partial' | 'retrying' | 'queued';
+  if (sent > 0) status = failed + retrying > 0 ? 'partial' : 'queued';
+  else status = retrying > 0 ? 'retrying' : 'queued';
+  return { code: 200, msg: 'success', data: { status, sendId, results: rows } };
 }

@@ -27,6 +27,8 @@ export class Delivery extends Model<InferAttributes<Delivery>, InferCreationAttr
   declare content: string;
   declare url: string | null;
   declare mentions: Mentions;
+  /** Hosted deliveries: the share-link key the stored message gets (answered at accept time). */
+  declare previewKey: CreationOptional<string | null>;
   declare status: CreationOptional<DeliveryStatus>;
   declare attempts: CreationOptional<number>;
   /** Epoch ms; the dispatcher claims rows whose time has come. */
@@ -53,6 +55,7 @@ export class Delivery extends Model<InferAttributes<Delivery>, InferCreationAttr
         content: { type: DataTypes.TEXT, allowNull: false },
         url: { type: DataTypes.TEXT, allowNull: true },
         mentions: { type: DataTypes.JSON, allowNull: false },
+        previewKey: { type: DataTypes.STRING(64), allowNull: true },
         status: { type: DataTypes.STRING(16), allowNull: false, defaultValue: 'queued' },
         attempts: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
         nextAttemptAt: { type: DataTypes.BIGINT, allowNull: false },

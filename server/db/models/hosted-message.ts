@@ -21,6 +21,8 @@ export class HostedMessage extends Model<
   declare content: string;
   declare format: ContentType;
   declare url: string | null;
+  /** The share link's key (see domain/preview-keys); null: no link, or revoked. */
+  declare previewKey: CreationOptional<string | null>;
   declare readAt: CreationOptional<Date | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
@@ -35,6 +37,7 @@ export class HostedMessage extends Model<
         content: { type: DataTypes.TEXT, allowNull: false },
         format: { type: DataTypes.STRING(16), allowNull: false },
         url: { type: DataTypes.TEXT, allowNull: true },
+        previewKey: { type: DataTypes.STRING(64), allowNull: true, unique: true },
         readAt: { type: DataTypes.DATE, allowNull: true },
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,

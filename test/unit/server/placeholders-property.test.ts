@@ -10,7 +10,8 @@ interface Definition {
   default?: string;
 }
 
-const isKeyChar = (ch: string) => /^[A-Za-z0-9_.-]$/.test(ch);
+// Letters and digits of any script (Chinese included), `_`, `.` and `-`; one code point each.
+const isKeyChar = (ch: string) => /^[\p{L}\p{N}_.-]$/u.test(ch);
 const isSpace = (ch: string) => /^\s$/.test(ch);
 const ENTITY: Record<string, string> = {
   '&': '&amp;',
@@ -33,19 +34,23 @@ function referenceFill(
   values: Record<string, string>,
   format: ContentType,
 ): string {
+  // Scanned by code points, so a letter outside the BMP (a surrogate pair) is one character.
+  const chars = [...content];
+  const startsWith = (s: string, at: number) => [...s].every((c, k) => chars[at + k] === c);
+  const slice = (from: number, to: number) => chars.slice(from, to).join('');
   let out = '';
   let i = 0;
-  while (i < content.length) {
-    if (content.startsWith('{{', i)) {
+  while (i < chars.length) {
+    if (startsWith('{{', i)) {
       let keyStart = i + 2;
-      while (keyStart < content.length && isSpace(content[keyStart])) keyStart++;
+      while (keyStart < chars.length && isSpace(chars[keyStart])) keyStart++;
       let keyEnd = keyStart;
-      while (keyEnd < content.length && isKeyChar(content[keyEnd])) keyEnd++;
+      while (keyEnd < chars.length && isKeyChar(chars[keyEnd])) keyEnd++;
       let close = keyEnd;
-      while (close < content.length && isSpace(content[close])) close++;
-      if (keyEnd > keyStart && content.startsWith('}}', close)) {
-        const key = content.slice(keyStart, keyEnd);
-        const marker = content.slice(i, close + 2);
+      while (close < chars.length && isSpace(chars[close])) close++;
+      if (keyEnd > keyStart && startsWith('}}', close)) {
+        const key = slice(keyStart, keyEnd);
+        const marker = slice(i, close + 2);
         const def = defs.find((d) => d.key === key);
         let value: string | undefined;
         if (def && Object.keys(values).includes(key)) value = values[key];
@@ -55,19 +60,51 @@ function referenceFill(
         continue;
       }
     }
-    out += content[i];
+    out += chars[i];
     i++;
   }
   return out;
 }
 
-const keys = ['host', 'pct', 'a.b', 'x-y', 'z_1', 'missing'];
+const keys = [
+  'host',
+  'pct',
+  'a.b',
+  'x-y',
+  'z_1',
+  '服务名',
+  '告警级别',
+  'ключ',
+  '𠀀字',
+  'n①',
+  'missing',
+];
 const key = fc.constantFrom(...keys);
 const spaces = fc.constantFrom('', ' ', '  ', '\t');
 const marker = fc
   .tuple(spaces, key, spaces)
   .map(([before, k, after]) => `{{${before}${k}${after}}}`);
-const noise = fc.constantFrom('{', '}', '{{', '}}', '{ {', ' ', '<b>', '&', '"', "'", 'é', '告警');
+// Non-ASCII noise glues onto keys: letters of other scripts, a letter outside the BMP, a
+// digit-like number, a combining mark (not a key character) and full-width braces.
+const noise = fc.constantFrom(
+  '{',
+  '}',
+  '{{',
+  '}}',
+  '{ {',
+  ' ',
+  '<b>',
+  '&',
+  '"',
+  "'",
+  'é',
+  '告警',
+  '名',
+  '𠀀',
+  '②',
+  'e\u0301',
+  '｛｛',
+);
 const text = fc.string({ maxLength: 6 });
 const content = fc
   .array(fc.oneof(marker, noise, text), { maxLength: 12 })
@@ -101,7 +138,10 @@ describe('fillPlaceholders() against a reference implementation', () => {
   });
 
   it('the reference itself follows the documented examples', () => {
-    const defs = [{ key: 'host', label: 'H' }, { key: 'pct', label: 'P', default: '?' }];
+    const defs = [
+      { key: 'host', label: 'H' },
+      { key: 'pct', label: 'P', default: '?' },
+    ];
     expect(referenceFill('{{host}} at {{ pct }}% {{other}}', defs, { host: 'web-3' }, 'text')).toBe(
       'web-3 at ?% {{other}}',
     );
@@ -110,5 +150,19 @@ describe('fillPlaceholders() against a reference implementation', () => {
       '<p>&lt;b&gt;&amp;</p>',
     );
     expect(referenceFill('{{{host}}}', defs, { host: 'x' }, 'text')).toBe('{x}');
+    const zh = [{ key: '服务名', label: '服务' }];
+    expect(referenceFill('{{服务名}} 宕机 {{ 服务名 }}', zh, { 服务名: 'api' }, 'text')).toBe(
+      'api 宕机 api',
+    );
+  });
+
+  it('fillPlaceholders() fills Chinese keys, spaced or not, and leaves undefined ones', () => {
+    const defs = [
+      { key: '服务名', label: '服务' },
+      { key: '级别', label: '级别', default: '警告' },
+    ];
+    expect(
+      fillPlaceholders('{{服务名}}：{{ 级别 }} {{未定义}}', defs, { 服务名: '支付' }, 'text'),
+    ).toBe('支付：警告 {{未定义}}');
   });
 });

@@ -29,6 +29,13 @@ export function createMessageRouter(messages: MessageService): Router {
     );
     ok(res, await messages.setRead(parseId(req.params.id), body.read));
   });
+  router.post('/messages/:id/link', async (req, res) =>
+    ok(res, await messages.createLink(parseId(req.params.id))),
+  );
+  router.delete('/messages/:id/link', async (req, res) => {
+    await messages.revokeLink(parseId(req.params.id));
+    ok(res, null);
+  });
   router.delete('/messages/:id', async (req, res) => {
     await messages.remove(parseId(req.params.id));
     ok(res, null);

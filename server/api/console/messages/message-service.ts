@@ -5,8 +5,10 @@ import type { AppContext } from '../../../context';
 import { HostedMessage } from '../../../db/models';
 import { listMessageIds, unreadMessageCount } from '../../../db/history/history-search';
 import { escapeHtml, markdownToHtml } from '../../../domain/content-format';
+import { newPreviewKey } from '../../../domain/preview-keys';
 import { notFound } from '../../../lib/errors';
 import { pageOf, type Paging } from '../../../lib/paging';
+import { shareLinkOf } from '../../public/share-links';
 
 const SANITIZE: sanitizeHtml.IOptions = {
   allowedTags: sanitizeHtml.defaults.allowedTags.concat(['img', 'del', 'ins', 'span', 'h1', 'h2']),
@@ -53,6 +55,8 @@ export class MessageService {
       content: m.content,
       format: m.format,
       url: m.url,
+      /** The share link (opens the message without login), or null: none yet, or revoked. */
+      previewUrl: m.previewKey ? shareLinkOf(this.ctx, m.previewKey) : null,
       read: m.readAt !== null,
       createdAt: m.createdAt,
       updatedAt: m.updatedAt,
@@ -104,6 +108,21 @@ export class MessageService {
       HostedMessage.update({ readAt: new Date(this.ctx.clock.now()) }, { where: { readAt: null } }),
     );
     return updated;
+  }
+
+  /** Gives the message a share link, or returns the one it has. */
+  async createLink(id: number): Promise<{ previewUrl: string }> {
+    const m = await this.get(id);
+    if (!m.previewKey) {
+      await this.ctx.writeLock.run(() => m.update({ previewKey: newPreviewKey() }));
+    }
+    return { previewUrl: shareLinkOf(this.ctx, m.previewKey as string) };
+  }
+
+  /** Revokes the share link: the old address answers 404 from now on, and a new link differs. */
+  async revokeLink(id: number): Promise<void> {
+    const m = await this.get(id);
+    if (m.previewKey) await this.ctx.writeLock.run(() => m.update({ previewKey: null }));
   }
 
   async remove(id: number): Promise<void> {

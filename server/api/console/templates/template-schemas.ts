@@ -7,7 +7,11 @@ const placeholderSchema = z
       .trim()
       .min(1, 'is required')
       .max(64)
-      .regex(/^[A-Za-z0-9_.-]+$/, 'use letters, digits, underscores, dots or dashes'),
+      // The characters a marker's key may hold (domain/placeholders.ts), Chinese included.
+      .regex(
+        /^[\p{L}\p{N}_.-]+$/u,
+        'use letters (any script, e.g. 服务名), digits, underscores, dots or dashes; no spaces or braces',
+      ),
     label: z.string().trim().min(1, 'is required').max(100),
     default: z
       .string()

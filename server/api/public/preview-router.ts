@@ -1,0 +1,52 @@
+import { Router } from 'express';
+
+import type { AppContext } from '../../context';
+import { HostedMessage } from '../../db/models';
+import { isPreviewKeyShaped } from '../../domain/preview-keys';
+import { ok } from '../../lib/envelope';
+import { AppError, notFound } from '../../lib/errors';
+import { safeHtmlOf } from '../console/messages/message-service';
+import { SendRateLimiter } from '../send/rate-limiter';
+
+/** Preview answers per client address per minute: plenty to read, far too few to guess keys. */
+export const PREVIEW_PER_MINUTE = 60;
+
+/**
+ * GET /api/public/preview/:key: one hosted message by its share-link key, without login. It
+ * answers only the message the key names and never lists anything; an unknown, revoked or
+ * malformed key is one and the same 404.
+ */
+export function createPreviewRouter(ctx: AppContext): Router {
+  const router = Router();
+  const limiter = new SendRateLimiter();
+
+  router.get('/api/public/preview/:key', async (req, res) => {
+    // req.ip honours HERALD_TRUST_PROXY, so clients behind one proxy are still told apart.
+    if (!limiter.allow(`ip:${req.ip ?? ''}`, PREVIEW_PER_MINUTE, ctx.clock.now())) {
+      throw new AppError(
+        429,
+        `too many previews from this address: at most ${PREVIEW_PER_MINUTE} a minute; wait a minute and reload`,
+      );
+    }
+    const key = req.params.key;
+    // Looked up through the unique index only: no scan whose duration depends on the key.
+    const m = isPreviewKeyShaped(key)
+      ? await HostedMessage.findOne({ where: { previewKey: key } })
+      : null;
+    if (!m) {
+      throw notFound('no message has this link: it was revoked, deleted or mistyped');
+    }
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('X-Robots-Tag', 'noindex, nofollow');
+    ok(res, {
+      title: m.title,
+      content: m.content,
+      format: m.format,
+      url: m.url,
+      safeHtml: safeHtmlOf(m.content, m.format),
+      createdAt: m.createdAt,
+    });
+  });
+
+  return router;
+}

@@ -32,6 +32,7 @@ import { systemClock, type Clock } from './lib/clock';
 import { errorMessage } from './lib/errors';
 import { createLogger } from './lib/logger';
 import { Dispatcher } from './queue/dispatcher';
+import { Scheduler } from './schedules/scheduler';
 import { readVersion } from './version';
 
 const log = createLogger('server');
@@ -89,6 +90,8 @@ export interface HeraldServer {
   close(): Promise<void>;
   events: HeraldEvents;
   deliveries: { pause(): void; resume(): void; readonly paused: boolean };
+  /** Scheduled messages; tests driving a manual clock call `tick()`. */
+  scheduler: Scheduler;
   unreadCount(): Promise<number>;
   /**
    * The one-time code that creates the first administrator (printed by the entry points), or
@@ -255,6 +258,9 @@ async function openServer(opts: StartServerOptions, lock: DataDirLock): Promise<
 
   if (opts.startDispatcher !== false) await ctx.dispatcher.start();
   else await ctx.dispatcher.recover();
+  // After the dispatcher: runs missed while Herald was closed are sent (or skipped) here.
+  const scheduler = new Scheduler(ctx);
+  await scheduler.start();
   const stopJobs = startJobs([
     { name: 'prune idempotency keys', everyMs: 60 * 60_000, run: () => pruneIdempotencyKeys(ctx) },
     {
@@ -273,6 +279,7 @@ async function openServer(opts: StartServerOptions, lock: DataDirLock): Promise<
       // Order matters: no new requests, then no new attempts, then the database.
       await closeHttp(server);
       stopJobs();
+      await scheduler.stop();
       await ctx.dispatcher.stop();
       await sequelize.close();
       lock.release();
@@ -292,6 +299,7 @@ async function openServer(opts: StartServerOptions, lock: DataDirLock): Promise<
         return ctx.dispatcher.paused;
       },
     },
+    scheduler,
     unreadCount: () => HostedMessage.count({ where: { readAt: null } }),
     setupCode: () => ctx.setupCode.display(),
     ctx,

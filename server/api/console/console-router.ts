@@ -14,6 +14,8 @@ import { createLogRouter } from './logs/log-router';
 import { LogService } from './logs/log-service';
 import { createMessageRouter } from './messages/message-router';
 import { MessageService } from './messages/message-service';
+import { createScheduleRouter } from './schedules/schedule-router';
+import { ScheduleService } from './schedules/schedule-service';
 import { createSettingsRouter } from './settings/settings-router';
 import { StatsService } from './stats/stats-service';
 import { createTaskRouter } from './tasks/task-router';
@@ -57,6 +59,7 @@ export function createConsoleRouter(ctx: AppContext, channels: ChannelService): 
   router.use(createInstanceRouter(instances));
   router.use(createLogRouter(new LogService(ctx)));
   router.use(createMessageRouter(messages));
+  router.use(createScheduleRouter(new ScheduleService(ctx)));
   router.use(createSettingsRouter(ctx, stats));
   router.use(createEventRouter(ctx, streams));
   return router;

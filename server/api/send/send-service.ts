@@ -56,6 +56,15 @@ export interface ResolvedSource<T> {
   credential: string;
 }
 
+/**
+ * A send Herald makes itself rather than an API caller: a schedule's run. The send row is
+ * linked to the schedule, and `stored` learns its id (V2's answer does not carry it).
+ */
+export interface SendOrigin {
+  scheduleId: number;
+  stored?(sendId: number): void;
+}
+
 const uniq = (list: string[]) => [...new Set(list.filter((s) => s.length > 0))];
 
 interface CachedSource<T> {
@@ -104,7 +113,11 @@ export class SendService {
 
   // ---- V1 -------------------------------------------------------------------------------
 
-  async sendV1(req: V1Request, resolved: ResolvedSource<Task>): Promise<SendResponse> {
+  async sendV1(
+    req: V1Request,
+    resolved: ResolvedSource<Task>,
+    origin?: SendOrigin,
+  ): Promise<SendResponse> {
     const { source: task, targets } = resolved;
     const bodies: Bodies = { text: req.text, html: req.html, markdown: req.markdown };
     if (!hasAnyBody(bodies))
@@ -130,6 +143,7 @@ export class SendService {
       url: req.url ?? null,
       request: redact(req),
       planned,
+      origin,
     });
     if (req.mode === 'async') {
       return { code: 200, msg: 'success', data: { status: 'queued', sendId: send.id } };
@@ -207,7 +221,11 @@ export class SendService {
     };
   }
 
-  async sendV2(req: V2Request, resolved: ResolvedSource<Template>): Promise<SendResponse> {
+  async sendV2(
+    req: V2Request,
+    resolved: ResolvedSource<Template>,
+    origin?: SendOrigin,
+  ): Promise<SendResponse> {
     // The contract's processing order: token, template (resolveTemplate), enabled,
     // placeholders, instances.
     const { source: template, targets } = resolved;
@@ -246,6 +264,7 @@ export class SendService {
       url: req.url ?? null,
       request: redact(req),
       planned,
+      origin,
     });
     return {
       code: 200,
@@ -353,6 +372,7 @@ export class SendService {
     url: string | null;
     request: Record<string, unknown>;
     planned: PlannedDelivery[];
+    origin?: SendOrigin;
   }): Promise<{ send: Send; deliveries: Delivery[] }> {
     const now = this.ctx.clock.now();
     const result = await this.ctx.sendCommits.run(async (transaction) => {
@@ -369,6 +389,7 @@ export class SendService {
           url: input.url,
           request: input.request,
           deliveryCount: input.planned.length,
+          scheduleId: input.origin?.scheduleId ?? null,
         },
         { transaction },
       );
@@ -390,6 +411,7 @@ export class SendService {
       );
       return { send, deliveries };
     });
+    input.origin?.stored?.(result.send.id);
     this.ctx.events.emit('send', { id: result.send.id, status: 'pending' });
     this.ctx.dispatcher.wake();
     return result;

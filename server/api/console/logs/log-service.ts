@@ -1,7 +1,7 @@
 import { Op, type WhereOptions } from 'sequelize';
 
 import type { AppContext } from '../../../context';
-import { Channel, Delivery, DeliveryAttempt, Send } from '../../../db/models';
+import { Channel, Delivery, DeliveryAttempt, Schedule, Send } from '../../../db/models';
 import { containsAny } from '../../../db/search';
 import { deliveryStatusCounts, rollUpSendStatus } from '../../../queue/dispatcher';
 import { AppError, notFound } from '../../../lib/errors';
@@ -59,6 +59,7 @@ export class LogService {
       taskId: s.taskId,
       templateId: s.templateId,
       sourceName: s.sourceName,
+      scheduleId: s.scheduleId ?? null,
       title: s.title,
       status: s.status,
       deliveryCount: s.deliveryCount,
@@ -84,8 +85,11 @@ export class LogService {
       ]),
     );
     const counts = await this.deliveryCounts([id]);
+    const schedule = send.scheduleId ? await Schedule.findByPk(send.scheduleId) : null;
     return {
       ...this.toDto(send, counts.get(id)),
+      // A deleted schedule keeps its id on the send, without a name.
+      scheduleName: schedule?.name ?? null,
       text: send.text,
       html: send.html,
       markdown: send.markdown,

@@ -7,7 +7,6 @@ export interface Timing {
   /** A one-time run (epoch ms), when there is no cron expression. */
   runAt: number | null;
   timezone: string;
-  lastRunAt: number | null;
 }
 
 /**

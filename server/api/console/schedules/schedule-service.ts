@@ -137,7 +137,7 @@ export class ScheduleService {
     const s = await this.ctx.writeLock.run(() =>
       Schedule.create({
         ...values,
-        nextRunAt: plannedNextRun({ ...values, lastRunAt: null }, now),
+        nextRunAt: plannedNextRun(values, now),
       }),
     );
     this.ctx.events.emit('schedule', { id: s.id });
@@ -173,9 +173,7 @@ export class ScheduleService {
     );
     const values = await this.check({ ...current, ...changes }, now, timingChanged);
     // Only a change of when it runs moves the due time: a pending (even overdue) run stays.
-    const timing = timingChanged
-      ? { nextRunAt: plannedNextRun({ ...values, lastRunAt: s.lastRunAt }, now) }
-      : {};
+    const timing = timingChanged ? { nextRunAt: plannedNextRun(values, now) } : {};
     await this.ctx.writeLock.run(() => s.update({ ...values, ...timing }));
     this.ctx.events.emit('schedule', { id });
     return this.detail(id);

@@ -17,6 +17,8 @@ export interface HeraldEventMap {
   message: [HostedMessageEvent];
   delivery: [{ id: number; sendId: number; status: DeliveryStatus }];
   send: [{ id: number; status: SendStatus }];
+  /** A schedule was created, changed or deleted: the scheduler looks at its due times again. */
+  schedule: [{ id: number }];
 }
 
 /** In-process events: the console's SSE stream and the desktop shell (tray, notifications) listen. */

@@ -34,6 +34,7 @@ import { systemClock, type Clock } from './lib/clock';
 import { createLogger } from './lib/logger';
 import { DeliveryState } from './queue/delivery-state';
 import { Dispatcher } from './queue/dispatcher';
+import { Scheduler } from './schedules/scheduler';
 import { readVersion } from './version';
 
 const log = createLogger('server');
@@ -91,6 +92,8 @@ export interface HeraldServer {
   close(): Promise<void>;
   events: HeraldEvents;
   deliveries: { pause(): void; resume(): void; readonly paused: boolean };
+  /** Scheduled messages; tests driving a manual clock call `tick()`. */
+  scheduler: Scheduler;
   unreadCount(): Promise<number>;
   /**
    * The one-time code that creates the first administrator (printed by the entry points), or
@@ -232,6 +235,9 @@ async function openServer(opts: StartServerOptions, lock: DataDirLock): Promise<
   else await ctx.dispatcher.recover();
   const searchBackfill = new SearchBackfill(sequelize, writeLock);
   void searchBackfill.start();
+  // After the dispatcher: runs missed while Herald was closed are sent (or skipped) here.
+  const scheduler = new Scheduler(ctx);
+  await scheduler.start();
   const stopJobs = startJobs([
     {
       name: 'prune history',
@@ -261,6 +267,7 @@ async function openServer(opts: StartServerOptions, lock: DataDirLock): Promise<
       // Order matters: no new requests, then no new attempts, then the database.
       await closeHttp(server);
       stopJobs();
+      await scheduler.stop();
       await searchBackfill.stop();
       await ctx.dispatcher.stop();
       await db.close();
@@ -281,6 +288,7 @@ async function openServer(opts: StartServerOptions, lock: DataDirLock): Promise<
         return ctx.dispatcher.paused;
       },
     },
+    scheduler,
     unreadCount: () => HostedMessage.count({ where: { readAt: null } }),
     setupCode: () => ctx.setupCode.display(),
     ctx,

@@ -37,6 +37,11 @@ export const routes: RouteRecordRaw[] = [
         name: 'templates',
         component: () => import('./pages/TemplatesPage.vue'),
       },
+      {
+        path: 'schedules',
+        name: 'schedules',
+        component: () => import('./pages/SchedulesPage.vue'),
+      },
       { path: 'logs', name: 'logs', component: () => import('./pages/LogsPage.vue') },
       { path: 'logs/:id(\\d+)', name: 'log', component: () => import('./pages/LogsPage.vue') },
       { path: 'messages', name: 'messages', component: () => import('./pages/MessagesPage.vue') },

@@ -33,6 +33,8 @@ export interface NewSend {
   url: string | null;
   request: Record<string, unknown>;
   deliveryCount: number;
+  /** The schedule whose run this send is (console schedules), else null. */
+  scheduleId?: number | null;
 }
 
 export interface NewDelivery {
@@ -102,10 +104,10 @@ export async function insertSends(sql: SqlExecutor, sends: NewSend[], now: numbe
   if (sends.length === 0) return [];
   const rows = await sql.all<{ id: number }>(
     `INSERT INTO sends (api, task_id, template_id, source_name, title, text, html, markdown, url,
-       request, status, delivery_count, created_at, updated_at)
+       request, status, delivery_count, schedule_id, created_at, updated_at)
      SELECT value ->> 'api', value ->> 'taskId', value ->> 'templateId', value ->> 'sourceName',
        value ->> 'title', value ->> 'text', value ->> 'html', value ->> 'markdown', value ->> 'url',
-       value ->> 'request', 'pending', value ->> 'deliveryCount', ?2, ?2
+       value ->> 'request', 'pending', value ->> 'deliveryCount', value ->> 'scheduleId', ?2, ?2
      FROM json_each(?1) ORDER BY key
      RETURNING id`,
     [JSON.stringify(sends), sqliteDate(now)],

@@ -5,6 +5,7 @@ import * as initialSchema from './migrations/2026-11-22-1200-initial-schema';
 import * as keepTaskIdOn from './migrations/2026-11-23-1000-keep-task-id-on-existing-installs';
 import * as historyIndex from './migrations/2026-11-23-1100-history-index';
 import * as previewKeys from './migrations/2026-11-23-1200-hosted-message-preview-keys';
+import * as schedules from './migrations/2026-11-23-1300-schedules';
 
 interface MigrationModule {
   up(params: { context: QueryInterface }): Promise<void>;
@@ -20,6 +21,7 @@ const migrations: Array<[string, MigrationModule]> = [
   ['2026-11-23-1000-keep-task-id-on-existing-installs', keepTaskIdOn],
   ['2026-11-23-1100-history-index', historyIndex],
   ['2026-11-23-1200-hosted-message-preview-keys', previewKeys],
+  ['2026-11-23-1300-schedules', schedules],
 ];
 
 /** Applies every pending migration; `to` stops after the named one (tests build older folders). */

@@ -160,6 +160,8 @@ export interface Send {
   taskId: number | null;
   templateId: number | null;
   sourceName: string;
+  /** The schedule whose run made this send; null for API calls. */
+  scheduleId?: number | null;
   title: string;
   status: SendStatus;
   deliveryCount: number;
@@ -197,6 +199,8 @@ export interface Delivery {
 }
 
 export interface SendDetail extends Send {
+  /** null when the schedule was deleted since. */
+  scheduleName?: string | null;
   text: string | null;
   html: string | null;
   markdown: string | null;

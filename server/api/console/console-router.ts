@@ -15,6 +15,8 @@ import { createMaintenanceRouter } from './maintenance/maintenance-router';
 import { LogService } from './logs/log-service';
 import { createMessageRouter } from './messages/message-router';
 import { MessageService } from './messages/message-service';
+import { createScheduleRouter } from './schedules/schedule-router';
+import { ScheduleService } from './schedules/schedule-service';
 import { createSettingsRouter } from './settings/settings-router';
 import { StatsService } from './stats/stats-service';
 import { createTaskRouter } from './tasks/task-router';
@@ -58,6 +60,7 @@ export function createConsoleRouter(ctx: AppContext, channels: ChannelService): 
   router.use(createInstanceRouter(instances));
   router.use(createLogRouter(new LogService(ctx)));
   router.use(createMessageRouter(messages));
+  router.use(createScheduleRouter(new ScheduleService(ctx)));
   router.use(createSettingsRouter(ctx, stats));
   router.use(createEventRouter(ctx, streams));
   router.use(createMaintenanceRouter(ctx));

@@ -69,6 +69,15 @@ export interface ResolvedSource<T> {
   credential: string;
 }
 
+/**
+ * A send Herald makes itself rather than an API caller: a schedule's run. The send row is
+ * linked to the schedule, and `stored` learns its id (V2's answer does not carry it).
+ */
+export interface SendOrigin {
+  scheduleId: number;
+  stored?(sendId: number): void;
+}
+
 const uniq = (list: string[]) => [...new Set(list.filter((s) => s.length > 0))];
 
 interface CachedSource<T> {
@@ -117,7 +126,11 @@ export class SendService {
 
   // ---- V1 -------------------------------------------------------------------------------
 
-  async sendV1(req: V1Request, resolved: ResolvedSource<Task>): Promise<SendResponse> {
+  async sendV1(
+    req: V1Request,
+    resolved: ResolvedSource<Task>,
+    origin?: SendOrigin,
+  ): Promise<SendResponse> {
     const { source: task, targets } = resolved;
     const bodies: Bodies = { text: req.text, html: req.html, markdown: req.markdown };
     if (!hasAnyBody(bodies))
@@ -144,6 +157,7 @@ export class SendService {
       url: req.url ?? null,
       request: redact(req),
       planned,
+      origin,
     });
     if (req.mode === 'async') {
       return { code: 200, msg: 'success', data: { status: 'queued', sendId: send.id, ...host } };
@@ -224,7 +238,11 @@ export class SendService {
     };
   }
 
-  async sendV2(req: V2Request, resolved: ResolvedSource<Template>): Promise<SendResponse> {
+  async sendV2(
+    req: V2Request,
+    resolved: ResolvedSource<Template>,
+    origin?: SendOrigin,
+  ): Promise<SendResponse> {
     // The contract's processing order: token, template (resolveTemplate), enabled,
     // placeholders, instances.
     const { source: template, targets } = resolved;
@@ -264,6 +282,7 @@ export class SendService {
       url: req.url ?? null,
       request: redact(req),
       planned,
+      origin,
     });
     return {
       code: 200,
@@ -384,6 +403,7 @@ export class SendService {
     url: string | null;
     request: Record<string, unknown>;
     planned: PlannedDelivery[];
+    origin?: SendOrigin;
   }): Promise<{ send: { id: number }; deliveries: AcceptedDelivery[] }> {
     const { sendId, deliveryIds } = await this.ctx.deliveries.accept({
       send: {
@@ -398,6 +418,7 @@ export class SendService {
         url: input.url,
         request: input.request,
         deliveryCount: input.planned.length,
+        scheduleId: input.origin?.scheduleId ?? null,
       },
       deliveries: input.planned.map((p) => ({
         instanceId: p.target.instance.id,
@@ -412,6 +433,7 @@ export class SendService {
         previewKey: p.previewKey,
       })),
     });
+    input.origin?.stored?.(sendId);
     this.ctx.dispatcher.wake();
     return {
       send: { id: sendId },

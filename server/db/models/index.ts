@@ -6,6 +6,7 @@ import { DeliveryAttempt } from './delivery-attempt';
 import { HostedMessage } from './hosted-message';
 import { IdempotencyKey } from './idempotency-key';
 import { Instance } from './instance';
+import { Schedule } from './schedule';
 import { Send } from './send';
 import { Session } from './session';
 import { Setting } from './setting';
@@ -20,6 +21,7 @@ export {
   HostedMessage,
   IdempotencyKey,
   Instance,
+  Schedule,
   Send,
   Session,
   Setting,
@@ -37,6 +39,7 @@ export function initModels(sequelize: Sequelize): void {
     HostedMessage,
     IdempotencyKey,
     Instance,
+    Schedule,
     Send,
     Session,
     Setting,

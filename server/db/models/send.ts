@@ -25,6 +25,8 @@ export class Send extends Model<InferAttributes<Send>, InferCreationAttributes<S
   declare request: Record<string, unknown>;
   declare status: CreationOptional<SendStatus>;
   declare deliveryCount: CreationOptional<number>;
+  /** The schedule whose run made this send; null for API calls. */
+  declare scheduleId: CreationOptional<number | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -44,6 +46,7 @@ export class Send extends Model<InferAttributes<Send>, InferCreationAttributes<S
         request: { type: DataTypes.JSON, allowNull: false },
         status: { type: DataTypes.STRING(16), allowNull: false, defaultValue: 'pending' },
         deliveryCount: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+        scheduleId: { type: DataTypes.INTEGER, allowNull: true },
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../../context';
-import { Channel, Delivery, DeliveryAttempt, Send } from '../../../db/models';
+import { Channel, Delivery, DeliveryAttempt, Schedule, Send } from '../../../db/models';
 import { listSendIds } from '../../../db/history/history-search';
 import { AppError, notFound } from '../../../lib/errors';
 import { pageOf, type Paging } from '../../../lib/paging';
@@ -49,6 +49,7 @@ export class LogService {
       taskId: s.taskId,
       templateId: s.templateId,
       sourceName: s.sourceName,
+      scheduleId: s.scheduleId ?? null,
       title: s.title,
       status: s.status,
       deliveryCount: s.deliveryCount,
@@ -74,8 +75,11 @@ export class LogService {
       ]),
     );
     const counts = await this.deliveryCounts([id]);
+    const schedule = send.scheduleId ? await Schedule.findByPk(send.scheduleId) : null;
     return {
       ...this.toDto(send, counts.get(id)),
+      // A deleted schedule keeps its id on the send, without a name.
+      scheduleName: schedule?.name ?? null,
       text: send.text,
       html: send.html,
       markdown: send.markdown,

@@ -17,6 +17,15 @@ export const retryPolicySchema = z.object({
 });
 export type RetryPolicy = z.infer<typeof retryPolicySchema>;
 
+/**
+ * How the send APIs use the HTTP status: `code` mirrors the envelope's code (Herald's default);
+ * `always200` answers HTTP 200 and carries the code in the envelope only, as Message Nest does
+ * (the Message Nest importer turns it on).
+ */
+export const sendApiSchema = z.object({
+  httpStatus: z.enum(['code', 'always200']).default('code'),
+});
+
 const settingsFields = {
   /**
    * V1 accepts a plaintext task_id; off means task_id answers 401. Off on new installs: any web
@@ -36,6 +45,7 @@ export const settingsSchema = z.object({
   retry: retryPolicySchema.default(retryPolicySchema.parse({})),
   v1WaitMs: settingsFields.v1WaitMs.default(15_000),
   rateLimitPerMinute: settingsFields.rateLimitPerMinute.default(0),
+  sendApi: sendApiSchema.default(sendApiSchema.parse({})),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
@@ -47,7 +57,11 @@ export const defaultSettings: Settings = settingsSchema.parse({});
  * setting a patch leaves out.
  */
 export const settingsPatchSchema = z
-  .object({ ...settingsFields, retry: z.object(retryFields).partial().strict() })
+  .object({
+    ...settingsFields,
+    retry: z.object(retryFields).partial().strict(),
+    sendApi: z.object({ httpStatus: z.enum(['code', 'always200']) }).strict(),
+  })
   .partial()
   .strict();
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;

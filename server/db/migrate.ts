@@ -3,6 +3,7 @@ import { SequelizeStorage, Umzug } from 'umzug';
 
 import * as initialSchema from './migrations/2026-11-22-1200-initial-schema';
 import * as keepTaskIdOn from './migrations/2026-12-01-1200-keep-task-id-on-existing-installs';
+import * as messageNestImport from './migrations/2026-12-20-1200-message-nest-import';
 
 interface MigrationModule {
   up(params: { context: QueryInterface }): Promise<void>;
@@ -16,6 +17,7 @@ interface MigrationModule {
 const migrations: Array<[string, MigrationModule]> = [
   ['2026-11-22-1200-initial-schema', initialSchema],
   ['2026-12-01-1200-keep-task-id-on-existing-installs', keepTaskIdOn],
+  ['2026-12-20-1200-message-nest-import', messageNestImport],
 ];
 
 /** Applies every pending migration; `to` stops after the named one (tests build older folders). */

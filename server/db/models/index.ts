@@ -5,6 +5,7 @@ import { Delivery } from './delivery';
 import { DeliveryAttempt } from './delivery-attempt';
 import { HostedMessage } from './hosted-message';
 import { IdempotencyKey } from './idempotency-key';
+import { ImportMap } from './import-map';
 import { Instance } from './instance';
 import { Send } from './send';
 import { Session } from './session';
@@ -19,6 +20,7 @@ export {
   DeliveryAttempt,
   HostedMessage,
   IdempotencyKey,
+  ImportMap,
   Instance,
   Send,
   Session,
@@ -36,6 +38,7 @@ export function initModels(sequelize: Sequelize): void {
     DeliveryAttempt,
     HostedMessage,
     IdempotencyKey,
+    ImportMap,
     Instance,
     Send,
     Session,

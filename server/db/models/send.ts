@@ -9,6 +9,9 @@ import {
 
 export type SendStatus = 'pending' | 'sent' | 'partial' | 'failed';
 
+/** What opened a send: Herald's token or task id, or an imported task's Message Nest ones. */
+export type SendCredential = 'token' | 'legacy_token' | 'task_id' | 'legacy_task_id';
+
 /** One accepted call to a send endpoint: what was asked, and its rolled-up outcome. */
 export class Send extends Model<InferAttributes<Send>, InferCreationAttributes<Send>> {
   declare id: CreationOptional<number>;
@@ -25,6 +28,8 @@ export class Send extends Model<InferAttributes<Send>, InferCreationAttributes<S
   declare request: Record<string, unknown>;
   declare status: CreationOptional<SendStatus>;
   declare deliveryCount: CreationOptional<number>;
+  /** Null on sends logged before credentials were recorded, and on imported logs. */
+  declare credential: CreationOptional<SendCredential | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -44,6 +49,7 @@ export class Send extends Model<InferAttributes<Send>, InferCreationAttributes<S
         request: { type: DataTypes.JSON, allowNull: false },
         status: { type: DataTypes.STRING(16), allowNull: false, defaultValue: 'pending' },
         deliveryCount: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+        credential: { type: DataTypes.STRING(16), allowNull: true },
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -15,7 +15,7 @@ import { migrate } from '../../db/migrate';
 import { initModels } from '../../db/models';
 import { createSequelize } from '../../db/sequelize';
 import { errorMessage } from '../../lib/errors';
-import { importMessageNest } from './importer';
+import { importSnapshot, readMessageNest, type Snapshot } from './importer';
 import { formatReport, type ImportReport } from './report';
 import { openSource } from './source';
 
@@ -66,45 +66,51 @@ export function parseImportArgs(
 
 /** Imports into the data folder, which no running Herald may hold (its lock says so). */
 async function importInto(options: ImportCliOptions): Promise<ImportReport> {
+  // Bad input is refused before the data folder is touched.
+  const snapshot = await readSource(options);
+  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+  let lock;
+  try {
+    lock = acquireDataDirLock(options.dataDir);
+  } catch (err) {
+    if (err instanceof DataDirLockedError) {
+      throw new Error(
+        `Herald is running on ${options.dataDir} (pid ${err.pid}): import from its console ` +
+          '(Settings → Import), or stop it and run this again',
+      );
+    }
+    throw err;
+  }
+  try {
+    restrictDataDir(options.dataDir);
+    const secrets = new SecretBox(loadServerKey(options.dataDir));
+    const sequelize = await createSequelize(precreateDatabase(options.dataDir));
+    try {
+      initModels(sequelize);
+      await migrate(sequelize);
+      return await importSnapshot(
+        snapshot,
+        {
+          sequelize,
+          secrets,
+          registry: createChannelRegistry(),
+          exclusive: (fn) => fn(),
+          now: () => new Date(),
+        },
+        { dryRun: false, withLogs: options.withLogs },
+      );
+    } finally {
+      await sequelize.close();
+    }
+  } finally {
+    lock.release();
+  }
+}
+
+async function readSource(options: ImportCliOptions): Promise<Snapshot> {
   const source = await openSource(options.source);
   try {
-    mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
-    let lock;
-    try {
-      lock = acquireDataDirLock(options.dataDir);
-    } catch (err) {
-      if (err instanceof DataDirLockedError) {
-        throw new Error(
-          `Herald is running on ${options.dataDir} (pid ${err.pid}): import from its console ` +
-            '(Settings → Import), or stop it and run this again',
-        );
-      }
-      throw err;
-    }
-    try {
-      restrictDataDir(options.dataDir);
-      const secrets = new SecretBox(loadServerKey(options.dataDir));
-      const sequelize = await createSequelize(precreateDatabase(options.dataDir));
-      try {
-        initModels(sequelize);
-        await migrate(sequelize);
-        return await importMessageNest(
-          source,
-          {
-            sequelize,
-            secrets,
-            registry: createChannelRegistry(),
-            exclusive: (fn) => fn(),
-            now: () => new Date(),
-          },
-          { dryRun: false, withLogs: options.withLogs },
-        );
-      } finally {
-        await sequelize.close();
-      }
-    } finally {
-      lock.release();
-    }
+    return await readMessageNest(source, options.withLogs);
   } finally {
     await source.close();
   }
@@ -115,12 +121,19 @@ async function importInto(options: ImportCliOptions): Promise<ImportReport> {
  * stays byte for byte as it was (no migration, no key file, no lock) even while Herald runs.
  */
 async function dryRun(options: ImportCliOptions): Promise<ImportReport> {
-  const source = await openSource(options.source);
+  const snapshot = await readSource(options);
   const scratch = mkdtempSync(join(tmpdir(), 'herald-import-'));
   try {
     const copy = join(scratch, DB_FILE);
     const original = join(options.dataDir, DB_FILE);
-    if (existsSync(original)) await snapshotDatabase(original, copy);
+    if (existsSync(`${original}-wal`) || existsSync(`${original}-shm`)) {
+      // Herald is running (or was not closed): a consistent snapshot through SQLite itself.
+      await snapshotDatabase(original, copy);
+    } else if (existsSync(original)) {
+      // Closed cleanly, everything is in the one file; opening it (even read-only) would
+      // leave -wal and -shm files behind, so it is copied instead.
+      copyFileSync(original, copy);
+    }
     const keyKnown =
       Boolean(process.env.HERALD_SECRET_KEY) || existsSync(join(options.dataDir, KEY_FILE));
     // Sealed values are rolled back with everything else; any key seals them alike.
@@ -129,8 +142,8 @@ async function dryRun(options: ImportCliOptions): Promise<ImportReport> {
     try {
       initModels(sequelize);
       await migrate(sequelize);
-      return await importMessageNest(
-        source,
+      return await importSnapshot(
+        snapshot,
         {
           sequelize,
           secrets,
@@ -144,7 +157,6 @@ async function dryRun(options: ImportCliOptions): Promise<ImportReport> {
       await sequelize.close();
     }
   } finally {
-    await source.close();
     rmSync(scratch, { recursive: true, force: true });
   }
 }

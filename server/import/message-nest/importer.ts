@@ -45,7 +45,9 @@ export interface ImportOptions {
 }
 
 /** Everything read from Message Nest, before anything is written in Herald. */
-interface Snapshot {
+export interface Snapshot {
+  /** Where it was read from, safe to print. */
+  description: string;
   schema: SourceSchema;
   rows: Partial<Record<MessageNestTable, Row[]>>;
 }
@@ -54,7 +56,8 @@ const byAge = (a: Row, b: Row) =>
   (timeOf(a.created_on)?.getTime() ?? 0) - (timeOf(b.created_on)?.getTime() ?? 0) ||
   text(a.id).localeCompare(text(b.id));
 
-async function readSnapshot(source: SourceReader, withLogs: boolean): Promise<Snapshot> {
+/** Checks the schema and reads every row the import uses; throws ImportInputError on bad input. */
+export async function readMessageNest(source: SourceReader, withLogs: boolean): Promise<Snapshot> {
   const schema = await inspectSchema(source);
   const wanted: MessageNestTable[] = [
     'send_ways',
@@ -70,7 +73,7 @@ async function readSnapshot(source: SourceReader, withLogs: boolean): Promise<Sn
     const physical = schema.tables[table];
     if (physical) rows[table] = (await source.readAll(physical)).sort(byAge);
   }
-  return { schema, rows };
+  return { description: source.description, schema, rows };
 }
 
 /** Thrown inside the transaction of a dry run, so that everything it did is rolled back. */
@@ -85,9 +88,17 @@ export async function importMessageNest(
   deps: ImportDeps,
   options: ImportOptions,
 ): Promise<ImportReport> {
-  const snapshot = await readSnapshot(source, options.withLogs);
+  return importSnapshot(await readMessageNest(source, options.withLogs), deps, options);
+}
+
+/** The writing half of importMessageNest, for callers that read the source first. */
+export async function importSnapshot(
+  snapshot: Snapshot,
+  deps: ImportDeps,
+  options: ImportOptions,
+): Promise<ImportReport> {
   const report: ImportReport = {
-    source: source.description,
+    source: snapshot.description,
     dryRun: options.dryRun,
     tablePrefix: snapshot.schema.prefix,
     counts: emptyCounts(),

@@ -48,6 +48,15 @@ function isBaseUrl(value: string): boolean {
   );
 }
 
+/**
+ * How the send APIs use the HTTP status: `code` mirrors the envelope's code (Herald's default);
+ * `always200` answers HTTP 200 and carries the code in the envelope only, as Message Nest does
+ * (the Message Nest importer turns it on).
+ */
+export const sendApiSchema = z.object({
+  httpStatus: z.enum(['code', 'always200']).default('code'),
+});
+
 const settingsFields = {
   /**
    * V1 accepts a plaintext task_id; off means task_id answers 401. Off on new installs: any web

@@ -35,6 +35,8 @@ export interface NewSend {
   deliveryCount: number;
   /** The schedule whose run this send is (console schedules), else null. */
   scheduleId?: number | null;
+  /** What opened it: token, task_id, or an imported task's Message Nest token or id. */
+  credential?: string | null;
 }
 
 export interface NewDelivery {
@@ -104,10 +106,11 @@ export async function insertSends(sql: SqlExecutor, sends: NewSend[], now: numbe
   if (sends.length === 0) return [];
   const rows = await sql.all<{ id: number }>(
     `INSERT INTO sends (api, task_id, template_id, source_name, title, text, html, markdown, url,
-       request, status, delivery_count, schedule_id, created_at, updated_at)
+       request, status, delivery_count, schedule_id, credential, created_at, updated_at)
      SELECT value ->> 'api', value ->> 'taskId', value ->> 'templateId', value ->> 'sourceName',
        value ->> 'title', value ->> 'text', value ->> 'html', value ->> 'markdown', value ->> 'url',
-       value ->> 'request', 'pending', value ->> 'deliveryCount', value ->> 'scheduleId', ?2, ?2
+       value ->> 'request', 'pending', value ->> 'deliveryCount', value ->> 'scheduleId',
+       value ->> 'credential', ?2, ?2
      FROM json_each(?1) ORDER BY key
      RETURNING id`,
     [JSON.stringify(sends), sqliteDate(now)],

@@ -6,6 +6,7 @@ import * as keepTaskIdOn from './migrations/2026-11-23-1000-keep-task-id-on-exis
 import * as historyIndex from './migrations/2026-11-23-1100-history-index';
 import * as previewKeys from './migrations/2026-11-23-1200-hosted-message-preview-keys';
 import * as schedules from './migrations/2026-11-23-1300-schedules';
+import * as messageNestImport from './migrations/2026-11-23-1400-message-nest-import';
 
 interface MigrationModule {
   up(params: { context: QueryInterface }): Promise<void>;
@@ -22,6 +23,7 @@ const migrations: Array<[string, MigrationModule]> = [
   ['2026-11-23-1100-history-index', historyIndex],
   ['2026-11-23-1200-hosted-message-preview-keys', previewKeys],
   ['2026-11-23-1300-schedules', schedules],
+  ['2026-11-23-1400-message-nest-import', messageNestImport],
 ];
 
 /** Applies every pending migration; `to` stops after the named one (tests build older folders). */

@@ -8,6 +8,8 @@ export const tasksApi = {
   get: (id: number) => http.get<TaskDetail>(`/tasks/${id}`),
   create: (name: string) => http.post<Task>('/tasks', { name }),
   rename: (id: number, name: string) => http.put<Task>(`/tasks/${id}`, { name }),
+  setAcceptLegacyToken: (id: number, acceptLegacyToken: boolean) =>
+    http.put<Task>(`/tasks/${id}`, { acceptLegacyToken }),
   remove: (id: number) => http.delete(`/tasks/${id}`),
   token: (id: number) => http.get<{ token: string }>(`/tasks/${id}/token`),
   rotateToken: (id: number) => http.post<{ token: string }>(`/tasks/${id}/token/rotate`),

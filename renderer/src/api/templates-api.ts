@@ -20,6 +20,8 @@ export const templatesApi = {
   update: (id: number, input: Partial<TemplateFields>) =>
     http.put<Template>(`/templates/${id}`, input),
   remove: (id: number) => http.delete(`/templates/${id}`),
+  setAcceptLegacyToken: (id: number, acceptLegacyToken: boolean) =>
+    http.put<Template>(`/templates/${id}`, { acceptLegacyToken }),
   token: (id: number) => http.get<{ token: string }>(`/templates/${id}/token`),
   rotateToken: (id: number) => http.post<{ token: string }>(`/templates/${id}/token/rotate`),
   /** Renders a saved template (id) or an unsaved draft (no id) with the values typed so far. */

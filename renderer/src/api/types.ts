@@ -95,7 +95,14 @@ export interface InstanceInput {
 
 export type InstancePatch = Partial<Omit<InstanceInput, 'channelId'>>;
 
-export interface Task {
+/** An imported task's or template's Message Nest credentials (all null/false otherwise). */
+export interface LegacyCredentials {
+  legacyId: string | null;
+  legacyToken: string | null;
+  acceptLegacyToken: boolean;
+}
+
+export interface Task extends LegacyCredentials {
   id: number;
   name: string;
   instanceCount: number;
@@ -126,7 +133,7 @@ export interface TemplateFields {
   atAll: boolean;
 }
 
-export interface Template extends TemplateFields {
+export interface Template extends TemplateFields, LegacyCredentials {
   id: number;
   instanceCount: number;
   createdAt: string;
@@ -165,6 +172,8 @@ export interface Send {
   title: string;
   status: SendStatus;
   deliveryCount: number;
+  /** What opened the send; null on sends from before it was recorded. */
+  credential: 'token' | 'legacy_token' | 'task_id' | 'legacy_task_id' | null;
   sentCount: number;
   failedCount: number;
   createdAt: string;

@@ -310,6 +310,10 @@ const en = {
     rotateConfirm: 'Make a new token? The current token stops working at once.',
     rotated: 'New token made; the old one no longer works.',
     copyExample: 'Copy example',
+    legacyToken: 'Message Nest token',
+    acceptLegacyToken: 'Accept the Message Nest token',
+    legacyWarning:
+      'Imported from Message Nest ({id}). Its old token is derived from the id, so anyone who knows the id can forge it. Turn this on only while scripts still send the old token (with task_id on, also the old id); move them to the token above, then turn it off. The send log shows which credential each send used.',
     v1Note:
       'Send the whole message each time (text, html and/or markdown). Each enabled instance gets the best format for its channel.',
     v2Note:
@@ -351,6 +355,13 @@ const en = {
     duration: 'Took',
     retry: 'Retry now',
     retryQueued: 'Queued again',
+    credential: 'Credential',
+    credentials: {
+      token: 'Token',
+      task_id: 'task_id',
+      legacy_token: 'Message Nest token',
+      legacy_task_id: 'Message Nest id',
+    },
   },
   schedules: {
     create: 'New schedule',
@@ -419,6 +430,32 @@ const en = {
     revokeLinkConfirm:
       'Revoke the share link? Whoever has it can no longer open the message; a new link will differ.',
     linkRevoked: 'Link revoked',
+  },
+  mnImport: {
+    title: 'Import from Message Nest',
+    help: 'Choose Message Nest’s database file (conf/database.db; /app/conf/database.db in Docker) to bring over its channels, tasks, templates, instances and hosted messages. Preview first: it changes nothing. Importing again later creates nothing twice. For a MySQL or PostgreSQL Message Nest, use npm run import:message-nest.',
+    file: 'Message Nest database file',
+    withLogs: 'Also import send logs',
+    preview: 'Preview',
+    run: 'Import',
+    previewDone: 'Preview: nothing was changed.',
+    done: 'Imported.',
+    kind: 'Kind',
+    wouldCreate: 'Would create',
+    created: 'Created',
+    already: 'Already imported',
+    skipped: 'Skipped',
+    skippedItems: 'Skipped',
+    notes: 'Notes',
+    kinds: {
+      channels: 'Channels',
+      tasks: 'Tasks',
+      templates: 'Templates',
+      instances: 'Instances',
+      schedules: 'Scheduled messages',
+      hostedMessages: 'Hosted messages',
+      logs: 'Send logs',
+    },
   },
   settings: {
     sending: 'Sending',

@@ -7,6 +7,8 @@ import { createAuth } from './auth/auth-router';
 import { createChannelRouter } from './channels/channel-router';
 import { ChannelService } from './channels/channel-service';
 import { createEventRouter } from './events/event-router';
+import { messageNestScheduleSink } from '../../import/message-nest/schedule-store';
+import { createImportRouter, IMPORT_UPLOAD_PATH } from './import/import-router';
 import { LiveStreams } from './events/live-streams';
 import { createInstanceRouter } from './instances/instance-router';
 import { InstanceService } from './instances/instance-service';
@@ -36,6 +38,15 @@ function jsonOnly(req: Request, _res: Response, next: NextFunction) {
   const hasBody =
     Number(req.headers['content-length'] ?? 0) > 0 ||
     req.headers['transfer-encoding'] !== undefined;
+  // The import upload is a raw file. That is as safe as JSON: a cross-site page cannot send
+  // application/octet-stream without a preflight either, and the cross-site guard still runs.
+  if (
+    req.method === 'POST' &&
+    req.path === IMPORT_UPLOAD_PATH &&
+    req.is('application/octet-stream')
+  ) {
+    return next();
+  }
   if ((declared || hasBody) && !req.is('application/json')) {
     throw new AppError(415, 'Content-Type must be application/json');
   }
@@ -64,5 +75,11 @@ export function createConsoleRouter(ctx: AppContext, channels: ChannelService): 
   router.use(createSettingsRouter(ctx, stats));
   router.use(createEventRouter(ctx, streams));
   router.use(createMaintenanceRouter(ctx));
+  router.use(
+    createImportRouter(
+      ctx,
+      messageNestScheduleSink(() => ctx.clock.now()),
+    ),
+  );
   return router;
 }

@@ -2,9 +2,11 @@ import type { AnyChannelAdapter, ContentType, Mentions } from '../../channels/ch
 import { noMentions } from '../../channels/channel-adapter';
 import { adapterFor } from '../../channels/registry';
 import type { AppContext } from '../../context';
+import { decodeMessageNestToken } from '../../crypto/message-nest-token';
 import { TokenError, type TokenKind } from '../../crypto/tokens';
 import { configVersion } from '../../db/config-version';
 import { Channel, Instance, Task, Template } from '../../db/models';
+import type { SendCredential } from '../../db/models/send';
 import { chooseContent, hasAnyBody, type Bodies } from '../../domain/content-format';
 import { splitList } from '../../domain/lists';
 import { newPreviewKey } from '../../domain/preview-keys';
@@ -67,6 +69,8 @@ export interface ResolvedSource<T> {
   rateKey: string;
   /** The credential itself (a token's object and generation, or a task_id), for idempotency. */
   credential: string;
+  /** Which kind of credential it was, recorded on the send for the log. */
+  credentialKind: SendCredential;
 }
 
 /**
@@ -158,6 +162,7 @@ export class SendService {
       request: redact(req),
       planned,
       origin,
+      credential: resolved.credentialKind,
     });
     if (req.mode === 'async') {
       return { code: 200, msg: 'success', data: { status: 'queued', sendId: send.id, ...host } };
@@ -176,11 +181,18 @@ export class SendService {
   async resolveTask(req: V1Request): Promise<ResolvedSource<Task>> {
     // design.md: the token wins when both are sent.
     if (req.token) {
-      const payload = this.decode(
-        req.token,
-        'task',
-        (reason) => new AppError(401, `token is invalid: ${reason}`),
-      );
+      let payload;
+      try {
+        payload = this.decode(
+          req.token,
+          'task',
+          (reason) => new AppError(401, `token is invalid: ${reason}`),
+        );
+      } catch (err) {
+        const legacy = await this.legacySource(Task, decodeMessageNestToken(req.token));
+        if (!legacy) throw err;
+        return this.resolvedTask(legacy.id, 'legacy_token');
+      }
       const { source: task, targets } = await this.lookupTask(payload.id);
       if (!task) throw new AppError(404, 'token does not exist: its task was deleted');
       if (task.tokenGeneration !== payload.generation) {
@@ -194,6 +206,7 @@ export class SendService {
         targets,
         rateKey: `task:${task.id}`,
         credential: `token:${task.id}.${payload.generation}`,
+        credentialKind: 'token',
       };
     }
     if (req.task_id !== undefined && req.task_id !== '') {
@@ -201,8 +214,11 @@ export class SendService {
         throw new AppError(401, 'task_id is turned off in settings; send the task token instead');
       }
       const id = Number(req.task_id);
-      if (!Number.isSafeInteger(id) || id <= 0)
+      if (!Number.isSafeInteger(id) || id <= 0) {
+        const legacy = await this.legacySource(Task, String(req.task_id));
+        if (legacy) return this.resolvedTask(legacy.id, 'legacy_task_id');
         throw new AppError(400, 'task_id: must be a positive integer');
+      }
       const { source: task, targets } = await this.lookupTask(id);
       if (!task) throw new AppError(404, `task ${id} does not exist`);
       // Keyed on the parsed id: 1, 01, 0x1 and 1.0 are one task and one budget.
@@ -211,20 +227,67 @@ export class SendService {
         targets,
         rateKey: `task:${task.id}`,
         credential: `task_id:${task.id}`,
+        credentialKind: 'task_id',
       };
     }
     throw new AppError(400, 'token: is required (or task_id)');
+  }
+
+  /**
+   * The imported task or template a Message Nest id names, when its administrator lets the
+   * legacy credentials send; null otherwise, so the caller answers exactly as without them.
+   */
+  private async legacySource<T extends typeof Task | typeof Template>(
+    model: T,
+    legacyId: string | null,
+  ): Promise<{ id: number } | null> {
+    if (!legacyId) return null;
+    const row = await (model as typeof Task).findOne({
+      where: { legacyId, acceptLegacyToken: true },
+      attributes: ['id'],
+    });
+    return row ? { id: row.id } : null;
+  }
+
+  private async resolvedTask(
+    id: number,
+    kind: 'legacy_token' | 'legacy_task_id',
+  ): Promise<ResolvedSource<Task>> {
+    const { source: task, targets } = await this.lookupTask(id);
+    if (!task) throw new AppError(404, `task ${id} does not exist`);
+    return {
+      source: task,
+      targets,
+      rateKey: `task:${task.id}`,
+      credential: `${kind}:${task.id}`,
+      credentialKind: kind,
+    };
   }
 
   // ---- V2 -------------------------------------------------------------------------------
 
   /** Opens the template a V2 token names: the contract's first steps (token, template). */
   async resolveTemplate(req: V2Request): Promise<ResolvedSource<Template>> {
-    const payload = this.decode(
-      req.token,
-      'template',
-      (reason) => new AppError(400, `${V2_MSG.tokenParseFailed}: ${reason}`),
-    );
+    let payload;
+    try {
+      payload = this.decode(
+        req.token,
+        'template',
+        (reason) => new AppError(400, `${V2_MSG.tokenParseFailed}: ${reason}`),
+      );
+    } catch (err) {
+      const legacy = await this.legacySource(Template, decodeMessageNestToken(req.token));
+      if (!legacy) throw err;
+      const { source: template, targets } = await this.lookupTemplate(legacy.id);
+      if (!template) throw new AppError(400, V2_MSG.templateNotFound);
+      return {
+        source: template,
+        targets,
+        rateKey: `template:${template.id}`,
+        credential: `legacy_token:${template.id}`,
+        credentialKind: 'legacy_token',
+      };
+    }
     const { source: template, targets } = await this.lookupTemplate(payload.id);
     if (!template) throw new AppError(400, V2_MSG.templateNotFound);
     if (template.tokenGeneration !== payload.generation) {
@@ -235,6 +298,7 @@ export class SendService {
       targets,
       rateKey: `template:${template.id}`,
       credential: `token:${template.id}.${payload.generation}`,
+      credentialKind: 'token',
     };
   }
 
@@ -283,6 +347,7 @@ export class SendService {
       request: redact(req),
       planned,
       origin,
+      credential: resolved.credentialKind,
     });
     return {
       code: 200,
@@ -404,6 +469,7 @@ export class SendService {
     request: Record<string, unknown>;
     planned: PlannedDelivery[];
     origin?: SendOrigin;
+    credential: SendCredential;
   }): Promise<{ send: { id: number }; deliveries: AcceptedDelivery[] }> {
     const { sendId, deliveryIds } = await this.ctx.deliveries.accept({
       send: {
@@ -419,6 +485,7 @@ export class SendService {
         request: input.request,
         deliveryCount: input.planned.length,
         scheduleId: input.origin?.scheduleId ?? null,
+        credential: input.credential,
       },
       deliveries: input.planned.map((p) => ({
         instanceId: p.target.instance.id,

@@ -5,6 +5,7 @@ import { Delivery } from './delivery';
 import { DeliveryAttempt } from './delivery-attempt';
 import { HostedMessage } from './hosted-message';
 import { IdempotencyKey } from './idempotency-key';
+import { ImportMap } from './import-map';
 import { Instance } from './instance';
 import { Schedule } from './schedule';
 import { Send } from './send';
@@ -20,6 +21,7 @@ export {
   DeliveryAttempt,
   HostedMessage,
   IdempotencyKey,
+  ImportMap,
   Instance,
   Schedule,
   Send,
@@ -38,6 +40,7 @@ export function initModels(sequelize: Sequelize): void {
     DeliveryAttempt,
     HostedMessage,
     IdempotencyKey,
+    ImportMap,
     Instance,
     Schedule,
     Send,

@@ -9,6 +9,9 @@ import {
 
 export type SendStatus = 'pending' | 'sent' | 'partial' | 'failed';
 
+/** What opened a send: Herald's token or task id, or an imported task's Message Nest ones. */
+export type SendCredential = 'token' | 'legacy_token' | 'task_id' | 'legacy_task_id';
+
 /** One accepted call to a send endpoint: what was asked, and its rolled-up outcome. */
 export class Send extends Model<InferAttributes<Send>, InferCreationAttributes<Send>> {
   declare id: CreationOptional<number>;
@@ -27,6 +30,8 @@ export class Send extends Model<InferAttributes<Send>, InferCreationAttributes<S
   declare deliveryCount: CreationOptional<number>;
   /** The schedule whose run made this send; null for API calls. */
   declare scheduleId: CreationOptional<number | null>;
+  /** Null on sends logged before credentials were recorded, and on imported logs. */
+  declare credential: CreationOptional<SendCredential | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -47,6 +52,7 @@ export class Send extends Model<InferAttributes<Send>, InferCreationAttributes<S
         status: { type: DataTypes.STRING(16), allowNull: false, defaultValue: 'pending' },
         deliveryCount: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
         scheduleId: { type: DataTypes.INTEGER, allowNull: true },
+        credential: { type: DataTypes.STRING(16), allowNull: true },
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },

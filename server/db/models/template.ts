@@ -27,6 +27,10 @@ export class Template extends Model<InferAttributes<Template>, InferCreationAttr
   declare atUserIds: CreationOptional<string>;
   declare atAll: CreationOptional<boolean>;
   declare tokenGeneration: CreationOptional<number>;
+  /** The Message Nest id this was imported from (its legacy token decodes to it), or null. */
+  declare legacyId: CreationOptional<string | null>;
+  /** Whether the Message Nest token (and, with task_id on, the old id) may send. Off by default. */
+  declare acceptLegacyToken: CreationOptional<boolean>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -45,6 +49,8 @@ export class Template extends Model<InferAttributes<Template>, InferCreationAttr
         atUserIds: { type: DataTypes.TEXT, allowNull: false, defaultValue: '' },
         atAll: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
         tokenGeneration: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+        legacyId: { type: DataTypes.STRING(64), allowNull: true, unique: true },
+        acceptLegacyToken: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },

@@ -53,6 +53,8 @@ export class LogService {
       title: s.title,
       status: s.status,
       deliveryCount: s.deliveryCount,
+      /** token, legacy_token, task_id or legacy_task_id; null on sends from before it was recorded. */
+      credential: s.credential ?? null,
       sentCount: counts?.sent ?? 0,
       failedCount: counts?.failed ?? 0,
       createdAt: s.createdAt,

@@ -8,9 +8,20 @@ import { instanceCreateSchema } from '../instances/instance-schemas';
 import type { InstanceService } from '../instances/instance-service';
 import type { TaskService } from './task-service';
 
+const taskName = z.string({ error: 'is required' }).trim().min(1, 'is required').max(100);
+const acceptLegacyToken = z.boolean({ error: 'must be true or false' });
+
 const taskSchema = z
-  .object({ name: z.string({ error: 'is required' }).trim().min(1, 'is required').max(100) })
+  .object({ name: taskName, acceptLegacyToken: acceptLegacyToken.optional() })
   .strict();
+
+const taskUpdateSchema = z
+  .object({ name: taskName, acceptLegacyToken })
+  .partial()
+  .strict()
+  .refine((v) => v.name !== undefined || v.acceptLegacyToken !== undefined, {
+    message: 'give name or acceptLegacyToken',
+  });
 
 export function createTaskRouter(tasks: TaskService, instances: InstanceService): Router {
   const router = Router();
@@ -18,12 +29,13 @@ export function createTaskRouter(tasks: TaskService, instances: InstanceService)
     const name = typeof req.query.name === 'string' && req.query.name ? req.query.name : undefined;
     ok(res, await tasks.list(name, parsePaging(req.query)));
   });
-  router.post('/tasks', async (req, res) =>
-    ok(res, await tasks.create(parseInput(taskSchema, req.body).name)),
-  );
+  router.post('/tasks', async (req, res) => {
+    const input = parseInput(taskSchema, req.body);
+    ok(res, await tasks.create(input.name, input.acceptLegacyToken ?? false));
+  });
   router.get('/tasks/:id', async (req, res) => ok(res, await tasks.detail(parseId(req.params.id))));
   router.put('/tasks/:id', async (req, res) =>
-    ok(res, await tasks.rename(parseId(req.params.id), parseInput(taskSchema, req.body).name)),
+    ok(res, await tasks.update(parseId(req.params.id), parseInput(taskUpdateSchema, req.body))),
   );
   router.delete('/tasks/:id', async (req, res) => {
     await tasks.remove(parseId(req.params.id));

@@ -3,7 +3,8 @@ import { Op, UniqueConstraintError } from 'sequelize';
 import type { AppContext } from '../../../context';
 import { Instance, Task } from '../../../db/models';
 import { containsAny } from '../../../db/search';
-import { conflict, notFound } from '../../../lib/errors';
+import { encodeMessageNestToken } from '../../../crypto/message-nest-token';
+import { AppError, conflict, notFound } from '../../../lib/errors';
 import { pageOf, type Paging } from '../../../lib/paging';
 import type { InstanceService } from '../instances/instance-service';
 
@@ -29,6 +30,7 @@ export class TaskService {
       id: task.id,
       name: task.name,
       instanceCount,
+      ...legacyFields(task),
       createdAt: task.createdAt,
       updatedAt: task.updatedAt,
     };
@@ -62,14 +64,18 @@ export class TaskService {
     return { ...this.toDto(task, instances.length), instances };
   }
 
-  async create(name: string) {
+  async create(name: string, acceptLegacyToken = false) {
+    if (acceptLegacyToken) throw noLegacyToken('task');
     const task = await this.ctx.writeLock.run(() => Task.create({ name }).catch(nameTaken(name)));
     return this.toDto(task, 0);
   }
 
-  async rename(id: number, name: string) {
+  async update(id: number, patch: { name?: string; acceptLegacyToken?: boolean }) {
     const task = await this.get(id);
-    await this.ctx.writeLock.run(() => task.update({ name }).catch(nameTaken(name)));
+    if (patch.acceptLegacyToken && !task.legacyId) throw noLegacyToken('task');
+    await this.ctx.writeLock.run(() =>
+      task.update(patch).catch(nameTaken(patch.name ?? task.name)),
+    );
     return this.detail(id);
   }
 
@@ -89,6 +95,23 @@ export class TaskService {
     await this.ctx.writeLock.run(() => task.update({ tokenGeneration: task.tokenGeneration + 1 }));
     return this.ctx.tokens.encode({ kind: 'task', id: task.id, generation: task.tokenGeneration });
   }
+}
+
+/** What the console shows of an imported task's or template's Message Nest credentials. */
+export function legacyFields(row: { legacyId: string | null; acceptLegacyToken: boolean }) {
+  return {
+    legacyId: row.legacyId ?? null,
+    // Derived from the id, as Message Nest derives it: shown so the administrator recognises it.
+    legacyToken: row.legacyId ? encodeMessageNestToken(row.legacyId) : null,
+    acceptLegacyToken: row.acceptLegacyToken,
+  };
+}
+
+export function noLegacyToken(what: 'task' | 'template') {
+  return new AppError(
+    400,
+    `acceptLegacyToken: this ${what} was not imported from Message Nest, so it has no Message Nest token to accept`,
+  );
 }
 
 export function nameTaken(name: string) {

@@ -48,6 +48,8 @@ export const templateFieldsSchema = z
     atMobiles: z.string().trim().max(5000),
     atUserIds: z.string().trim().max(5000),
     atAll: z.boolean(),
+    /** Only for a template imported from Message Nest: lets its old token send. */
+    acceptLegacyToken: z.boolean({ error: 'must be true or false' }),
   })
   .strict();
 

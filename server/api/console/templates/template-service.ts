@@ -9,7 +9,7 @@ import { fillPlaceholders, normalisePlaceholderValues } from '../../../domain/pl
 import { notFound } from '../../../lib/errors';
 import { pageOf, type Paging } from '../../../lib/paging';
 import type { InstanceService } from '../instances/instance-service';
-import { nameTaken } from '../tasks/task-service';
+import { legacyFields, nameTaken, noLegacyToken } from '../tasks/task-service';
 import type { PreviewInput, TemplatePatch } from './template-schemas';
 
 const tidyList = (v: string | undefined) => (v === undefined ? undefined : splitList(v).join(','));
@@ -34,6 +34,7 @@ export class TemplateService {
       atUserIds: t.atUserIds,
       atAll: t.atAll,
       instanceCount,
+      ...legacyFields(t),
       createdAt: t.createdAt,
       updatedAt: t.updatedAt,
     };
@@ -72,6 +73,7 @@ export class TemplateService {
   }
 
   async create(input: TemplatePatch & { name: string }) {
+    if (input.acceptLegacyToken) throw noLegacyToken('template');
     const t = await this.ctx.writeLock.run(() =>
       Template.create({
         ...input,
@@ -84,6 +86,7 @@ export class TemplateService {
 
   async update(id: number, patch: TemplatePatch) {
     const t = await this.get(id);
+    if (patch.acceptLegacyToken && !t.legacyId) throw noLegacyToken('template');
     const values: TemplatePatch = { ...patch };
     if (patch.atMobiles !== undefined) values.atMobiles = tidyList(patch.atMobiles);
     if (patch.atUserIds !== undefined) values.atUserIds = tidyList(patch.atUserIds);

@@ -1,0 +1,95 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
+
+import type { AppContext } from '../../../context';
+import { ok } from '../../../lib/envelope';
+import { AppError } from '../../../lib/errors';
+import { importMessageNest } from '../../../import/message-nest/importer';
+import type { ScheduleSink } from '../../../import/message-nest/schedule-sink';
+import { openSqliteSource } from '../../../import/message-nest/sqlite-source';
+
+/** The one console route whose body is not JSON: the uploaded Message Nest database. */
+export const IMPORT_UPLOAD_PATH = '/import/message-nest';
+
+/** Message Nest keeps up to 50,000 hosted messages by default; its file stays well below this. */
+export const IMPORT_UPLOAD_LIMIT_BYTES = 256 * 1024 * 1024;
+
+const SQLITE_MAGIC = Buffer.from('SQLite format 3\u0000', 'latin1');
+
+const tooLarge = () =>
+  new AppError(
+    413,
+    `the file is larger than ${IMPORT_UPLOAD_LIMIT_BYTES / 1024 / 1024} MiB: import it from the command line instead (npm run import:message-nest -- <file>)`,
+  );
+
+const rawBody = express.raw({
+  type: 'application/octet-stream',
+  limit: IMPORT_UPLOAD_LIMIT_BYTES,
+});
+
+/** Reads the upload, refusing an oversized one with a msg that says what to do instead. */
+function readUpload(req: Request, res: Response, next: NextFunction) {
+  if (Number(req.headers['content-length'] ?? 0) > IMPORT_UPLOAD_LIMIT_BYTES) throw tooLarge();
+  rawBody(req, res, (err?: unknown) => {
+    if ((err as { type?: string } | undefined)?.type === 'entity.too.large')
+      return next(tooLarge());
+    next(err);
+  });
+}
+
+/**
+ * POST /api/console/import/message-nest[?dryRun=1][&withLogs=1]: the body is Message Nest's
+ * SQLite file (application/octet-stream). Answers the import report.
+ */
+export function createImportRouter(ctx: AppContext, scheduleSink?: ScheduleSink): Router {
+  const router = Router();
+  router.post(IMPORT_UPLOAD_PATH, readUpload, async (req, res) => {
+    const body: unknown = req.body;
+    if (!Buffer.isBuffer(body) || body.length === 0) {
+      throw new AppError(
+        400,
+        "send Message Nest's database file (conf/database.db) as the request body, with Content-Type: application/octet-stream",
+      );
+    }
+    if (!body.subarray(0, SQLITE_MAGIC.length).equals(SQLITE_MAGIC)) {
+      throw new AppError(
+        400,
+        "the uploaded file is not a SQLite database: choose Message Nest's conf/database.db (for a MySQL or PostgreSQL Message Nest, use the command line importer)",
+      );
+    }
+    const flag = (name: string) => ['1', 'true'].includes(String(req.query[name] ?? ''));
+    const dryRun = flag('dryRun');
+    const scratch = mkdtempSync(join(tmpdir(), 'herald-upload-'));
+    try {
+      const file = join(scratch, 'message-nest.db');
+      writeFileSync(file, body, { mode: 0o600 });
+      const source = await openSqliteSource(file);
+      let report;
+      try {
+        report = await importMessageNest(
+          source,
+          {
+            sequelize: ctx.sequelize,
+            secrets: ctx.secrets,
+            registry: ctx.registry,
+            inTransaction: (fn) => ctx.writeLock.run(({ transaction }) => fn(transaction)),
+            now: () => new Date(ctx.clock.now()),
+            scheduleSink,
+          },
+          { dryRun, withLogs: flag('withLogs') },
+        );
+      } finally {
+        await source.close();
+      }
+      // The import may have changed the settings row (sendApi.httpStatus): read it again.
+      if (!dryRun) await ctx.settings.load();
+      ok(res, { ...report, source: 'the uploaded file' });
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+  return router;
+}

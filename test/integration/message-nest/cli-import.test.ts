@@ -91,7 +91,7 @@ describe('npm run import:message-nest (SQLite file)', () => {
     expect(countsOf(r.stdout, 'Tasks')).toEqual([3, 0, 0]);
     expect(countsOf(r.stdout, 'Templates')).toEqual([2, 0, 0]);
     expect(countsOf(r.stdout, 'Instances')).toEqual([7, 0, 3]);
-    expect(countsOf(r.stdout, 'Scheduled messages')).toEqual([0, 0, 2]);
+    expect(countsOf(r.stdout, 'Scheduled messages')).toEqual([1, 0, 1]);
     expect(countsOf(r.stdout, 'Hosted messages')).toEqual([2, 0, 0]);
     expect(countsOf(r.stdout, 'Send logs')).toEqual([2, 0, 0]);
     // Each kind Herald lacks is named with its reason.
@@ -99,7 +99,7 @@ describe('npm run import:message-nest (SQLite file)', () => {
     expect(r.stdout).toContain('WYaliyun0001 "SMS": AliyunSMS: not yet supported');
     expect(r.stdout).toContain('WYpushme0001 "PushMe": PushMe: not yet supported');
     expect(r.stdout).toMatch(/WYbarkenc001 "Bark encrypted": Bark: it encrypts pushes/);
-    expect(r.stdout).toContain('CM0000000001 "Nightly report": schedules not available');
+    expect(r.stdout).toMatch(/CM0000000002 "Orphan schedule": .*TKdeleted001/);
     expect(r.stdout).toMatch(/INorphan0001 .*its task TKdeleted001 no longer exists/);
     expect(r.stdout).toMatch(/Set sendApi\.httpStatus to "always200"/);
     expect(r.stdout).toMatch(/admin account is not imported/);
@@ -116,6 +116,18 @@ describe('npm run import:message-nest (SQLite file)', () => {
     const herald = await startTestHerald({ dataDir });
     try {
       const c = herald.console;
+      // The cron message became a schedule of the imported task, due at its next 02:00.
+      const schedules: any[] = (await c.ok('GET', '/schedules')).items;
+      expect(schedules).toHaveLength(1);
+      expect(schedules[0]).toMatchObject({
+        name: 'Nightly report',
+        cron: '0 2 * * *',
+        title: 'Nightly',
+        text: 'all good',
+        enabled: true,
+        catchUp: 'skip',
+      });
+      expect(new Date(schedules[0].nextRunAt).getTime()).toBeGreaterThan(Date.now());
       const channels: any[] = (await c.ok('GET', '/channels')).items;
       expect(channels.map((ch) => ch.type).sort()).toEqual(
         [

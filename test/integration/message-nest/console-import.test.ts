@@ -60,7 +60,7 @@ describe('Settings → Import: POST /api/console/import/message-nest', () => {
         tasks: { created: 3, alreadyImported: 0, skipped: 0 },
         templates: { created: 2, alreadyImported: 0, skipped: 0 },
         instances: { created: 7, alreadyImported: 0, skipped: 3 },
-        schedules: { created: 0, alreadyImported: 0, skipped: 2 },
+        schedules: { created: 1, alreadyImported: 0, skipped: 1 },
         hostedMessages: { created: 2, alreadyImported: 0, skipped: 0 },
       },
     });

@@ -24,6 +24,8 @@ const settingsFields = {
   v1WaitMs: z.number().int().min(0).max(120_000),
   /** Per-token send limit per minute; 0 = off. */
   rateLimitPerMinute: z.number().int().min(0).max(100_000),
+  /** The reader loads remote images in hosted messages without asking (they tell the sender when a message was read). */
+  showRemoteImages: z.boolean(),
 };
 
 /** Settings an administrator changes from the console; stored in the settings table. */
@@ -32,6 +34,7 @@ export const settingsSchema = z.object({
   retry: retryPolicySchema.default(retryPolicySchema.parse({})),
   v1WaitMs: settingsFields.v1WaitMs.default(15_000),
   rateLimitPerMinute: settingsFields.rateLimitPerMinute.default(0),
+  showRemoteImages: settingsFields.showRemoteImages.default(false),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 

@@ -252,6 +252,7 @@ export interface Settings {
   retry: RetryPolicy;
   v1WaitMs: number;
   rateLimitPerMinute: number;
+  showRemoteImages: boolean;
   about: About;
 }
 
@@ -260,6 +261,7 @@ export interface SettingsPatch {
   retry?: Partial<RetryPolicy>;
   v1WaitMs?: number;
   rateLimitPerMinute?: number;
+  showRemoteImages?: boolean;
 }
 
 export interface DayStats {

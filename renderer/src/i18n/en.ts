@@ -348,6 +348,9 @@ const en = {
     newMessage: 'New hosted message',
     empty: 'No hosted messages yet. Add a hosted-message channel to a template and send.',
     deleteConfirm: 'Delete this message? This cannot be undone.',
+    remoteImagesHidden:
+      'Remote images are hidden: loading them would tell the sender when and from where you read this message.',
+    showImages: 'Show images',
   },
   settings: {
     sending: 'Sending',
@@ -373,6 +376,10 @@ const en = {
     deliveries: 'Deliveries',
     paused: 'Paused',
     running: 'Running',
+    reader: 'Reader',
+    showRemoteImages: 'Always show remote images',
+    showRemoteImagesHelp:
+      'Off: images in hosted messages that load from other servers stay hidden until you press "Show images" on a message, so senders cannot see when and from where you read it.',
   },
 };
 

@@ -336,6 +336,8 @@ const zhCN: MessageSchema = {
     newMessage: '新的托管消息',
     empty: '还没有托管消息。把托管消息渠道加到模板的实例里再发送即可。',
     deleteConfirm: '删除这条消息？删除后无法恢复。',
+    remoteImagesHidden: '已隐藏远程图片：加载它们会让发送方知道你在何时、何地阅读了这条消息。',
+    showImages: '显示图片',
   },
   settings: {
     sending: '发送',
@@ -360,6 +362,10 @@ const zhCN: MessageSchema = {
     deliveries: '投递',
     paused: '已暂停',
     running: '运行中',
+    reader: '阅读',
+    showRemoteImages: '始终显示远程图片',
+    showRemoteImagesHelp:
+      '关闭时，托管消息中来自其他服务器的图片会先隐藏，在消息上点击「显示图片」后才加载，发送方因此无法得知你何时、何地阅读了消息。',
   },
 };
 

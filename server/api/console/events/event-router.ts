@@ -8,12 +8,19 @@ const HEARTBEAT_MS = 25_000;
 export function createEventRouter(ctx: AppContext): Router {
   const router = Router();
   router.get('/events', (req, res) => {
-    res.writeHead(200, {
+    const headers = {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-cache, no-transform',
       Connection: 'keep-alive',
       'X-Accel-Buffering': 'no',
-    });
+    };
+    // Node writes no body for HEAD, so its headers would wait for an end that a stream never
+    // reaches: the caller hung and its listeners stayed. HEAD gets the headers and ends.
+    if (req.method === 'HEAD') {
+      res.writeHead(200, headers).end();
+      return;
+    }
+    res.writeHead(200, headers);
     res.write('retry: 3000\n\n');
     const send = (event: string, data: unknown) =>
       res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);

@@ -5,9 +5,9 @@
  * and one summary line; exits 1 when any answer was a 5xx or not the envelope, or the server
  * died.
  *
- *   npm run fuzz [-- --runs 100000 --seed 42 --shrink 10]
+ *   npm run fuzz [-- --runs 100000 --seed 42 --shrink 10 --only v1,v2,console]
  *
- * --runs is the total, shared evenly by V1, V2 and the console.
+ * --runs is the total, shared evenly by the APIs named in --only (all three by default).
  */
 import { parseArgs } from 'node:util';
 
@@ -25,16 +25,27 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '3000' },
     seed: { type: 'string' },
     shrink: { type: 'string', default: '10' },
+    only: { type: 'string', default: 'v1,v2,console' },
   },
 });
+const names = ['v1', 'v2', 'console'] as const;
+const only = values.only.split(',').map((s) => s.trim());
+const chosen = names.filter((n) => only.includes(n));
+if (chosen.length === 0 || only.some((n) => !(names as readonly string[]).includes(n))) {
+  console.log('--only takes a comma list of v1, v2 and console');
+  process.exit(2);
+}
 const total = Number(values.runs);
-if (!Number.isInteger(total) || total < 3) {
-  console.log('--runs must be a whole number of at least 3');
+if (!Number.isInteger(total) || total < chosen.length) {
+  console.log(`--runs must be a whole number of at least ${chosen.length}`);
   process.exit(2);
 }
 const seed = values.seed === undefined ? undefined : Number(values.seed);
-const third = Math.floor(total / 3);
-const runs: Record<TargetName, number> = { v1: third, v2: third, console: total - 2 * third };
+const share = Math.floor(total / chosen.length);
+const runs: Record<TargetName, number> = { v1: 0, v2: 0, console: 0 };
+chosen.forEach((n, i) => {
+  runs[n] = i === chosen.length - 1 ? total - share * (chosen.length - 1) : share;
+});
 
 const out = (line = '') => process.stdout.write(`${line}\n`);
 const started = Date.now();
@@ -61,7 +72,7 @@ const summary = await runFuzz(harness, {
 
 out(`\nseed ${summary.seed}`);
 out('answers by status (* = refused by Node’s HTTP parser before Herald saw the request):');
-for (const target of Object.keys(summary.statuses) as TargetName[]) {
+for (const target of chosen) {
   const counts = Object.entries(summary.statuses[target])
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([status, n]) => `${status}: ${n}`)
@@ -79,9 +90,9 @@ if (summary.failures.length > 0) {
     if (cause) out(`  server logged: ${cause}`);
     if (i < toShrink) {
       const small = await shrinkFailure(harness, group, summary.seed);
-      out(`  shrunk input:\n  ${describeRequest(small)}`);
+      out(`  shrunk input:\n  ${describeRequest(group.target, small)}`);
     } else {
-      out(`  first input:\n  ${describeRequest(group.example)}`);
+      out(`  first input:\n  ${describeRequest(group.target, group.example)}`);
     }
   }
 }

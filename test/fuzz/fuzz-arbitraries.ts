@@ -22,6 +22,12 @@ export const MARK = {
   deliveryId: '$DELIVERY_ID$',
 } as const;
 
+/**
+ * Stands for text the harness appends to the session cookie of a console request (the
+ * session itself is only known when the request is sent).
+ */
+export const JUNK_COOKIE_HEADER = 'X-Fuzz-Cookie-Extra';
+
 /** A request as generated: method, target, headers, body bytes. */
 export interface FuzzRequest {
   method: string;
@@ -364,41 +370,70 @@ export const v2Request = withHeaders('POST', '/api/v2/message/send', v2Body);
 const METHOD_LIST = METHODS.filter((m) => !['CONNECT', 'TRACE', 'TRACK'].includes(m));
 
 const ID = '<id>';
-const ROUTES = [
-  ['status'],
-  ['me'],
-  ['setup'],
-  ['login'],
-  ['logout'],
-  ['password'],
-  ['desktop-login'],
-  ['channel-types'],
-  ['channels'],
-  ['channels', ID],
-  ['channels', ID, 'test'],
-  ['tasks'],
-  ['tasks', ID],
-  ['tasks', ID, 'token'],
-  ['tasks', ID, 'token', 'rotate'],
-  ['tasks', ID, 'instances'],
-  ['templates'],
-  ['templates', 'preview'],
-  ['templates', ID],
-  ['templates', ID, 'token'],
-  ['templates', ID, 'token', 'rotate'],
-  ['templates', ID, 'preview'],
-  ['templates', ID, 'instances'],
-  ['instances', ID],
-  ['messages'],
-  ['messages', 'unread-count'],
-  ['messages', 'read-all'],
-  ['messages', ID],
-  ['logs'],
-  ['logs', ID],
-  ['deliveries', ID, 'retry'],
-  ['settings'],
-  ['stats'],
-  ['events'],
+const INSTANCE_KEYS = [
+  'channelId',
+  'contentType',
+  'enabled',
+  'recipient',
+  'dynamicRecipients',
+  'atMobiles',
+  'atAll',
+];
+const TEMPLATE_KEYS = [
+  'name',
+  'description',
+  'enabled',
+  'placeholders',
+  'text',
+  'html',
+  'markdown',
+];
+const PREVIEW_KEYS = ['placeholders', 'definitions', 'text', 'html', 'markdown'];
+
+/** The console's routes (ids as ID), their methods and the body fields each one reads. */
+const ROUTES: Array<{ path: string[]; methods: string[]; keys: string[] }> = [
+  { path: ['status'], methods: ['GET'], keys: [] },
+  { path: ['me'], methods: ['GET'], keys: [] },
+  { path: ['setup'], methods: ['POST'], keys: ['username', 'password', 'setupCode'] },
+  { path: ['login'], methods: ['POST'], keys: ['username', 'password'] },
+  { path: ['logout'], methods: ['POST'], keys: [] },
+  { path: ['password'], methods: ['POST'], keys: ['currentPassword', 'newPassword'] },
+  { path: ['desktop-login'], methods: ['GET'], keys: [] },
+  { path: ['channel-types'], methods: ['GET'], keys: [] },
+  { path: ['channels'], methods: ['GET', 'POST'], keys: ['name', 'type', 'config'] },
+  { path: ['channels', ID], methods: ['GET', 'PUT', 'DELETE'], keys: ['name', 'type', 'config'] },
+  {
+    path: ['channels', ID, 'test'],
+    methods: ['POST'],
+    keys: ['title', 'content', 'recipient', 'contentType'],
+  },
+  { path: ['tasks'], methods: ['GET', 'POST'], keys: ['name', 'description'] },
+  { path: ['tasks', ID], methods: ['GET', 'PUT', 'DELETE'], keys: ['name', 'description'] },
+  { path: ['tasks', ID, 'token'], methods: ['GET'], keys: [] },
+  { path: ['tasks', ID, 'token', 'rotate'], methods: ['POST'], keys: [] },
+  { path: ['tasks', ID, 'instances'], methods: ['GET', 'POST'], keys: INSTANCE_KEYS },
+  { path: ['templates'], methods: ['GET', 'POST'], keys: TEMPLATE_KEYS },
+  { path: ['templates', 'preview'], methods: ['POST'], keys: PREVIEW_KEYS },
+  { path: ['templates', ID], methods: ['GET', 'PUT', 'PATCH', 'DELETE'], keys: TEMPLATE_KEYS },
+  { path: ['templates', ID, 'token'], methods: ['GET'], keys: [] },
+  { path: ['templates', ID, 'token', 'rotate'], methods: ['POST'], keys: [] },
+  { path: ['templates', ID, 'preview'], methods: ['POST'], keys: PREVIEW_KEYS },
+  { path: ['templates', ID, 'instances'], methods: ['GET', 'POST'], keys: INSTANCE_KEYS },
+  { path: ['instances', ID], methods: ['PATCH', 'DELETE'], keys: INSTANCE_KEYS },
+  { path: ['messages'], methods: ['GET'], keys: [] },
+  { path: ['messages', 'unread-count'], methods: ['GET'], keys: [] },
+  { path: ['messages', 'read-all'], methods: ['POST'], keys: [] },
+  { path: ['messages', ID], methods: ['GET', 'PATCH', 'DELETE'], keys: ['read'] },
+  { path: ['logs'], methods: ['GET'], keys: [] },
+  { path: ['logs', ID], methods: ['GET'], keys: [] },
+  { path: ['deliveries', ID, 'retry'], methods: ['POST'], keys: [] },
+  {
+    path: ['settings'],
+    methods: ['GET', 'PUT'],
+    keys: ['allowTaskId', 'retry', 'v1WaitMs', 'rateLimitPerMinute', 'showRemoteImages'],
+  },
+  { path: ['stats'], methods: ['GET'], keys: [] },
+  { path: ['events'], methods: ['GET'], keys: [] },
 ];
 
 /** Percent-encodes what it can; a lone surrogate has no UTF-8, so it goes out as a bad escape. */
@@ -445,7 +480,7 @@ const idSegment = fc.oneof(
 );
 
 const segment = fc.oneof(
-  fc.constantFrom(...new Set(ROUTES.flat().filter((s) => s !== ID))),
+  fc.constantFrom(...new Set(ROUTES.flatMap((r) => r.path).filter((s) => s !== ID))),
   idSegment,
 );
 
@@ -481,84 +516,125 @@ const query = fc.option(
   { nil: undefined },
 );
 
-const consolePath = fc
-  .tuple(
-    fc.oneof(
-      {
-        weight: 4,
-        arbitrary: fc
-          .tuple(fc.constantFrom(...ROUTES), fc.array(idSegment, { minLength: 3, maxLength: 3 }))
-          .map(([route, ids]) => route.map((s, i) => (s === ID ? ids[i % 3] : s))),
-      },
-      { weight: 1, arbitrary: fc.array(segment, { maxLength: 5 }) },
-    ),
-    fc.constantFrom('', '/', '//'),
-    query,
-  )
-  .map(
-    ([segments, trailing, q]) =>
-      `/api/console/${segments.join('/')}${trailing}${q === undefined ? '' : `?${q}`}`,
+const ending = fc
+  .tuple(fc.constantFrom('', '/', '//'), query)
+  .map(([trailing, q]) => `${trailing}${q === undefined ? '' : `?${q}`}`);
+
+/** An object of anything: placeholders, channel config, a nested value to walk. */
+const anyObject = fc.dictionary(fuzzString, jsonText, { maxKeys: 3 }).map((o) => objectText(o));
+
+const wellFormedBoolean = fc.boolean().map(String);
+const wellFormedNumber = fc.oneof(numberText, fc.constant(MARK.channelId));
+
+/** What each body field of the console usually holds, with hostile content inside. */
+const WELL_FORMED: Record<string, fc.Arbitrary<string>> = {
+  placeholders: anyObject,
+  config: anyObject,
+  retry: fc
+    .dictionary(fc.constantFrom('maxAttempts', 'baseDelayMs', 'maxDelayMs', 'jitter'), numberText)
+    .map((o) => objectText(o)),
+  definitions: fc
+    .array(
+      fc
+        .record({ key: fuzzString.map(str), label: fuzzString.map(str) }, { requiredKeys: [] })
+        .map((o) => objectText(o)),
+      { maxLength: 3 },
+    )
+    .map((items) => `[${items.join(',')}]`),
+  enabled: wellFormedBoolean,
+  read: wellFormedBoolean,
+  allowTaskId: wellFormedBoolean,
+  showRemoteImages: wellFormedBoolean,
+  atAll: wellFormedBoolean,
+  dynamicRecipients: wellFormedBoolean,
+  channelId: wellFormedNumber,
+  v1WaitMs: wellFormedNumber,
+  rateLimitPerMinute: wellFormedNumber,
+  contentType: fc.constantFrom('"text"', '"html"', '"markdown"', '"pdf"'),
+  type: fc.constantFrom('"hosted"', '"webhook"', '"email"', '"telegram"', '"nope"'),
+};
+
+/** A value for a body field: usually well-formed for that field, now and then any JSON. */
+const fieldValue = (key: string): fc.Arbitrary<string> =>
+  fc.oneof(
+    { weight: 5, arbitrary: WELL_FORMED[key] ?? fuzzString.map(str) },
+    { weight: 1, arbitrary: jsonText },
   );
 
-const consoleBody: fc.Arbitrary<string> = fc.oneof(
-  { weight: 3, arbitrary: jsonText },
-  {
-    weight: 3,
-    arbitrary: fc
-      .dictionary(
-        fc.constantFrom(
-          'name',
-          'type',
-          'config',
-          'description',
-          'enabled',
-          'placeholders',
-          'definitions',
-          'text',
-          'html',
-          'markdown',
-          'channelId',
-          'contentType',
-          'recipient',
-          'dynamicRecipients',
-          'atMobiles',
-          'atAll',
-          'read',
-          'retry',
-          'allowTaskId',
-          'v1WaitMs',
-          'rateLimitPerMinute',
-          'showRemoteImages',
-          'username',
-          'password',
-          'currentPassword',
-          'newPassword',
-          'title',
-          'content',
-        ),
-        jsonText,
-        { maxKeys: 5 },
+/** A body for a route: its own fields (so strict schemas let it through), or anything. */
+const bodyFor = (keys: string[]): fc.Arbitrary<string | undefined> =>
+  keys.length === 0
+    ? fc.oneof({ weight: 2, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: jsonText })
+    : fc.oneof(
+        { weight: 1, arbitrary: fc.constant(undefined) },
+        { weight: 1, arbitrary: jsonText },
+        {
+          weight: 4,
+          arbitrary: fc
+            .record(Object.fromEntries(keys.map((k) => [k, fieldValue(k)])), {
+              requiredKeys: [],
+            })
+            .map((fields) => objectText(fields)),
+        },
+      );
+
+/** The id marker of the kind a route's first segment names. */
+const OWN_ID: Record<string, string> = {
+  tasks: MARK.taskId,
+  templates: MARK.templateId,
+  channels: MARK.channelId,
+  instances: MARK.instanceId,
+  messages: MARK.messageId,
+  logs: MARK.sendId,
+  deliveries: MARK.deliveryId,
+};
+
+/** A real route with ids in it (mostly one that exists), and a body made for it. */
+const knownRoute = fc.constantFrom(...ROUTES).chain((route) =>
+  fc.record({
+    // Mostly a method the route has, so requests reach its handler; now and then any other.
+    method: fc.oneof(
+      { weight: 6, arbitrary: fc.constantFrom(...route.methods) },
+      { weight: 1, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE') },
+      { weight: 1, arbitrary: fc.constantFrom(...METHOD_LIST) },
+    ),
+    segments: fc
+      .oneof(
+        { weight: 3, arbitrary: fc.constant(OWN_ID[route.path[0]] ?? MARK.taskId) },
+        { weight: 2, arbitrary: idSegment },
       )
-      .map((fields) => objectText(fields)),
-  },
+      .map((id) => route.path.map((s) => (s === ID ? id : s))),
+    body: bodyFor(route.keys),
+  }),
 );
+
+/** Arbitrary segments: a route that does not exist, or an existing one reached oddly. */
+const anyRoute = fc.record({
+  method: fc.oneof(
+    { weight: 4, arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE') },
+    { weight: 1, arbitrary: fc.constantFrom(...METHOD_LIST) },
+  ),
+  segments: fc.array(segment, { maxLength: 5 }),
+  body: bodyFor([]),
+});
 
 /** Any method on any path under /api/console, with any body, sent with the session cookie. */
 export const consoleRequest: fc.Arbitrary<FuzzRequest> = fc
   .record({
-    method: fc.constantFrom(...METHOD_LIST),
-    path: consolePath,
-    body: fc.oneof(
-      { weight: 1, arbitrary: fc.constant(undefined) },
-      { weight: 2, arbitrary: consoleBody },
-    ),
+    route: fc.oneof({ weight: 4, arbitrary: knownRoute }, { weight: 1, arbitrary: anyRoute }),
+    ending,
     contentType,
     junkCookie: sometimes(headerValue, 8),
   })
-  .map(({ method, path, body, contentType: ct, junkCookie }) => {
+  .map(({ route, ending: end, contentType: ct, junkCookie }) => {
     const headers: Array<[string, string]> = [];
-    if (body !== undefined) headers.push(['Content-Type', ct ?? 'application/json']);
+    if (route.body !== undefined) headers.push(['Content-Type', ct ?? 'application/json']);
     // The harness adds the session cookie; sometimes garbage rides along with it.
-    if (junkCookie !== undefined) headers.push(['X-Fuzz-Cookie-Extra', junkCookie]);
-    return { method, path, headers, body: Buffer.from(body ?? '', 'utf8') };
+    if (junkCookie !== undefined) headers.push([JUNK_COOKIE_HEADER, junkCookie]);
+    return {
+      method: route.method,
+      path: `/api/console/${route.segments.join('/')}${end}`,
+      headers,
+      body: Buffer.from(route.body ?? '', 'utf8'),
+    };
   });

@@ -3,7 +3,14 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 
 import { ADMIN, startTestHerald, type TestHerald } from '../helpers/herald';
-import { consoleRequest, MARK, v1Request, v2Request, type FuzzRequest } from './fuzz-arbitraries';
+import {
+  consoleRequest,
+  JUNK_COOKIE_HEADER,
+  MARK,
+  v1Request,
+  v2Request,
+  type FuzzRequest,
+} from './fuzz-arbitraries';
 import { RawHttpError, rawRequest, type RawResponse } from './raw-http';
 
 /**
@@ -45,7 +52,7 @@ export function signatureOf(target: TargetName, outcome: Outcome): string | null
     .replace(/^\S+ \[[A-Z]+\] \[[^\]]*\] /, '')
     .replace(/^[A-Z-]+ \S*: /, '')
     // Quoted input echoed in the cause varies per run; the kind of failure does not.
-    .replace(/unrecognized token: .*/, 'unrecognized token: …')
+    .replace(/unrecognized token: [\s\S]*/, 'unrecognized token: …')
     .replace(/'[^']*'/g, "'…'")
     .replace(/"[^"]*"/g, '"…"')
     .replace(/\d+/g, 'N')
@@ -239,8 +246,8 @@ export class FuzzHarness {
     const swap = (s: string) => s.replace(/\$[A-Z_]+\$/g, (m) => values[m] ?? m);
     let headers = req.headers.map(([k, v]): [string, string] => [k, swap(v)]);
     if (target === 'console') {
-      const extra = headers.find(([k]) => k === 'X-Fuzz-Cookie-Extra')?.[1];
-      headers = headers.filter(([k]) => k !== 'X-Fuzz-Cookie-Extra');
+      const extra = headers.find(([k]) => k === JUNK_COOKIE_HEADER)?.[1];
+      headers = headers.filter(([k]) => k !== JUNK_COOKIE_HEADER);
       headers.push(['Cookie', extra === undefined ? this.cookie : `${this.cookie}; ${extra}`]);
     }
     const body = req.body.includes('$') ? Buffer.from(swap(req.body.toString('utf8'))) : req.body;
@@ -393,14 +400,19 @@ const visible = (s: string): string =>
   s.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /**
- * A request as a reader wants to see it, long parts cut. $TASK_TOKEN$ and the other markers
- * stand for the live credentials and ids the harness put in their place.
+ * A request as a reader wants to see it, long parts cut. $TASK_TOKEN$, $SESSION$ and the other
+ * markers stand for the live credentials and ids the harness put in their place.
  */
-export function describeRequest(req: FuzzRequest, max = 300): string {
+export function describeRequest(target: TargetName, req: FuzzRequest, max = 300): string {
   const cut = (s: string) => (s.length > max ? `${s.slice(0, max)}… (${s.length} chars)` : s);
+  const headers = req.headers.filter(([k]) => k !== JUNK_COOKIE_HEADER);
+  if (target === 'console') {
+    const extra = req.headers.find(([k]) => k === JUNK_COOKIE_HEADER)?.[1];
+    headers.push(['Cookie', `herald_session=$SESSION$${extra === undefined ? '' : `; ${extra}`}`]);
+  }
   return [
     `${req.method} ${cut(visible(req.path))}`,
-    ...req.headers.map(([k, v]) => `${k}: ${cut(visible(v))}`),
+    ...headers.map(([k, v]) => `${k}: ${cut(visible(v))}`),
     req.body.length > 0
       ? `body (${req.body.length} bytes): ${cut(visible(req.body.toString('utf8')))}`
       : 'no body',

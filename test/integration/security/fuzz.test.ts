@@ -40,7 +40,7 @@ describe('fuzz: both send APIs and the console API', () => {
     for (const group of summary.failures.slice(0, 5)) {
       const small = await shrinkFailure(harness, group, summary.seed);
       report.push(
-        `${group.signature} (${group.count}×)\n  ${describeRequest(small)}` +
+        `${group.signature} (${group.count}×)\n  ${describeRequest(group.target, small)}` +
           (serverCause(group.outcome) ? `\n  first seen as: ${serverCause(group.outcome)}` : ''),
       );
     }

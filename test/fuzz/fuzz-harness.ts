@@ -3,14 +3,9 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 
 import { ADMIN, startTestHerald, type TestHerald } from '../helpers/herald';
-import {
-  consoleRequest,
-  JUNK_COOKIE_HEADER,
-  MARK,
-  v1Request,
-  v2Request,
-  type FuzzRequest,
-} from './fuzz-arbitraries';
+import { consoleRequest, JUNK_COOKIE_HEADER } from './console-requests';
+import { MARK, type FuzzRequest } from './fuzz-values';
+import { v1Request, v2Request } from './send-requests';
 import { RawHttpError, rawRequest, type RawResponse } from './raw-http';
 
 /**

@@ -4,8 +4,8 @@ import fc from 'fast-check';
 
 import {
   contentType,
+  cookieValue,
   fuzzString,
-  headerValue,
   jsonText,
   MARK,
   numberText,
@@ -18,10 +18,12 @@ import {
 /** Generated requests to any method and path under /api/console. */
 
 /**
- * Stands for text the harness appends to the session cookie of a console request (the
- * session itself is only known when the request is sent).
+ * Stand for cookie text the harness puts before or after the session cookie of a console
+ * request (the session itself is only known when the request is sent). Before it, a bad
+ * `herald_session=` is the one the server reads.
  */
-export const JUNK_COOKIE_HEADER = 'X-Fuzz-Cookie-Extra';
+export const JUNK_COOKIE_BEFORE = 'X-Fuzz-Cookie-Before';
+export const JUNK_COOKIE_AFTER = 'X-Fuzz-Cookie-After';
 
 /** Methods a client may send (fetch and Node refuse CONNECT and TRACE outright). */
 const METHOD_LIST = METHODS.filter((m) => !['CONNECT', 'TRACE', 'TRACK'].includes(m));
@@ -281,13 +283,16 @@ export const consoleRequest: fc.Arbitrary<FuzzRequest> = fc
     route: fc.oneof({ weight: 4, arbitrary: knownRoute }, { weight: 1, arbitrary: anyRoute }),
     ending,
     contentType,
-    junkCookie: sometimes(headerValue, 8),
+    junkCookie: sometimes(fc.tuple(cookieValue, fc.boolean()), 6),
   })
   .map(({ route, ending: end, contentType: ct, junkCookie }) => {
     const headers: Array<[string, string]> = [];
     if (route.body !== undefined) headers.push(['Content-Type', ct ?? 'application/json']);
     // The harness adds the session cookie; sometimes garbage rides along with it.
-    if (junkCookie !== undefined) headers.push([JUNK_COOKIE_HEADER, junkCookie]);
+    if (junkCookie !== undefined) {
+      const [value, before] = junkCookie;
+      headers.push([before ? JUNK_COOKIE_BEFORE : JUNK_COOKIE_AFTER, value]);
+    }
     return {
       method: route.method,
       path: `/api/console/${route.segments.join('/')}${end}`,

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 
 import { ADMIN, startTestHerald, type TestHerald } from '../helpers/herald';
-import { consoleRequest, JUNK_COOKIE_HEADER } from './console-requests';
+import { consoleRequest, JUNK_COOKIE_AFTER, JUNK_COOKIE_BEFORE } from './console-requests';
 import { MARK, type FuzzRequest } from './fuzz-values';
 import { v1Request, v2Request } from './send-requests';
 import { RawHttpError, rawRequest, type RawResponse } from './raw-http';
@@ -35,6 +35,17 @@ export interface Outcome {
   verdict: Verdict;
   /** Errors the server logged while answering (the cause of a 500). */
   serverErrors: string[];
+}
+
+/** The console request's Cookie header: the session, with any generated junk around it. */
+function withSessionCookie(headers: Array<[string, string]>, session: string) {
+  const before = headers.find(([k]) => k === JUNK_COOKIE_BEFORE)?.[1];
+  const after = headers.find(([k]) => k === JUNK_COOKIE_AFTER)?.[1];
+  const cookie = [before, session, after].filter((c) => c !== undefined).join('; ');
+  return [
+    ...headers.filter(([k]) => k !== JUNK_COOKIE_BEFORE && k !== JUNK_COOKIE_AFTER),
+    ['Cookie', cookie] as [string, string],
+  ];
 }
 
 /** What a failure is, without the values that vary from input to input. */
@@ -248,9 +259,7 @@ export class FuzzHarness {
     const swap = (s: string) => s.replace(/\$[A-Z_]+\$/g, (m) => values[m] ?? m);
     let headers = req.headers.map(([k, v]): [string, string] => [k, swap(v)]);
     if (target === 'console') {
-      const extra = headers.find(([k]) => k === JUNK_COOKIE_HEADER)?.[1];
-      headers = headers.filter(([k]) => k !== JUNK_COOKIE_HEADER);
-      headers.push(['Cookie', extra === undefined ? this.cookie : `${this.cookie}; ${extra}`]);
+      headers = withSessionCookie(headers, this.cookie);
     }
     const body = req.body.includes('$') ? Buffer.from(swap(req.body.toString('utf8'))) : req.body;
     return { method: req.method, path: swap(req.path), headers, body };
@@ -407,11 +416,8 @@ const visible = (s: string): string =>
  */
 export function describeRequest(target: TargetName, req: FuzzRequest, max = 300): string {
   const cut = (s: string) => (s.length > max ? `${s.slice(0, max)}… (${s.length} chars)` : s);
-  const headers = req.headers.filter(([k]) => k !== JUNK_COOKIE_HEADER);
-  if (target === 'console') {
-    const extra = req.headers.find(([k]) => k === JUNK_COOKIE_HEADER)?.[1];
-    headers.push(['Cookie', `herald_session=$SESSION$${extra === undefined ? '' : `; ${extra}`}`]);
-  }
+  const headers =
+    target === 'console' ? withSessionCookie(req.headers, 'herald_session=$SESSION$') : req.headers;
   return [
     `${req.method} ${cut(visible(req.path))}`,
     ...headers.map(([k, v]) => `${k}: ${cut(visible(v))}`),

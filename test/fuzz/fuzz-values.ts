@@ -197,3 +197,18 @@ export const contentType = fc.oneof(
     ),
   },
 );
+
+/** Cookie headers as browsers never send them: bad escapes, no value, quotes, duplicates. */
+export const cookieValue: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom(
+    'herald_session=%',
+    'herald_session=%E0%A4%A',
+    'herald_session=',
+    'herald_session',
+    '=;=;',
+    'herald_session="unterminated',
+    'herald_session=a; herald_session=b',
+  ),
+  headerValue,
+  headerValue.map((v) => `herald_session=${v}`),
+);

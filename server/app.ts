@@ -17,12 +17,16 @@ import { createHostAllowList } from './middleware/host-allow-list';
 /**
  * The console is served from the same origin as the API, so 'self' covers every request it
  * makes; inline styles are allowed because Element Plus sets style attributes at run time.
+ * Images may come from any http(s) server because a reader who presses "show images" on a
+ * hosted message (or sets "always show") asked for them, LAN dashboards included; until then
+ * the console itself leaves every remote image out (docs/security.md, "Reader privacy"). A
+ * policy cannot follow a per-message choice, so it is not the gate here.
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: https:",
+  "img-src 'self' data: http: https:",
   "font-src 'self' data:",
   "connect-src 'self'",
   "object-src 'none'",
@@ -49,6 +53,8 @@ export function createApp({ ctx, channels, rendererDir, guards }: AppDeps): Expr
     res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'no-referrer');
+    // Resolving the host names of links in a message would also tell their DNS server it was read.
+    res.setHeader('X-DNS-Prefetch-Control', 'off');
     res.setHeader('X-Frame-Options', 'DENY');
     next();
   });

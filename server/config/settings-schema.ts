@@ -91,6 +91,8 @@ const settingsFields = {
       httpStatus: z.enum(['code', 'always200'], { error: 'must be "code" or "always200"' }),
     })
     .strict(),
+  /** The reader loads remote images in hosted messages without asking (they tell the sender when a message was read). */
+  showRemoteImages: z.boolean(),
 };
 
 /** Settings an administrator changes from the console; stored in the settings table. */
@@ -102,6 +104,7 @@ export const settingsSchema = z.object({
   retention: retentionSchema.default(retentionSchema.parse({})),
   publicBaseUrl: settingsFields.publicBaseUrl.default(''),
   sendApi: settingsFields.sendApi.default({ httpStatus: 'code' }),
+  showRemoteImages: settingsFields.showRemoteImages.default(false),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 

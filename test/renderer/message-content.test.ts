@@ -66,9 +66,14 @@ describe('renderContent()', () => {
       '<p>raw</p>',
       'html',
       '<p>server <b>safe</b></p><img src=x onerror=alert(1)>',
+      { remoteImages: true },
     );
 
-    expect(out).toEqual({ kind: 'html', html: '<p>server <b>safe</b></p><img src="x">' });
+    expect(out).toEqual({
+      kind: 'html',
+      html: '<p>server <b>safe</b></p><img src="x">',
+      blocked: 0,
+    });
   });
 
   it('contentPreview() decodes the common entities of an HTML body', () => {
@@ -80,6 +85,150 @@ describe('renderContent()', () => {
       'Disk full',
     );
     expect(contentPreview('a'.repeat(100), 'text', 10)).toBe('aaaaaaaaa…');
+  });
+});
+
+/** Every URL in a rendered tree that the browser would fetch on its own: attributes and CSS. */
+function remoteLoads(root: ParentNode): string[] {
+  const urls: string[] = [];
+  for (const el of root.querySelectorAll('*')) {
+    for (const attr of ['src', 'srcset', 'poster', 'background', 'lowsrc', 'dynsrc', 'data']) {
+      const value = el.getAttribute(attr);
+      if (value !== null && !/^\s*data:/i.test(value)) urls.push(`${el.tagName} ${attr}=${value}`);
+    }
+    const style = el.getAttribute('style') ?? '';
+    if (/url\(|image-set/i.test(style)) urls.push(`${el.tagName} style=${style}`);
+  }
+  return urls;
+}
+
+const parse = (html: string): Document => new DOMParser().parseFromString(html, 'text/html');
+
+const TRACKED =
+  '<p>Weekly report</p>' +
+  '<img src="https://tracker.example/p.gif" alt="pixel" width="1" height="1">' +
+  '<img src="//tracker.example/proto-relative.gif">' +
+  '<img src="/api/console/messages">' +
+  '<picture><source src="https://tracker.example/s.webp" srcset="https://tracker.example/s2.webp 2x"><img src="https://tracker.example/fallback.png" alt="chart"></picture>' +
+  '<video src="https://tracker.example/v.mp4" poster="https://tracker.example/poster.jpg"><track src="https://tracker.example/t.vtt"></video>' +
+  '<audio src="http://tracker.example/a.mp3"></audio>' +
+  '<table background="https://tracker.example/bg.png"><tr><td style="background-image: url(\'https://tracker.example/td.png\')">cell</td></tr></table>' +
+  '<div style="background: image-set(\'https://tracker.example/set.png\' 1x)">set</div>' +
+  '<div style="background: \\75 rl(https://tracker.example/escaped.png)">escaped</div>' +
+  '<span style="color: #c00">kept colour</span>' +
+  '<img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" alt="inline">';
+
+describe('remote images in hosted messages', () => {
+  it('renderContent() holds back every remote load of an HTML body and counts them', () => {
+    const out = renderContent(TRACKED, 'html');
+    const doc = parse(out.kind === 'html' ? out.html : '');
+
+    expect(remoteLoads(doc)).toEqual([]);
+    expect(out.kind === 'html' && out.blocked).toBeGreaterThanOrEqual(12);
+    expect(doc.querySelector('img[alt="pixel"]')?.className).toBe('herald-remote-image');
+    expect(doc.querySelector('img[alt="chart"]')).not.toBeNull();
+    expect(doc.querySelector('span')?.getAttribute('style')).toBe('color: #c00');
+    expect(doc.body.textContent).toContain('Weekly report');
+  });
+
+  it('renderContent() lets data: images load', () => {
+    const out = renderContent(TRACKED, 'html');
+    const doc = parse(out.kind === 'html' ? out.html : '');
+
+    expect(doc.querySelector('img[alt="inline"]')?.getAttribute('src')).toMatch(/^data:image\/gif/);
+  });
+
+  it('renderContent() keeps remote images when the reader allows them', () => {
+    const out = renderContent(TRACKED, 'html', undefined, { remoteImages: true });
+    const doc = parse(out.kind === 'html' ? out.html : '');
+
+    expect(out.kind === 'html' && out.blocked).toBe(0);
+    expect(doc.querySelector('img[alt="pixel"]')?.getAttribute('src')).toBe(
+      'https://tracker.example/p.gif',
+    );
+    expect(doc.querySelector('video')?.getAttribute('poster')).toBe(
+      'https://tracker.example/poster.jpg',
+    );
+  });
+
+  it('renderContent() holds back images of a Markdown body and of the server’s rendering', () => {
+    const markdown = renderContent('Chart: ![cpu](https://grafana.example/cpu.png)', 'markdown');
+    const server = renderContent(
+      'ignored',
+      'html',
+      '<p>hi</p><img src="https://tracker.example/p.gif" alt="pixel">',
+    );
+
+    for (const out of [markdown, server]) {
+      expect(out.kind).toBe('html');
+      const doc = parse(out.kind === 'html' ? out.html : '');
+      expect(remoteLoads(doc)).toEqual([]);
+      expect(doc.querySelector('img')).not.toBeNull();
+      expect(out.kind === 'html' && out.blocked).toBe(1);
+    }
+  });
+
+  it('sanitizeHtml() keeps remote images unless told otherwise (template previews are the admin’s own)', () => {
+    const html = '<img src="https://example.com/logo.png" alt="logo">';
+
+    expect(sanitizeHtml(html)).toContain('src="https://example.com/logo.png"');
+    expect(sanitizeHtml(html, { remoteImages: false })).not.toContain('example.com');
+  });
+
+  it('MessageContent shows no remote image until "Show images" is pressed, then loads them', async () => {
+    const { wrapper } = mountWithApp(MessageContent, {
+      props: { content: TRACKED, format: 'html' },
+    });
+    const el = () => wrapper.get('[data-testid="message-content"]').element;
+
+    expect(remoteLoads(el())).toEqual([]);
+    expect(el().querySelectorAll('img')).toHaveLength(5);
+    expect(wrapper.find('[data-testid="remote-images-hidden"]').text()).toContain(
+      'Remote images are hidden',
+    );
+
+    await wrapper.get('[data-testid="show-images"]').trigger('click');
+
+    expect(el().querySelector('img[alt="pixel"]')?.getAttribute('src')).toBe(
+      'https://tracker.example/p.gif',
+    );
+    expect(remoteLoads(el())).toContain('IMG src=https://tracker.example/p.gif');
+    expect(wrapper.find('[data-testid="remote-images-hidden"]').exists()).toBe(false);
+  });
+
+  it('MessageContent hides the images of the next message again', async () => {
+    const { wrapper } = mountWithApp(MessageContent, {
+      props: { content: TRACKED, format: 'html' },
+    });
+    await wrapper.get('[data-testid="show-images"]').trigger('click');
+
+    await wrapper.setProps({ content: '<img src="https://other.example/q.gif" alt="q">' });
+
+    expect(remoteLoads(wrapper.get('[data-testid="message-content"]').element)).toEqual([]);
+    expect(wrapper.find('[data-testid="show-images"]').exists()).toBe(true);
+  });
+
+  it('MessageContent loads remote images at once under "always show remote images"', () => {
+    const { wrapper } = mountWithApp(MessageContent, {
+      props: { content: TRACKED, format: 'html', remoteImages: true },
+    });
+
+    expect(wrapper.get('[data-testid="message-content"] img[alt="pixel"]').attributes('src')).toBe(
+      'https://tracker.example/p.gif',
+    );
+    expect(wrapper.find('[data-testid="remote-images-hidden"]').exists()).toBe(false);
+  });
+
+  it('MessageContent shows no banner when a message has only inline images', () => {
+    const { wrapper } = mountWithApp(MessageContent, {
+      props: {
+        content: '<img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" alt="i">',
+        format: 'html',
+      },
+    });
+
+    expect(wrapper.find('[data-testid="remote-images-hidden"]').exists()).toBe(false);
+    expect(wrapper.get('[data-testid="message-content"] img').attributes('src')).toMatch(/^data:/);
   });
 });
 

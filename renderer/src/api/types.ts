@@ -286,6 +286,7 @@ export interface Settings {
   retention: Retention;
   publicBaseUrl: string;
   sendApi: { httpStatus: SendApiHttpStatus };
+  showRemoteImages: boolean;
   about: About;
 }
 
@@ -322,6 +323,7 @@ export interface SettingsPatch {
   retention?: Partial<Retention>;
   publicBaseUrl?: string;
   sendApi?: { httpStatus: SendApiHttpStatus };
+  showRemoteImages?: boolean;
 }
 
 export interface DayStats {

@@ -430,6 +430,9 @@ const en = {
     revokeLinkConfirm:
       'Revoke the share link? Whoever has it can no longer open the message; a new link will differ.',
     linkRevoked: 'Link revoked',
+    remoteImagesHidden:
+      'Remote images are hidden: loading them would tell the sender when and from where you read this message.',
+    showImages: 'Show images',
   },
   mnImport: {
     title: 'Import from Message Nest',
@@ -492,6 +495,10 @@ const en = {
     publicBaseUrl: 'Public address',
     publicBaseUrlHelp:
       'Where people reach Herald, e.g. https://herald.example.com behind a reverse proxy. Share links (hostMessageUrl) start with it; empty uses Herald’s own address ({listen}).',
+    reader: 'Reader',
+    showRemoteImages: 'Always show remote images',
+    showRemoteImagesHelp:
+      'Off: images in hosted messages that load from other servers stay hidden until you press "Show images" on a message, so senders cannot see when and from where you read it.',
   },
   preview: {
     notFound:

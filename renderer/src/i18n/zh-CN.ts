@@ -416,6 +416,8 @@ const zhCN: MessageSchema = {
     revokeLink: '撤销链接',
     revokeLinkConfirm: '撤销分享链接？持有旧链接的人将无法再打开这条消息；再次生成的链接会不同。',
     linkRevoked: '链接已撤销',
+    remoteImagesHidden: '已隐藏远程图片：加载它们会让发送方知道你在何时、何地阅读了这条消息。',
+    showImages: '显示图片',
   },
   mnImport: {
     title: '从 Message Nest 导入',
@@ -477,6 +479,10 @@ const zhCN: MessageSchema = {
     publicBaseUrl: '公开访问地址',
     publicBaseUrlHelp:
       '别人访问 Herald 的地址，例如反向代理后的 https://herald.example.com。分享链接（hostMessageUrl）以它开头；留空则使用 Herald 自己的地址（{listen}）。',
+    reader: '阅读',
+    showRemoteImages: '始终显示远程图片',
+    showRemoteImagesHelp:
+      '关闭时，托管消息中来自其他服务器的图片会先隐藏，在消息上点击「显示图片」后才加载，发送方因此无法得知你何时、何地阅读了消息。',
   },
   preview: {
     notFound: '这个链接打不开消息：链接已被撤销、消息已删除，或链接有误。',

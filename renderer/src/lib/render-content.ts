@@ -7,10 +7,49 @@ let hooked = false;
 let verified: boolean | null = null;
 
 /**
- * Links in messages lead away from the console: open them in a new browsing context without
- * giving it a handle on this window.
+ * Whether the sanitize call in progress holds back remote resources, and how many it held
+ * back. DOMPurify hooks are global and its calls synchronous, so a module-level pass state is
+ * safe: sanitizeHtml() sets it before each call and reads it after.
  */
-function installLinkHook(): void {
+const pass = { blockRemote: false, blocked: 0 };
+
+/** Attributes whose value the browser fetches as soon as the element exists. */
+const FETCHING_ATTRS = ['src', 'srcset', 'poster', 'background', 'lowsrc', 'dynsrc'];
+
+/** A data: URL is part of the message itself; anything else (even a relative URL) is a request. */
+const isInline = (url: string): boolean => /^\s*data:/i.test(url);
+
+/**
+ * CSS that can make the browser fetch: url(), image-set() (which takes bare strings as URLs),
+ * src(), and any backslash escape, which could spell either of them.
+ */
+const FETCHING_CSS = /url\s*\(|image-set|src\s*\(|\\|@import/i;
+
+/** Marks a held-back image, so the console can draw a placeholder where it would be. */
+export const BLOCKED_IMAGE_CLASS = 'herald-remote-image';
+
+function holdBackRemote(node: Element): void {
+  for (const attr of FETCHING_ATTRS) {
+    const value = node.getAttribute(attr);
+    if (value === null || isInline(value)) continue;
+    node.removeAttribute(attr);
+    pass.blocked++;
+    if (node.tagName === 'IMG') node.classList.add(BLOCKED_IMAGE_CLASS);
+  }
+  const style = node.getAttribute('style');
+  if (style !== null && FETCHING_CSS.test(style)) {
+    node.removeAttribute('style');
+    pass.blocked++;
+  }
+}
+
+/**
+ * Links in messages lead away from the console: open them in a new browsing context without
+ * giving it a handle on this window. Remote images, media and CSS backgrounds are removed
+ * while the pass blocks them: loading one tells its sender when and from where a message was
+ * read.
+ */
+function installHooks(): void {
   if (hooked) return;
   hooked = true;
   DOMPurify.addHook('afterSanitizeAttributes', (node) => {
@@ -18,6 +57,7 @@ function installLinkHook(): void {
       node.setAttribute('target', '_blank');
       node.setAttribute('rel', 'noopener noreferrer');
     }
+    if (pass.blockRemote && typeof node.getAttribute === 'function') holdBackRemote(node);
   });
 }
 
@@ -53,40 +93,70 @@ function purify(html: string): string {
   });
 }
 
+export interface SanitizeOptions {
+  /**
+   * Keep images, media and CSS backgrounds that load from anywhere but a data: URL. Off in
+   * the hosted-message reader until the reader asks; on for the administrator's own previews.
+   */
+  remoteImages?: boolean;
+}
+
+/** Sanitised HTML and the number of remote loads held back (0 when remote images are allowed). */
+export interface SanitizedHtml {
+  html: string;
+  blocked: number;
+}
+
+function sanitizeCounting(html: string, { remoteImages = true }: SanitizeOptions): SanitizedHtml {
+  installHooks();
+  if (!purifierWorks()) return { html: `<pre>${escapeHtml(html)}</pre>`, blocked: 0 };
+  pass.blockRemote = !remoteImages;
+  pass.blocked = 0;
+  try {
+    return { html: purify(html), blocked: pass.blocked };
+  } finally {
+    pass.blockRemote = false;
+  }
+}
+
 /**
  * Sanitises untrusted HTML for display inside the console: no scripts, no event handlers, no
  * javascript: URLs, no forms or style sheets that could restyle or phish the console.
  */
-export function sanitizeHtml(html: string): string {
-  installLinkHook();
-  if (!purifierWorks()) return `<pre>${escapeHtml(html)}</pre>`;
-  return purify(html);
+export function sanitizeHtml(html: string, options: SanitizeOptions = {}): string {
+  return sanitizeCounting(html, options).html;
 }
+
+const markdownHtml = (markdown: string): string =>
+  marked.parse(markdown, { async: false, gfm: true, breaks: true });
 
 /** Renders Markdown to HTML and sanitises the result (Markdown may carry raw HTML). */
-export function renderMarkdown(markdown: string): string {
-  const html = marked.parse(markdown, { async: false, gfm: true, breaks: true });
-  return sanitizeHtml(html);
+export function renderMarkdown(markdown: string, options: SanitizeOptions = {}): string {
+  return sanitizeHtml(markdownHtml(markdown), options);
 }
 
-/** What a body renders to: plain text (shown as text, never parsed) or sanitised HTML. */
-export type RenderedContent = { kind: 'text'; text: string } | { kind: 'html'; html: string };
+/**
+ * What a body renders to: plain text (shown as text, never parsed) or sanitised HTML with the
+ * count of remote images held back.
+ */
+export type RenderedContent =
+  { kind: 'text'; text: string } | { kind: 'html'; html: string; blocked: number };
 
 /**
- * Renders a body in its format for display. `serverSafeHtml` is the server's own sanitised
- * rendering (GET /messages/:id): when given it is the input, so hostile markup is already gone
- * before the browser parses anything, and DOMPurify still runs over it as a second line.
+ * Renders a hosted message body in its format for display. `serverSafeHtml` is the server's own
+ * sanitised rendering (GET /messages/:id): when given it is the input, so hostile markup is
+ * already gone before the browser parses anything, and DOMPurify still runs over it as a
+ * second line. Remote images stay out unless `remoteImages` is set.
  */
 export function renderContent(
   content: string,
   format: ContentType,
   serverSafeHtml?: string,
+  { remoteImages = false }: SanitizeOptions = {},
 ): RenderedContent {
-  if (format !== 'text' && serverSafeHtml)
-    return { kind: 'html', html: sanitizeHtml(serverSafeHtml) };
-  if (format === 'html') return { kind: 'html', html: sanitizeHtml(content) };
-  if (format === 'markdown') return { kind: 'html', html: renderMarkdown(content) };
-  return { kind: 'text', text: content };
+  if (format === 'text') return { kind: 'text', text: content };
+  const html = serverSafeHtml || (format === 'markdown' ? markdownHtml(content) : content);
+  return { kind: 'html', ...sanitizeCounting(html, { remoteImages }) };
 }
 
 const ENTITIES: Record<string, string> = {

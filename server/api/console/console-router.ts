@@ -3,6 +3,7 @@ import express, { Router, type NextFunction, type Request, type Response } from 
 import type { AppContext } from '../../context';
 import { checkJsonBody } from '../../middleware/bad-input';
 import { AppError } from '../../lib/errors';
+import { notFoundHandler } from '../../middleware/error-handler';
 import { createAuth } from './auth/auth-router';
 import { createChannelRouter } from './channels/channel-router';
 import { ChannelService } from './channels/channel-service';
@@ -55,6 +56,9 @@ function jsonOnly(req: Request, _res: Response, next: NextFunction) {
 
 export function createConsoleRouter(ctx: AppContext, channels: ChannelService): Router {
   const router = Router();
+  // Express would answer OPTIONS itself with a text/plain list of methods, outside the
+  // envelope; Herald grants no preflight, so OPTIONS is just a method no endpoint has.
+  router.options('/{*rest}', notFoundHandler);
   router.use(jsonOnly);
   router.use(express.json({ limit: '2mb' }));
   router.use(checkJsonBody);

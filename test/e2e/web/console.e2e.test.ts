@@ -397,6 +397,86 @@ describe.skipIf(!haveChromium)('console in Chromium', () => {
     await ui.closeOverlay(ui.byTestId('message-drawer'));
   });
 
+  it('holds back a remote image in the reader until "Show images", then loads it', async () => {
+    // The image is served by a loopback peer standing in for a tracker: every request counts.
+    const tracker = await startHttpPeer({
+      status: 200,
+      headers: { 'Content-Type': 'image/svg+xml' },
+      body: '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"/>',
+    });
+    const asked: string[] = [];
+    const onRequest = (req: { url(): string }) => {
+      if (req.url().startsWith(tracker.url)) asked.push(req.url());
+    };
+    page.on('request', onRequest);
+    try {
+      const api = new ConsoleClient(herald.url);
+      await api.ok('POST', '/login', ADMIN);
+      const channels = await api.ok<{ items: { id: number; name: string }[] }>('GET', '/channels');
+      const reader = channels.items.find((c) => c.name === 'Team reader')!;
+      /** Sends a hosted message with one image; each path is new, so no cache can answer it. */
+      const sendTracked = async (title: string, path: string) => {
+        const template = await api.ok<{ id: number }>('POST', '/templates', {
+          name: title,
+          html: `<p>Newsletter</p><img src="${tracker.url}${path}" alt="tracker">`,
+        });
+        await api.ok('POST', `/templates/${template.id}/instances`, {
+          channelId: reader.id,
+          contentType: 'html',
+        });
+        const { token } = await api.ok<{ token: string }>('GET', `/templates/${template.id}/token`);
+        expect((await herald.sendV2({ token, title })).body.code).toBe(200);
+      };
+      await ui.nav('messages');
+      await sendTracked('Tracked newsletter', '/p.gif');
+      const row = ui.row('messages-table', 'Tracked newsletter');
+      await row.waitFor();
+
+      await row.getByTestId('message-detail').click();
+
+      const drawer = ui.byTestId('message-drawer');
+      const content = drawer.getByTestId('message-content');
+      await content.locator('img[alt="tracker"]').waitFor({ state: 'attached' });
+      await drawer.getByTestId('remote-images-hidden').waitFor();
+      expect(await content.locator('img[alt="tracker"]').getAttribute('src')).toBeNull();
+      // A request of the page's own, made after the message was shown: the browser reports
+      // requests in the order it makes them, so a tracker request would be reported before it.
+      await page.evaluate(() => fetch('/api/console/status').then((r) => r.text()));
+      expect(asked).toEqual([]);
+      expect(tracker.received).toEqual([]);
+      await shot('10b-reader-images-hidden');
+
+      await drawer.getByTestId('show-images').click();
+
+      const [fetched] = await tracker.waitForRequests(1);
+      expect(fetched.url).toBe('/p.gif');
+      await ui.imageDone('[data-testid="message-content"] img[alt="tracker"]');
+      expect(
+        await content
+          .locator('img[alt="tracker"]')
+          .evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+      ).toBe(4);
+      expect(await drawer.getByTestId('remote-images-hidden').count()).toBe(0);
+      await ui.closeOverlay(drawer);
+
+      // "Always show remote images" loads them as the message opens.
+      await ui.nav('settings');
+      await ui.byTestId('settings-show-remote-images').click();
+      await expect.poll(async () => (await api.ok('GET', '/settings')).showRemoteImages).toBe(true);
+      await sendTracked('Tracked again', '/q.gif');
+      await ui.nav('messages');
+      await ui.row('messages-table', 'Tracked again').getByTestId('message-detail').click();
+      const [, second] = await tracker.waitForRequests(2);
+      expect(second.url).toBe('/q.gif');
+      expect(await drawer.getByTestId('remote-images-hidden').count()).toBe(0);
+      await ui.closeOverlay(drawer);
+      await api.ok('PUT', '/settings', { showRemoteImages: false });
+    } finally {
+      page.off('request', onRequest);
+      await tracker.close();
+    }
+  });
+
   it('shows settings and the remaining pages', async () => {
     await ui.nav('settings');
     await expect.poll(() => ui.byTestId('about-listen').textContent()).toBe(herald.url);

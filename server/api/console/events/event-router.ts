@@ -10,6 +10,18 @@ const HEARTBEAT_MS = 25_000;
 export function createEventRouter(ctx: AppContext, streams: LiveStreams): Router {
   const router = Router();
   router.get('/events', (req, res) => {
+    const headers = {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache, no-transform',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    };
+    // Node writes no body for HEAD, so its headers would wait for an end that a stream never
+    // reaches: the caller hung and its listeners stayed. HEAD gets the headers and ends.
+    if (req.method === 'HEAD') {
+      res.writeHead(200, headers).end();
+      return;
+    }
     let cleanup = () => {};
     const unregister = streams.add(req.sessionKey!, req.user!.id, () => {
       cleanup();
@@ -21,12 +33,7 @@ export function createEventRouter(ctx: AppContext, streams: LiveStreams): Router
         `this session already has ${streams.maxPerSession} live streams open; close some console tabs or windows and reload`,
       );
     }
-    res.writeHead(200, {
-      'Content-Type': 'text/event-stream; charset=utf-8',
-      'Cache-Control': 'no-cache, no-transform',
-      Connection: 'keep-alive',
-      'X-Accel-Buffering': 'no',
-    });
+    res.writeHead(200, headers);
     res.write('retry: 3000\n\n');
     const send = (event: string, data: unknown) =>
       res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);

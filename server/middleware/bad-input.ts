@@ -73,7 +73,12 @@ export function translateClientErrors(
   next: NextFunction,
 ): void {
   const fault = err as ClientFault | undefined;
-  if (fault instanceof Error && typeof fault.code === 'string' && /^Z_[A-Z_]+$/.test(fault.code)) {
+  // zlib (gzip, deflate) errors are Z_*; brotli's are ERR__ERROR_* ("Decompression failed").
+  if (
+    fault instanceof Error &&
+    typeof fault.code === 'string' &&
+    /^(Z_[A-Z_]+|ERR__ERROR_[A-Z0-9_]+)$/.test(fault.code)
+  ) {
     const encoding = req.headers['content-encoding'] ?? 'compressed';
     next(
       new AppError(

@@ -151,7 +151,7 @@ describe('bad input is a 4xx with a clear msg, never a 500', () => {
   });
 
   it('a body that does not decompress is a 400; a good gzip body still works', async () => {
-    for (const encoding of ['gzip', 'deflate']) {
+    for (const encoding of ['gzip', 'deflate', 'br']) {
       for (const path of ['/api/v2/message/send', '/api/console/login']) {
         const res = await call({
           method: 'POST',

@@ -8,10 +8,10 @@ export default {
   mutate: (
     process.env.HERALD_MUTATE ??
     [
-      'server/api/send/*.ts',
+      'server/api/send/{send-schemas,send-service,rate-limiter,idempotency}.ts',
       'server/domain/placeholders.ts',
-      'server/queue/*.ts',
-      'server/channels/{dingtalk,wecom,feishu,slack,discord,telegram,ntfy,gotify,bark,webhook,webhook-body,wechat-official,email}.ts',
+      'server/queue/{delivery-transitions,delivery-state,backoff,pacer,waiters}.ts',
+      'server/channels/{dingtalk,wecom,feishu,slack,discord,telegram,ntfy,gotify,bark,webhook-body,wechat-official}.ts',
     ].join(',')
   ).split(','),
   coverageAnalysis: 'perTest',

@@ -18,7 +18,6 @@ export default defineConfig({
       'test/integration/delivery-retry.test.ts',
       'test/integration/documented-behaviour.test.ts',
       'test/integration/write-path.test.ts',
-      'test/integration/channels/**/*.test.ts',
       'test/integration/security/send-api-attacks.test.ts',
       'test/integration/security/bad-input.test.ts',
     ],

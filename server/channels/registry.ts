@@ -1,3 +1,4 @@
+import { createAliyunSmsAdapter } from './aliyun-sms';
 import { createBarkAdapter } from './bark';
 import type { AnyChannelAdapter } from './channel-adapter';
 import { createDingTalkAdapter } from './dingtalk';
@@ -7,11 +8,13 @@ import { createFeishuAdapter } from './feishu';
 import { createGotifyAdapter } from './gotify';
 import { createHostedAdapter } from './hosted';
 import { createNtfyAdapter } from './ntfy';
+import { createPushMeAdapter } from './pushme';
 import { createSlackAdapter } from './slack';
 import { createTelegramAdapter } from './telegram';
 import { createWeChatOfficialAdapter } from './wechat-official';
 import { createWebhookAdapter } from './webhook';
 import { createWeComAdapter } from './wecom';
+import { createWeComAppAdapter } from './wecom-app';
 
 /**
  * Every channel kind Herald knows. Adding a kind here without an adapter in
@@ -31,6 +34,9 @@ export const CHANNEL_TYPES = [
   'bark',
   'slack',
   'discord',
+  'wecom_app',
+  'aliyun_sms',
+  'pushme',
 ] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
@@ -52,6 +58,9 @@ export function createChannelRegistry(): ChannelRegistry {
     bark: createBarkAdapter(),
     slack: createSlackAdapter(),
     discord: createDiscordAdapter(),
+    wecom_app: createWeComAppAdapter(),
+    aliyun_sms: createAliyunSmsAdapter(),
+    pushme: createPushMeAdapter(),
   } satisfies Record<ChannelType, AnyChannelAdapter>;
   assertRegistry(registry);
   return registry;

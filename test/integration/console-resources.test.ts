@@ -164,7 +164,9 @@ describe('console API resources', () => {
       contentType: 'text',
       dynamicRecipients: true,
     });
-    expect(hostedDyn.body.msg).toMatch(/^dynamicRecipients: .*email and official account only/);
+    expect(hostedDyn.body.msg).toBe(
+      'dynamicRecipients: a Hosted message channel has no dynamic recipients (only Email (SMTP), WeChat official account, WeCom app, Aliyun SMS)',
+    );
     const mention = await herald.console.post(path, {
       channelId: hostedId,
       contentType: 'text',

@@ -103,6 +103,9 @@ const en = {
     bark: 'Bark',
     slack: 'Slack webhook',
     discord: 'Discord webhook',
+    wecom_app: 'WeCom app',
+    aliyun_sms: 'Aliyun SMS',
+    pushme: 'PushMe',
   },
   dashboard: {
     today: 'Sends today',
@@ -144,6 +147,7 @@ const en = {
     headerName: 'Header',
     headerValue: 'Value',
     addHeader: 'Add header',
+    addParam: 'Add variable',
     configJson: 'Settings (JSON)',
     jsonObjectRequired: 'Settings must be a JSON object',
     deleteConfirm: 'Delete channel "{name}"?',
@@ -202,6 +206,17 @@ const en = {
     avatarUrl: 'Avatar URL',
     threadId: 'Thread id',
     displayName: 'Display name',
+    corpId: 'Corp ID',
+    agentId: 'AgentId',
+    accessKeyId: 'AccessKey ID',
+    accessKeySecret: 'AccessKey secret',
+    signName: 'Signature name',
+    templateCode: 'Template code',
+    paramMap: 'Template variables',
+    paramName: 'Variable',
+    regionId: 'Region',
+    endpoint: 'Endpoint',
+    pushKey: 'Push key',
   },
   channelHelp: {
     hosted:
@@ -236,6 +251,18 @@ const en = {
     gotifyAppToken: 'An application token (Apps → token), not a client token.',
     barkDeviceKey: 'The key alone from the Bark app’s URL, not the whole URL.',
     urlIsSecret: 'The URL is the credential: it is stored encrypted and shown masked.',
+    wecomAppCorpId: 'My company → Company information → Company ID (ww…).',
+    wecomAppSecret: 'The Secret of this app (App management → the app), not the contacts secret.',
+    wecomAppApiBase:
+      'Leave empty for qyapi.weixin.qq.com; set a fixed-IP proxy of it when the app’s trusted IPs require one.',
+    wecomAppRecipients:
+      'Recipients are set per instance: member ids, party:ID for departments and tag:ID for tags, e.g. {example} (ids of one kind separated by {bar}, kinds by ;). {all} reaches everyone the app can see.',
+    aliyunSignName: 'An approved SMS signature of the account, as written in the console.',
+    aliyunParamMap:
+      'Each variable of the template and what fills it; an SMS sends its approved template, never free text.',
+    aliyunMarkers: 'Values may use {markers}; anything else is sent as written.',
+    aliyunEndpoint: 'Leave empty for dysmsapi.aliyuncs.com.',
+    pushMeKey: 'The push_key shown in the PushMe app.',
   },
   tasks: {
     create: 'New task',

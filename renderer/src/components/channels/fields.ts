@@ -18,6 +18,9 @@ export interface FieldSpec {
   default?: unknown;
   min?: number;
   max?: number;
+  /** For a `headers` map that holds something else: i18n keys of its name column and add button. */
+  keyLabel?: string;
+  addLabel?: string;
   /** Shown under "Advanced" (proxies, timeouts). */
   advanced?: boolean;
 }

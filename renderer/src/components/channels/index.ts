@@ -1,5 +1,6 @@
 import type { Component } from 'vue';
 
+import AliyunSmsForm from './AliyunSmsForm.vue';
 import BarkForm from './BarkForm.vue';
 import DingTalkForm from './DingTalkForm.vue';
 import DiscordForm from './DiscordForm.vue';
@@ -9,10 +10,12 @@ import GenericJsonForm from './GenericJsonForm.vue';
 import GotifyForm from './GotifyForm.vue';
 import HostedForm from './HostedForm.vue';
 import NtfyForm from './NtfyForm.vue';
+import PushMeForm from './PushMeForm.vue';
 import SlackForm from './SlackForm.vue';
 import TelegramForm from './TelegramForm.vue';
 import WebhookForm from './WebhookForm.vue';
 import WechatOfficialForm from './WechatOfficialForm.vue';
+import WecomAppForm from './WecomAppForm.vue';
 import WecomForm from './WecomForm.vue';
 
 /**
@@ -34,6 +37,9 @@ export const channelForms: Readonly<Record<string, Component>> = {
   bark: BarkForm,
   slack: SlackForm,
   discord: DiscordForm,
+  wecom_app: WecomAppForm,
+  aliyun_sms: AliyunSmsForm,
+  pushme: PushMeForm,
 };
 
 /** The form for a kind, or the generic JSON editor for a kind without its own. */

@@ -1,7 +1,7 @@
 import { Op } from 'sequelize';
 
 import type { AnyChannelAdapter } from '../../../channels/channel-adapter';
-import { adapterFor } from '../../../channels/registry';
+import { adapterFor, type ChannelRegistry } from '../../../channels/registry';
 import type { AppContext } from '../../../context';
 import { Channel, Instance } from '../../../db/models';
 import { AppError, notFound } from '../../../lib/errors';
@@ -121,7 +121,7 @@ export class InstanceService {
     if (input.dynamicRecipients && !adapter.supportsDynamicRecipients) {
       throw new AppError(
         400,
-        `dynamicRecipients: a ${adapter.label} channel has no dynamic recipients (email and official account only)`,
+        `dynamicRecipients: a ${adapter.label} channel has no dynamic recipients (only ${dynamicKinds(this.ctx.registry)})`,
       );
     }
     let recipient = input.recipient;
@@ -182,4 +182,12 @@ export class InstanceService {
     }
     return { ...input, recipient, atMobiles: mobiles.join(',') };
   }
+}
+
+/** The labels of the kinds that take recipients from requests, for a refusal's msg. */
+function dynamicKinds(registry: ChannelRegistry): string {
+  return Object.values(registry)
+    .filter((a) => a.supportsDynamicRecipients)
+    .map((a) => a.label)
+    .join(', ');
 }

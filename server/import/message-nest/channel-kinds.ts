@@ -32,7 +32,8 @@ export type MappedInstance =
 export interface ChannelKindMapping {
   /** Herald's channel type (server/channels/registry.ts). */
   heraldType: string;
-  channel(auth: Auth): MappedChannel;
+  /** `instances`: the `config` of every Message Nest instance bound to this channel. */
+  channel(auth: Auth, instances: ReadonlyArray<Record<string, unknown>>): MappedChannel;
   /** Kinds with a recipient per instance (email address, OpenID, phone); others need none. */
   instance?(config: Record<string, unknown>): MappedInstance;
 }
@@ -48,9 +49,12 @@ const s = (auth: Auth, key: string) => text(auth[key]).trim();
 const urlOrKey = (value: string, build: (key: string) => string) =>
   /^https?:\/\//i.test(value) ? value : build(value);
 
+const isDynamic = (config: Record<string, unknown>) =>
+  config.allowMultiRecip === true || text(config.allowMultiRecip) === 'true';
+
 /** Message Nest's "dynamic recipients" flag and fixed recipient of Email / WeChat instances. */
 function recipientInstance(config: Record<string, unknown>): MappedInstance {
-  if (config.allowMultiRecip === true || text(config.allowMultiRecip) === 'true') {
+  if (isDynamic(config)) {
     return { dynamicRecipients: true, recipient: '' };
   }
   const to = text(config.to_account).trim();
@@ -265,9 +269,94 @@ export const MESSAGE_NEST_CHANNEL_KINDS: Record<
     },
   },
   // Being added to Herald in parallel (issue 13, part D): each becomes one mapping entry here.
-  QyWeiXinApp: { unsupported: 'not yet supported' },
-  AliyunSMS: { unsupported: 'not yet supported' },
-  PushMe: { unsupported: 'not yet supported' },
+  QyWeiXinApp: {
+    heraldType: 'wecom_app',
+    channel(auth) {
+      const apiHost = s(auth, 'api_host').replace(/\/+$/, '');
+      const proxy = s(auth, 'proxy_url');
+      const httpProxy = /^https?:\/\//i.test(proxy);
+      const notes: string[] = [];
+      if (proxy && !httpProxy) {
+        notes.push(
+          `its proxy ${proxy.split('://')[0]}:// is not carried over: Herald takes http(s) proxies`,
+        );
+      }
+      return {
+        config: {
+          corpId: s(auth, 'corp_id'),
+          agentId: Number(s(auth, 'agent_id')),
+          secret: s(auth, 'secret'),
+          ...(apiHost && apiHost !== 'https://qyapi.weixin.qq.com' ? { apiBaseUrl: apiHost } : {}),
+          ...(httpProxy ? { proxy } : {}),
+        },
+        notes,
+      };
+    },
+    instance(config) {
+      if (isDynamic(config)) return { dynamicRecipients: true, recipient: '' };
+      // Herald's recipient: `;`-separated parts, members bare, `party:`/`tag:` prefixed; ids
+      // within a part stay `|`-separated as Message Nest keeps them.
+      const parts = [
+        s(config, 'to_user'),
+        s(config, 'to_party') && `party:${s(config, 'to_party')}`,
+        s(config, 'to_tag') && `tag:${s(config, 'to_tag')}`,
+      ].filter(Boolean);
+      if (parts.length === 0)
+        return { skip: 'it names no member, department or tag and has no dynamic recipients' };
+      return { recipient: parts.join(';'), dynamicRecipients: false };
+    },
+  },
+  AliyunSMS: {
+    heraldType: 'aliyun_sms',
+    channel(auth, instances) {
+      // Message Nest keeps the SMS template code on each instance; Herald keeps it on the
+      // channel, so a channel whose instances use one code comes over whole.
+      const codes = [...new Set(instances.map((c) => s(c, 'template_code')).filter(Boolean))];
+      if (codes.length === 0) return { skip: 'none of its instances names an SMS template code' };
+      if (codes.length > 1) {
+        return {
+          skip: `its instances use ${codes.length} SMS template codes (${codes.join(', ')}); Herald keeps the template code on the channel: create one Aliyun SMS channel per template code`,
+        };
+      }
+      return {
+        config: {
+          accessKeyId: s(auth, 'access_key_id'),
+          accessKeySecret: s(auth, 'access_key_secret'),
+          signName: s(auth, 'sign_name'),
+          regionId: s(auth, 'region_id') || 'cn-hangzhou',
+          templateCode: codes[0],
+          // Message Nest fills its template's one variable: {"content": text}.
+          paramMap: { content: '{{content}}' },
+        },
+      };
+    },
+    instance(config) {
+      if (isDynamic(config)) return { dynamicRecipients: true, recipient: '' };
+      const phone = s(config, 'phone_number');
+      if (!phone) return { skip: 'it has no phone number and no dynamic recipients' };
+      if (/[,;\s|]/.test(phone)) {
+        return {
+          skip: `its phone_number holds several numbers (${phone}); Herald sends one number per instance: add an instance per number`,
+        };
+      }
+      return { recipient: phone, dynamicRecipients: false };
+    },
+  },
+  PushMe: {
+    heraldType: 'pushme',
+    channel(auth) {
+      const url = s(auth, 'url').replace(/\/+$/, '');
+      const notes: string[] = [];
+      if (s(auth, 'date')) notes.push('its date is not carried over (PushMe stamps the time)');
+      return {
+        config: {
+          pushKey: s(auth, 'push_key'),
+          ...(url && url !== 'https://push.i-i.me' ? { serverUrl: url } : {}),
+        },
+        notes,
+      };
+    },
+  },
 };
 
 export function isWayType(value: string): value is MessageNestWayType {

@@ -220,7 +220,10 @@ class ImportRun {
     if ('unsupported' in kind) return `${type}: ${kind.unsupported}`;
     const adapter = adapterFor(this.deps.registry, kind.heraldType);
     if (!adapter) return `${type}: Herald has no ${kind.heraldType} channel kind`;
-    const mapped = kind.channel(auth);
+    const instances = this.rows('send_tasks_ins')
+      .filter((r) => text(r.way_id) === id)
+      .map((r) => recordOf(r.config));
+    const mapped = kind.channel(auth, instances);
     if ('skip' in mapped) return `${type}: ${mapped.skip}`;
     const parsed = adapter.configSchema.safeParse(mapped.config);
     if (!parsed.success) {

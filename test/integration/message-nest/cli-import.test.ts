@@ -76,7 +76,7 @@ describe('npm run import:message-nest (SQLite file)', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/Dry run \(nothing was changed\)/);
     expect(r.stdout).toMatch(/Would create/);
-    expect(countsOf(r.stdout, 'Channels')).toEqual([11, 0, 4]);
+    expect(countsOf(r.stdout, 'Channels')).toEqual([14, 0, 1]);
     expect(countsOf(r.stdout, 'Tasks')).toEqual([3, 0, 0]);
     expect(r.stdout).toMatch(/Would set sendApi\.httpStatus to "always200"/);
     expect(folderState(dataDir)).toEqual(before);
@@ -87,17 +87,14 @@ describe('npm run import:message-nest (SQLite file)', () => {
     const r = await runCli([mnFile, '--data-dir', dataDir, '--with-logs']);
     expect(r.stderr).not.toMatch(/Import failed/);
     expect(r.code).toBe(0);
-    expect(countsOf(r.stdout, 'Channels')).toEqual([11, 0, 4]);
+    expect(countsOf(r.stdout, 'Channels')).toEqual([14, 0, 1]);
     expect(countsOf(r.stdout, 'Tasks')).toEqual([3, 0, 0]);
     expect(countsOf(r.stdout, 'Templates')).toEqual([2, 0, 0]);
-    expect(countsOf(r.stdout, 'Instances')).toEqual([7, 0, 3]);
+    expect(countsOf(r.stdout, 'Instances')).toEqual([9, 0, 1]);
     expect(countsOf(r.stdout, 'Scheduled messages')).toEqual([1, 0, 1]);
     expect(countsOf(r.stdout, 'Hosted messages')).toEqual([2, 0, 0]);
     expect(countsOf(r.stdout, 'Send logs')).toEqual([2, 0, 0]);
     // Each kind Herald lacks is named with its reason.
-    expect(r.stdout).toContain('WYqyapp00001 "WeCom app": QyWeiXinApp: not yet supported');
-    expect(r.stdout).toContain('WYaliyun0001 "SMS": AliyunSMS: not yet supported');
-    expect(r.stdout).toContain('WYpushme0001 "PushMe": PushMe: not yet supported');
     expect(r.stdout).toMatch(/WYbarkenc001 "Bark encrypted": Bark: it encrypts pushes/);
     expect(r.stdout).toMatch(/CM0000000002 "Orphan schedule": .*TKdeleted001/);
     expect(r.stdout).toMatch(/INorphan0001 .*its task TKdeleted001 no longer exists/);
@@ -142,6 +139,9 @@ describe('npm run import:message-nest (SQLite file)', () => {
           'webhook',
           'wechat_official',
           'wecom',
+          'wecom_app',
+          'aliyun_sms',
+          'pushme',
         ].sort(),
       );
       const mail = channels.find((ch) => ch.type === 'email');
@@ -182,6 +182,7 @@ describe('npm run import:message-nest (SQLite file)', () => {
       ).toEqual([
         ['dingtalk', 'markdown', true, ''],
         ['email', 'html', true, 'ops@example.com'],
+        ['wecom_app', 'text', true, 'zhangsan'],
         ['telegram', 'markdown', false, ''],
       ]);
       const old = tasks.items.find((t: any) => t.legacyId === 'T-oldstyle1');
@@ -201,7 +202,7 @@ describe('npm run import:message-nest (SQLite file)', () => {
           { key: 'username', label: 'User', default: 'Bob' },
           { key: '服务名', label: '服务名' },
         ],
-        instanceCount: 2,
+        instanceCount: 3,
       });
       expect(templates.items.find((t: any) => t.name === 'Paused template').enabled).toBe(false);
 
@@ -219,10 +220,10 @@ describe('npm run import:message-nest (SQLite file)', () => {
   it('a second run creates nothing twice', async () => {
     const r = await runCli([mnFile, '--data-dir', dataDir, '--with-logs']);
     expect(r.code).toBe(0);
-    expect(countsOf(r.stdout, 'Channels')).toEqual([0, 11, 4]);
+    expect(countsOf(r.stdout, 'Channels')).toEqual([0, 14, 1]);
     expect(countsOf(r.stdout, 'Tasks')).toEqual([0, 3, 0]);
     expect(countsOf(r.stdout, 'Templates')).toEqual([0, 2, 0]);
-    expect(countsOf(r.stdout, 'Instances')).toEqual([0, 7, 3]);
+    expect(countsOf(r.stdout, 'Instances')).toEqual([0, 9, 1]);
     expect(countsOf(r.stdout, 'Hosted messages')).toEqual([0, 2, 0]);
     expect(countsOf(r.stdout, 'Send logs')).toEqual([0, 2, 0]);
     expect(sha(mnFile)).toBe(mnHash);

@@ -56,10 +56,10 @@ describe('Settings → Import: POST /api/console/import/message-nest', () => {
       source: 'the uploaded file',
       tablePrefix: 'message_',
       counts: {
-        channels: { created: 11, alreadyImported: 0, skipped: 4 },
+        channels: { created: 14, alreadyImported: 0, skipped: 1 },
         tasks: { created: 3, alreadyImported: 0, skipped: 0 },
         templates: { created: 2, alreadyImported: 0, skipped: 0 },
-        instances: { created: 7, alreadyImported: 0, skipped: 3 },
+        instances: { created: 9, alreadyImported: 0, skipped: 1 },
         schedules: { created: 1, alreadyImported: 0, skipped: 1 },
         hostedMessages: { created: 2, alreadyImported: 0, skipped: 0 },
       },
@@ -73,32 +73,32 @@ describe('Settings → Import: POST /api/console/import/message-nest', () => {
     const r = await upload('');
     expect(r.status).toBe(200);
     expect(r.body.data.dryRun).toBe(false);
-    expect(r.body.data.counts.channels).toEqual({ created: 11, alreadyImported: 0, skipped: 4 });
+    expect(r.body.data.counts.channels).toEqual({ created: 14, alreadyImported: 0, skipped: 1 });
     expect(r.body.data.skipped).toContainEqual({
       kind: 'channels',
-      id: 'WYpushme0001',
-      name: 'PushMe',
-      reason: 'PushMe: not yet supported',
+      id: 'WYbarkenc001',
+      name: 'Bark encrypted',
+      reason: expect.stringMatching(/^Bark: it encrypts pushes/),
     });
     expect(r.body.data.notes.join('\n')).toMatch(/Set sendApi\.httpStatus to "always200"/);
     expect((await herald.console.ok('GET', '/settings')).sendApi).toEqual({
       httpStatus: 'always200',
     });
-    expect((await herald.console.ok('GET', '/channels')).items).toHaveLength(11);
+    expect((await herald.console.ok('GET', '/channels')).items).toHaveLength(14);
 
     const again = await upload('');
     expect(again.body.data.counts.channels).toEqual({
       created: 0,
-      alreadyImported: 11,
-      skipped: 4,
+      alreadyImported: 14,
+      skipped: 1,
     });
     expect(again.body.data.counts.tasks).toEqual({ created: 0, alreadyImported: 3, skipped: 0 });
     expect(again.body.data.counts.instances).toEqual({
       created: 0,
-      alreadyImported: 7,
-      skipped: 3,
+      alreadyImported: 9,
+      skipped: 1,
     });
-    expect((await herald.console.ok('GET', '/channels')).items).toHaveLength(11);
+    expect((await herald.console.ok('GET', '/channels')).items).toHaveLength(14);
     expect(createHash('sha256').update(readFileSync(mnFile)).digest('hex')).toBe(
       createHash('sha256').update(mnBytes).digest('hex'),
     );
@@ -184,12 +184,12 @@ describe('Settings → Import: POST /api/console/import/message-nest', () => {
         title: 'welcome',
         placeholders: { username: 'Ann', 服务名: 'Herald' },
       });
-      expect(v2.body).toMatchObject({ code: 200, data: { token: templateToken, count: 2 } });
+      expect(v2.body).toMatchObject({ code: 200, data: { token: templateToken, count: 3 } });
       const send = await lastSend();
       expect(send).toMatchObject({ templateId: template.id, credential: 'legacy_token' });
       const detail = await herald.console.ok('GET', `/logs/${send.id}`);
-      // Filling Unicode keys ({{服务名}}) is issue 13 part C's; the template itself came over.
-      expect(detail.markdown).toMatch(/^\*\*Hi\*\* Ann from /);
+      // The template came over with its Chinese placeholder key, and Herald fills it.
+      expect(detail.markdown).toBe('**Hi** Ann from Herald');
 
       const { token } = await herald.console.ok('GET', `/tasks/${task.id}/token`);
       await herald.sendV1({ token, title: 'new', text: 'new token' });

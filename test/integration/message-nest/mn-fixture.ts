@@ -83,6 +83,9 @@ export const SEALED_SECRETS = [
   'mnsecretntfytopic',
   'tk_mnsecretntfytoken',
   'mnsecret-gotify-token',
+  'mnsecret-wecom-app',
+  'mnsecret-aliyun',
+  'mnsecret-pushme',
 ];
 
 export function messageNestRows(): Record<string, Row[]> {

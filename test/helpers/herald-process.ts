@@ -51,8 +51,9 @@ export async function startHeraldProcess(
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  // 'close', not 'exit': it comes after the pipes are drained, so output() holds the last words.
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
+    child.once('close', (code, signal) => resolve({ code, signal })),
   );
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`Herald did not start: ${out}`)), 30_000);

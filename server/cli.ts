@@ -93,15 +93,7 @@ export async function runHeadless(argv: string[]): Promise<void> {
     }
     throw err;
   }
-  console.log(`Herald is running at ${server.url} (data: ${options.dataDir})`);
-  const setupCode = server.setupCode();
-  if (setupCode) console.log(setupBanner(server.url, setupCode));
-  if (options.host !== '127.0.0.1' && options.host !== 'localhost' && options.host !== '::1') {
-    console.log(
-      `Listening on ${options.host}: other machines on the network can reach the console and the send APIs ` +
-        `(by address; add the host names they use to HERALD_ALLOWED_HOSTS).`,
-    );
-  }
+  // Before the line that says Herald runs: whoever waits for it may stop Herald right away.
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -119,6 +111,15 @@ export async function runHeadless(argv: string[]): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  console.log(`Herald is running at ${server.url} (data: ${options.dataDir})`);
+  const setupCode = server.setupCode();
+  if (setupCode) console.log(setupBanner(server.url, setupCode));
+  if (options.host !== '127.0.0.1' && options.host !== 'localhost' && options.host !== '::1') {
+    console.log(
+      `Listening on ${options.host}: other machines on the network can reach the console and the send APIs ` +
+        `(by address; add the host names they use to HERALD_ALLOWED_HOSTS).`,
+    );
+  }
 }
 
 const isMain =

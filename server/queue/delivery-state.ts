@@ -19,6 +19,7 @@ import type { SqlExecutor } from '../db/sql';
 import type { BatchKind, Writer } from '../db/writer';
 import type { HeraldEvents } from '../events';
 import type { Clock } from '../lib/clock';
+import { crashPoint } from '../lib/crash-point';
 import { AppError, notFound } from '../lib/errors';
 import { TRANSITIONS, type DeliveryStatus, type SendStatus } from './delivery-transitions';
 
@@ -84,6 +85,7 @@ export class DeliveryState {
           items.map((i) => i.send),
           wallNow,
         );
+        crashPoint('during-cycle');
         const deliveryIds = await insertDeliveries(
           sql,
           items.flatMap((item, i) =>
@@ -91,6 +93,7 @@ export class DeliveryState {
           ),
           wallNow,
         );
+        crashPoint('before-commit');
         let next = 0;
         return items.map((item, i) => ({
           sendId: sendIds[i],
@@ -132,6 +135,7 @@ export class DeliveryState {
    */
   async accept(input: AcceptInput): Promise<Accepted> {
     const accepted = await this.deps.writer.submit(this.acceptKind, input);
+    crashPoint('after-commit');
     this.deps.events.emit('send', { id: accepted.sendId, status: 'pending' });
     return accepted;
   }

@@ -2,6 +2,7 @@ import type { ChannelServices } from '../channels/channel-adapter';
 import type { ChannelRegistry } from '../channels/registry';
 import type { RetryPolicy } from '../config/settings-schema';
 import type { Clock } from '../lib/clock';
+import { crashPoint } from '../lib/crash-point';
 import { errorMessage } from '../lib/errors';
 import { createLogger } from '../lib/logger';
 import { runAttempt, type AttemptDeps, type LoadedChannel } from './attempt';
@@ -192,6 +193,7 @@ export class Dispatcher {
       this.attempting -= 1;
       this.wake();
     }
+    crashPoint('during-delivery');
     if ('deferUntil' in run) await this.queue.defer(delivery.id, run.deferUntil);
     else await this.queue.record(run.outcome);
   }

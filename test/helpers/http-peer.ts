@@ -10,7 +10,14 @@ export interface ReceivedRequest {
 }
 
 export type PeerReply =
-  { status: number; body?: string; headers?: Record<string, string> } | 'hang';
+  | {
+      status: number;
+      body?: string;
+      headers?: Record<string, string>;
+      /** Holds the request this long before answering, so many stay in flight at once. */
+      delayMs?: number;
+    }
+  | 'hang';
 
 /**
  * A loopback HTTP server that records every request and answers from a script (then a
@@ -90,8 +97,20 @@ export async function startHttpPeer(
         hanging.push(res);
         return;
       }
-      res.writeHead(reply.status, { 'Content-Type': 'application/json', ...(reply.headers ?? {}) });
-      res.end(reply.body ?? '');
+      const answer = () => {
+        res.writeHead(reply.status, {
+          'Content-Type': 'application/json',
+          ...(reply.headers ?? {}),
+        });
+        res.end(reply.body ?? '');
+      };
+      if (!reply.delayMs) answer();
+      else {
+        hanging.push(res);
+        setTimeout(() => {
+          if (!res.destroyed) answer();
+        }, reply.delayMs);
+      }
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,65 +1,18 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { startHttpPeer } from '../helpers/http-peer';
 import { ADMIN, ConsoleClient } from '../helpers/herald';
-
-const root = join(import.meta.dirname, '..', '..');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/** Runs the real headless entry in its own process, so it can be killed like a crash. */
-async function startProcess(dataDir: string, port: number): Promise<ChildProcess> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(root, 'server/cli.ts'), '--data-dir', dataDir, '--port', String(port)],
-    {
-      cwd: root,
-      env: {
-        ...process.env,
-        HERALD_ADMIN_USER: ADMIN.username,
-        HERALD_ADMIN_PASSWORD: ADMIN.password,
-        HERALD_LOG: 'error',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`Herald did not start: ${out}`)), 30_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('Herald is running at')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-    child.once('exit', (code) => reject(new Error(`Herald exited with ${code}: ${out}`)));
-  });
-  return child;
-}
-
-const exited = (child: ChildProcess) => new Promise((r) => child.once('exit', r));
+import { freePort, startHeraldProcess, type HeraldProcess } from '../helpers/herald-process';
+import { startHttpPeer } from '../helpers/http-peer';
 
 describe('restart with deliveries in flight', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'herald-restart-'));
-  const children: ChildProcess[] = [];
+  const children: HeraldProcess[] = [];
   afterAll(() => {
-    for (const c of children) c.kill('SIGKILL');
+    for (const c of children) c.child.kill('SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -68,7 +21,7 @@ describe('restart with deliveries in flight', () => {
     const slow = await startHttpPeer();
     slow.script.push('hang');
     const port = await freePort();
-    let child = await startProcess(dataDir, port);
+    let child = await startHeraldProcess(dataDir, port);
     children.push(child);
     const url = `http://127.0.0.1:${port}`;
     const client = new ConsoleClient(url);
@@ -109,10 +62,10 @@ describe('restart with deliveries in flight', () => {
       if (states.join() === 'sending,sent') break;
       await new Promise((r) => setTimeout(r, 50));
     }
-    child.kill('SIGKILL');
-    await exited(child);
+    child.child.kill('SIGKILL');
+    await child.exit;
 
-    child = await startProcess(dataDir, port);
+    child = await startHeraldProcess(dataDir, port);
     children.push(child);
     await slow.waitForRequests(2, 20_000);
     const client2 = new ConsoleClient(url);
@@ -128,8 +81,8 @@ describe('restart with deliveries in flight', () => {
     expect(slow.received).toHaveLength(2);
     expect(slow.received[1].json).toEqual(slow.received[0].json);
     // A clean stop on SIGTERM: exit code 0.
-    child.kill('SIGTERM');
-    expect(await exited(child)).toBe(0);
+    child.child.kill('SIGTERM');
+    expect(await child.exit).toEqual({ code: 0, signal: null });
     await fast.close();
     await slow.close();
   }, 90_000);

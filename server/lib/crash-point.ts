@@ -1,0 +1,43 @@
+/**
+ * TEST ONLY: lets the crash suite (test/integration/crash) kill Herald at a named point of the
+ * write and delivery paths, so "what survives a crash right here" is tested at that point and
+ * not wherever an outside kill happens to land.
+ *
+ * Inert unless HERALD_TEST_CRASH_AT is set (`<point>` or `<point>:<n>`, n defaults to 1): the
+ * n-th time the process reaches that point, it SIGKILLs itself — no cleanup, no flush, like a
+ * power cut. Production never sets the variable, and then crashPoint() only compares a string.
+ */
+export const CRASH_POINTS = [
+  /** A write cycle has inserted the sends it accepts and their deliveries; COMMIT has not run. */
+  'before-commit',
+  /** A cycle of accepted sends committed; none of them has been answered. */
+  'after-commit',
+  /** Inside a cycle accepting sends: the send rows are written, their deliveries not yet. */
+  'during-cycle',
+  /** A channel answered an attempt; its outcome is not recorded yet. */
+  'during-delivery',
+] as const;
+export type CrashPoint = (typeof CRASH_POINTS)[number];
+
+function parse(value: string | undefined): { point: CrashPoint; at: number } | null {
+  if (!value) return null;
+  const [point, n = '1'] = value.split(':');
+  const at = Number(n);
+  if (!CRASH_POINTS.includes(point as CrashPoint) || !Number.isInteger(at) || at < 1) {
+    // A typo would make the crash test wait for a crash that never comes: refuse it at start.
+    throw new Error(
+      `HERALD_TEST_CRASH_AT must be one of ${CRASH_POINTS.join(', ')}, optionally with ":<n>" (n ≥ 1), not "${value}"`,
+    );
+  }
+  return { point: point as CrashPoint, at };
+}
+
+const armed = parse(process.env.HERALD_TEST_CRASH_AT);
+let reached = 0;
+
+export function crashPoint(point: CrashPoint): void {
+  if (armed?.point !== point || ++reached < armed.at) return;
+  // Written to a pipe, this is synchronous: the test sees where the process died.
+  process.stderr.write(`herald: test crash at ${point} (#${reached})\n`);
+  process.kill(process.pid, 'SIGKILL');
+}

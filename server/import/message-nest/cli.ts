@@ -85,26 +85,10 @@ async function importInto(options: ImportCliOptions): Promise<ImportReport> {
   try {
     restrictDataDir(options.dataDir);
     const secrets = new SecretBox(loadServerKey(options.dataDir));
-    const db = await openDatabase(precreateDatabase(options.dataDir));
-    const { sequelize } = db;
-    try {
-      initModels(sequelize);
-      await migrate(sequelize);
-      return await importSnapshot(
-        snapshot,
-        {
-          sequelize,
-          secrets,
-          registry: createChannelRegistry(),
-          inTransaction: (fn) => db.writer.run(({ transaction }) => fn(transaction)),
-          now: () => new Date(),
-          scheduleSink: messageNestScheduleSink(() => Date.now()),
-        },
-        { dryRun: false, withLogs: options.withLogs },
-      );
-    } finally {
-      await db.close();
-    }
+    return await importIntoDatabase(precreateDatabase(options.dataDir), secrets, snapshot, {
+      dryRun: false,
+      withLogs: options.withLogs,
+    });
   } finally {
     lock.release();
   }
@@ -141,28 +125,40 @@ async function dryRun(options: ImportCliOptions): Promise<ImportReport> {
       Boolean(process.env.HERALD_SECRET_KEY) || existsSync(join(options.dataDir, KEY_FILE));
     // Sealed values are rolled back with everything else; any key seals them alike.
     const secrets = new SecretBox(keyKnown ? loadServerKey(options.dataDir) : randomBytes(32));
-    const db = await openDatabase(copy);
-    const { sequelize } = db;
-    try {
-      initModels(sequelize);
-      await migrate(sequelize);
-      return await importSnapshot(
-        snapshot,
-        {
-          sequelize,
-          secrets,
-          registry: createChannelRegistry(),
-          inTransaction: (fn) => db.writer.run(({ transaction }) => fn(transaction)),
-          now: () => new Date(),
-          scheduleSink: messageNestScheduleSink(() => Date.now()),
-        },
-        { dryRun: true, withLogs: options.withLogs },
-      );
-    } finally {
-      await db.close();
-    }
+    return await importIntoDatabase(copy, secrets, snapshot, {
+      dryRun: true,
+      withLogs: options.withLogs,
+    });
   } finally {
     rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Opens (and migrates) a Herald database file and imports the snapshot into it. */
+async function importIntoDatabase(
+  dbFile: string,
+  secrets: SecretBox,
+  snapshot: Snapshot,
+  options: { dryRun: boolean; withLogs: boolean },
+): Promise<ImportReport> {
+  const db = await openDatabase(dbFile);
+  try {
+    initModels(db.sequelize);
+    await migrate(db.sequelize);
+    return await importSnapshot(
+      snapshot,
+      {
+        sequelize: db.sequelize,
+        secrets,
+        registry: createChannelRegistry(),
+        inTransaction: (fn) => db.writer.run(({ transaction }) => fn(transaction)),
+        now: () => new Date(),
+        scheduleSink: messageNestScheduleSink(() => Date.now()),
+      },
+      options,
+    );
+  } finally {
+    await db.close();
   }
 }
 

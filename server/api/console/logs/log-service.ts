@@ -1,7 +1,7 @@
 import type { AppContext } from '../../../context';
 import { Channel, Delivery, DeliveryAttempt, Schedule, Send } from '../../../db/models';
 import { listSendIds } from '../../../db/history/history-search';
-import { AppError, notFound } from '../../../lib/errors';
+import { notFound } from '../../../lib/errors';
 import { pageOf, type Paging } from '../../../lib/paging';
 
 export interface LogFilter {

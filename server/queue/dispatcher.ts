@@ -1,4 +1,4 @@
-import type { ChannelServices } from '../channels/channel-adapter';
+import type { AdapterRuntime } from '../channels/channel-adapter';
 import type { ChannelRegistry } from '../channels/registry';
 import type { RetryPolicy } from '../config/settings-schema';
 import type { Clock } from '../lib/clock';
@@ -20,7 +20,7 @@ const MAX_IDLE_MS = 30_000;
 export interface DispatcherDeps {
   state: DeliveryState;
   registry: ChannelRegistry;
-  services: ChannelServices;
+  services: AdapterRuntime;
   clock: Clock;
   retryPolicy(): RetryPolicy;
   loadChannel(id: number): Promise<LoadedChannel | null>;

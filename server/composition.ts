@@ -108,7 +108,7 @@ async function composeOver(db: Database, masterKey: Buffer, config: HeraldConfig
   const dispatcher = new Dispatcher({
     state: deliveries,
     registry,
-    services: adapterRuntime,
+    runtime: adapterRuntime,
     clock,
     retryPolicy: () => settings.get().retry,
     loadChannel: (id) => channels.loadRuntime(id),

@@ -18,7 +18,7 @@ export interface LoadedChannel {
 
 export interface AttemptDeps {
   registry: ChannelRegistry;
-  services: AdapterRuntime;
+  runtime: AdapterRuntime;
   clock: Clock;
   pacer: Pacer;
   retryPolicy(): RetryPolicy;
@@ -82,7 +82,7 @@ export async function runAttempt(
           recipient: delivery.recipient,
           mentions: delivery.mentions,
         },
-        deps.services,
+        deps.runtime,
       ),
       ATTEMPT_TIMEOUT_MS,
     );

@@ -20,7 +20,7 @@ const MAX_IDLE_MS = 30_000;
 export interface DispatcherDeps {
   state: DeliveryState;
   registry: ChannelRegistry;
-  services: AdapterRuntime;
+  runtime: AdapterRuntime;
   clock: Clock;
   retryPolicy(): RetryPolicy;
   loadChannel(id: number): Promise<LoadedChannel | null>;

@@ -111,7 +111,8 @@ export class Dispatcher {
 
   /**
    * Runs every delivery that is due now and waits for all of them to be recorded; for tests
-   * driving a manual clock, and for the console's "retry now". Returns how many ran.
+   * driving a manual clock (the console's "retry now" requeues and wakes the loop instead).
+   * Returns how many ran.
    */
   async runDue(): Promise<number> {
     let total = 0;

@@ -96,12 +96,13 @@ export class Scheduler {
     });
     let claimed = 0;
     for (const schedule of due) {
-      if (await this.runDue(schedule, now)) claimed++;
+      if (await this.claimRun(schedule, now)) claimed++;
     }
     return claimed;
   }
 
-  private async runDue(schedule: Schedule, now: number): Promise<boolean> {
+  /** Claims the due run (or skips it, per catch-up) and sends it; false when another tick won. */
+  private async claimRun(schedule: Schedule, now: number): Promise<boolean> {
     const dueAt = schedule.nextRunAt as number;
     const missed = dueAt < this.startedAt || now - dueAt > MISSED_AFTER_MS;
     const skip = missed && schedule.catchUp === 'skip';

@@ -15,6 +15,7 @@ import { pruneIdempotencyKeys } from './api/send/idempotency';
 import { SendRateLimiter } from './api/send/rate-limiter';
 import { SendService } from './api/send/send-service';
 import { createApp } from './app';
+import type { AdapterRuntime } from './channels/channel-adapter';
 import { hostedMessageStore } from './channels/hosted-store';
 import { createChannelRegistry } from './channels/registry';
 import type { HeraldConfig } from './config/herald-config';
@@ -88,13 +89,14 @@ async function composeOver(db: Database, masterKey: Buffer, config: HeraldConfig
   const registry = createChannelRegistry();
   const secrets = new SecretBox(masterKey);
   const tokens = new TokenCodec(masterKey);
-  const adapterRuntime = {
+  const adapterRuntime: AdapterRuntime = {
     clock,
     installId: deriveInstallId(masterKey),
     storeHostedMessage: hostedMessageStore(writeLock, events),
   };
-  let listenUrl = `http://${config.host}:${config.port}`;
-  const listenAt = { listenUrl: () => listenUrl };
+  // Until the server listens: the configured address (listeningAt() sets the real one).
+  let address = `http://${config.host}:${config.port}`;
+  const listenUrl = () => address;
 
   const channels = new ChannelService({
     registry,
@@ -120,7 +122,7 @@ async function composeOver(db: Database, masterKey: Buffer, config: HeraldConfig
     registry,
     settings,
     tokens,
-    ...listenAt,
+    listenUrl,
   });
   const scheduleRunner = new ScheduleRunner({ tokens, sends });
   const schedules = new ScheduleService({ sequelize, clock, writeLock, events, scheduleRunner });
@@ -141,7 +143,7 @@ async function composeOver(db: Database, masterKey: Buffer, config: HeraldConfig
     settings,
     dataDir: config.dataDir,
     version: readVersion(),
-    ...listenAt,
+    listenUrl,
     desktopSecret: { value: config.desktopSecret },
     setupCode: new SetupCode(),
     trustProxy: config.trustProxy,
@@ -167,7 +169,7 @@ async function composeOver(db: Database, masterKey: Buffer, config: HeraldConfig
     app,
     scheduler,
     listeningAt(url) {
-      listenUrl = url;
+      address = url;
     },
     async start() {
       if (config.startDispatcher) await dispatcher.start();

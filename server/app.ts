@@ -4,11 +4,9 @@ import { join } from 'node:path';
 import express, { type Express } from 'express';
 
 import { openApiDocument } from './api/openapi';
-import { createConsoleRouter } from './api/console/console-router';
-import type { ChannelService } from './api/console/channels/channel-service';
-import { createPreviewRouter } from './api/public/preview-router';
-import { createSendRouter } from './api/send/send-router';
-import type { AppContext } from './context';
+import { createConsoleRouter, type ConsoleRouterDeps } from './api/console/console-router';
+import { createPreviewRouter, type PreviewRouterDeps } from './api/public/preview-router';
+import { createSendRouter, type SendRouterDeps } from './api/send/send-router';
 import { rejectMalformedPath, translateClientErrors } from './middleware/bad-input';
 import { createCrossSiteGuard } from './middleware/cross-site-guard';
 import { errorHandler, notFoundHandler } from './middleware/error-handler';
@@ -36,8 +34,13 @@ export const CONTENT_SECURITY_POLICY = [
 ].join('; ');
 
 export interface AppDeps {
-  ctx: AppContext;
-  channels: ChannelService;
+  send: SendRouterDeps;
+  preview: PreviewRouterDeps;
+  console: ConsoleRouterDeps;
+  /** Herald's version, for the OpenAPI document. */
+  version: string;
+  /** Express 'trust proxy' (HERALD_TRUST_PROXY). */
+  trustProxy: string[] | false;
   /** Built console (renderer/dist); served with a history-mode fallback when present. */
   rendererDir?: string;
   /** The address Herald listens on, HERALD_ALLOWED_HOSTS and HERALD_CORS_ORIGINS. */
@@ -45,10 +48,11 @@ export interface AppDeps {
 }
 
 /** Builds the Express app; it never listens (startServer does). */
-export function createApp({ ctx, channels, rendererDir, guards }: AppDeps): Express {
+export function createApp(deps: AppDeps): Express {
+  const { rendererDir, guards } = deps;
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', ctx.trustProxy);
+  app.set('trust proxy', deps.trustProxy);
   app.use((_req, res, next) => {
     res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
     res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -78,11 +82,11 @@ export function createApp({ ctx, channels, rendererDir, guards }: AppDeps): Expr
     '/api/public',
     createCrossSiteGuard({ what: 'the preview API', corsOrigins: [], corsHint: false }),
   );
-  app.use(createSendRouter(ctx));
-  app.use(createPreviewRouter(ctx));
-  app.use('/api/console', createConsoleRouter(ctx, channels));
+  app.use(createSendRouter(deps.send));
+  app.use(createPreviewRouter(deps.preview));
+  app.use('/api/console', createConsoleRouter(deps.console));
   app.get('/api/openapi.json', (_req, res) => {
-    res.json(openApiDocument(ctx.version));
+    res.json(openApiDocument(deps.version));
   });
   app.all('/api/{*rest}', notFoundHandler);
   if (rendererDir && existsSync(join(rendererDir, 'index.html'))) {

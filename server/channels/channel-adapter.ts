@@ -39,7 +39,7 @@ export interface HostedMessageInput {
 }
 
 /** What the server lends adapters; nothing in here is Electron or Express. */
-export interface ChannelServices {
+export interface AdapterRuntime {
   clock: Clock;
   /** Stable per data folder (see deriveInstallId); keeps delivery ids of two Heralds apart. */
   installId: string;
@@ -83,11 +83,7 @@ export interface ChannelAdapter<Config = Record<string, unknown>> {
   validateRecipient?(recipient: string): string | null;
   /** A platform rate limit that the queue paces deliveries to (delaying, never dropping). */
   rateLimit?(config: Config): RateLimit | null;
-  send(
-    config: Config,
-    message: OutboundMessage,
-    services: ChannelServices,
-  ): Promise<DeliveryReceipt>;
+  send(config: Config, message: OutboundMessage, runtime: AdapterRuntime): Promise<DeliveryReceipt>;
 }
 
 /** Declares an adapter with its config type inferred from its schema. */

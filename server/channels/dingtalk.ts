@@ -162,7 +162,7 @@ export function createDingTalkAdapter() {
         ...DINGTALK_RATE,
       };
     },
-    async send(config, message, services) {
+    async send(config, message, runtime) {
       const body = JSON.stringify(buildDingTalkBody(message));
       const bytes = Buffer.byteLength(body, 'utf8');
       if (bytes > DINGTALK_MAX_BODY_BYTES) {
@@ -171,7 +171,7 @@ export function createDingTalkAdapter() {
         );
       }
       const res = await httpRequest({
-        url: dingTalkRequestUrl(config.webhookUrl, config.secret, services.clock.now()),
+        url: dingTalkRequestUrl(config.webhookUrl, config.secret, runtime.clock.now()),
         headers: { 'Content-Type': 'application/json;charset=utf-8' },
         body,
         options: config,

@@ -153,8 +153,8 @@ export function createFeishuAdapter() {
     supportsDynamicRecipients: false,
     fixedRecipient: 'none',
     rateLimit: (config) => ({ key: rateLimitKey('feishu', config.webhookUrl), ...FEISHU_RATE }),
-    async send(config, message, services) {
-      const body = signFeishuBody(buildFeishuBody(message), config.secret, services.clock.now());
+    async send(config, message, runtime) {
+      const body = signFeishuBody(buildFeishuBody(message), config.secret, runtime.clock.now());
       const json = JSON.stringify(body);
       const size = utf8Bytes(json);
       if (size > FEISHU_MAX_BODY_BYTES)

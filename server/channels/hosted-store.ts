@@ -3,7 +3,7 @@ import type { BatchKind, Writer } from '../db/writer';
 import type { HeraldEvents } from '../events';
 import { errorMessage } from '../lib/errors';
 import { createLogger } from '../lib/logger';
-import type { ChannelServices, HostedMessageInput } from './channel-adapter';
+import type { AdapterRuntime, HostedMessageInput } from './channel-adapter';
 
 const log = createLogger('hosted');
 
@@ -20,7 +20,7 @@ interface Stored {
 export function hostedMessageStore(
   writer: Writer,
   events: HeraldEvents,
-): ChannelServices['storeHostedMessage'] {
+): AdapterRuntime['storeHostedMessage'] {
   const kind: BatchKind<NewHostedMessage, Stored> = {
     name: 'hosted message',
     async run({ sql }, messages) {

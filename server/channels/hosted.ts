@@ -14,8 +14,8 @@ export function createHostedAdapter() {
     supportsMentions: false,
     supportsDynamicRecipients: false,
     fixedRecipient: 'none',
-    async send(_config, message, services) {
-      const stored = await services.storeHostedMessage({
+    async send(_config, message, runtime) {
+      const stored = await runtime.storeHostedMessage({
         channelId: message.channelId,
         deliveryId: message.deliveryId,
         title: message.title,

@@ -68,7 +68,7 @@ export function createWebhookAdapter() {
     supportsMentions: false,
     supportsDynamicRecipients: false,
     fixedRecipient: 'none',
-    async send(config, message, services) {
+    async send(config, message, runtime) {
       const values: WebhookValues = {
         title: message.title,
         content: message.content,
@@ -87,8 +87,8 @@ export function createWebhookAdapter() {
           headers,
           signatureHeaders({
             secret: config.signingSecret,
-            id: webhookMessageId(services.installId, message.deliveryId),
-            timestamp: Math.floor(services.clock.now() / 1000),
+            id: webhookMessageId(runtime.installId, message.deliveryId),
+            timestamp: Math.floor(runtime.clock.now() / 1000),
             body: body ?? '',
           }),
         );

@@ -103,7 +103,7 @@ export function createWeChatOfficialAdapter() {
     supportsDynamicRecipients: true,
     fixedRecipient: 'required',
     validateRecipient: validateOpenId,
-    async send(config, message, services) {
+    async send(config, message, runtime) {
       const openId = message.recipient?.trim() ?? '';
       const invalid = validateOpenId(openId);
       if (invalid) throw DeliveryError.permanent(invalid);
@@ -124,11 +124,11 @@ export function createWeChatOfficialAdapter() {
           options: config,
         });
 
-      const token = await tokens.get(account, services.clock.now());
+      const token = await tokens.get(account, runtime.clock.now());
       let res = await post(token);
       const code = errcodeOf(res);
       if (code !== undefined && WECHAT_TOKEN_REJECTED.has(code)) {
-        res = await post(await tokens.get(account, services.clock.now(), token));
+        res = await post(await tokens.get(account, runtime.clock.now(), token));
       }
       throwOnErrcode(res, 'WeChat', WECHAT_SEND_ERRCODES);
       return { reply: replyOf(res) };

@@ -26,7 +26,7 @@ export interface BatchKind<I, R> {
   run(tx: WriteTx, items: readonly I[]): Promise<R[]>;
 }
 
-/** The thin adapter the console's services write through: `ctx.writeLock.run(() => Model.create(…))`. */
+/** The thin adapter the console's services write through: `deps.writeLock.run(() => Model.create(…))`. */
 export interface WriteLock {
   run<T>(fn: (tx: WriteTx) => Promise<T>): Promise<T>;
 }

@@ -1,4 +1,4 @@
-import type { ChannelServices } from '../channels/channel-adapter';
+import type { AdapterRuntime } from '../channels/channel-adapter';
 import { DeliveryError } from '../channels/delivery-error';
 import { adapterFor, type ChannelRegistry } from '../channels/registry';
 import type { RetryPolicy } from '../config/settings-schema';
@@ -18,7 +18,7 @@ export interface LoadedChannel {
 
 export interface AttemptDeps {
   registry: ChannelRegistry;
-  services: ChannelServices;
+  runtime: AdapterRuntime;
   clock: Clock;
   pacer: Pacer;
   retryPolicy(): RetryPolicy;
@@ -82,7 +82,7 @@ export async function runAttempt(
           recipient: delivery.recipient,
           mentions: delivery.mentions,
         },
-        deps.services,
+        deps.runtime,
       ),
       ATTEMPT_TIMEOUT_MS,
     );

@@ -1,4 +1,4 @@
-import type { ChannelServices } from '../channels/channel-adapter';
+import type { AdapterRuntime } from '../channels/channel-adapter';
 import type { ChannelRegistry } from '../channels/registry';
 import type { RetryPolicy } from '../config/settings-schema';
 import type { Clock } from '../lib/clock';
@@ -21,7 +21,7 @@ const MAX_IDLE_MS = 30_000;
 export interface DispatcherDeps {
   state: DeliveryState;
   registry: ChannelRegistry;
-  services: ChannelServices;
+  runtime: AdapterRuntime;
   clock: Clock;
   retryPolicy(): RetryPolicy;
   loadChannel(id: number): Promise<LoadedChannel | null>;
@@ -112,7 +112,8 @@ export class Dispatcher {
 
   /**
    * Runs every delivery that is due now and waits for all of them to be recorded; for tests
-   * driving a manual clock, and for the console's "retry now". Returns how many ran.
+   * driving a manual clock (the console's "retry now" requeues and wakes the loop instead).
+   * Returns how many ran.
    */
   async runDue(): Promise<number> {
     let total = 0;

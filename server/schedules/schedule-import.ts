@@ -1,5 +1,4 @@
-import { ScheduleService } from '../api/console/schedules/schedule-service';
-import type { AppContext } from '../context';
+import type { ScheduleService } from '../api/console/schedules/schedule-service';
 import type { CatchUp } from '../db/models/schedule';
 import { AppError } from '../lib/errors';
 
@@ -41,7 +40,7 @@ export type ImportScheduleResult =
  * A message that cannot be brought over is not an error: the answer says why, for the report.
  */
 export async function createScheduleFromImport(
-  ctx: AppContext,
+  schedules: ScheduleService,
   input: ImportedSchedule,
 ): Promise<ImportScheduleResult> {
   if (input.taskId === null && (input.templateId ?? null) === null) {
@@ -59,7 +58,7 @@ export async function createScheduleFromImport(
   }
   const name = input.name.trim().slice(0, 100) || 'Imported schedule';
   try {
-    const created = await new ScheduleService(ctx).create({
+    const created = await schedules.create({
       name,
       ...(input.templateId ? { templateId: input.templateId } : { taskId: input.taskId }),
       cron: translated.cron,

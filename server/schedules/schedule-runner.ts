@@ -1,8 +1,11 @@
-import { SendService, type SendOrigin } from '../api/send/send-service';
+import type { SendOrigin } from '../api/send/send-service';
 import type { V1Request, V2Request } from '../api/send/send-schemas';
-import type { AppContext } from '../context';
 import { Task, Template, type Schedule } from '../db/models';
 import { AppError } from '../lib/errors';
+import type { HeraldParts } from '../parts';
+
+/** What ScheduleRunner uses of the composed parts. */
+export type ScheduleRunnerDeps = Pick<HeraldParts, 'tokens' | 'sends'>;
 
 /**
  * Turns one run of a schedule into an ordinary send, through the same service the send APIs
@@ -10,11 +13,7 @@ import { AppError } from '../lib/errors';
  * with its placeholder values. The send is linked to the schedule.
  */
 export class ScheduleRunner {
-  private readonly sends: SendService;
-
-  constructor(private readonly ctx: AppContext) {
-    this.sends = new SendService(ctx);
-  }
+  constructor(private readonly deps: ScheduleRunnerDeps) {}
 
   /** Sends once and answers the send's id; throws an AppError when the send is refused. */
   async send(schedule: Schedule): Promise<number> {
@@ -43,7 +42,7 @@ export class ScheduleRunner {
     if (!task) throw new AppError(409, `task ${taskId} of this schedule no longer exists`);
     // The task's current token: the send goes through exactly the checks a caller's would.
     const req: V1Request = {
-      token: this.ctx.tokens.encode({
+      token: this.deps.tokens.encode({
         kind: 'task',
         id: task.id,
         generation: task.tokenGeneration,
@@ -60,7 +59,11 @@ export class ScheduleRunner {
       // Nobody waits on a scheduled run: its outcome is in the send log.
       mode: 'async',
     };
-    const answer = await this.sends.sendV1(req, await this.sends.resolveTask(req), origin);
+    const answer = await this.deps.sends.sendV1(
+      req,
+      await this.deps.sends.resolveTask(req),
+      origin,
+    );
     if (answer.code !== 200) throw new AppError(500, answer.msg);
   }
 
@@ -69,7 +72,7 @@ export class ScheduleRunner {
     if (!template)
       throw new AppError(409, `template ${templateId} of this schedule no longer exists`);
     const req: V2Request = {
-      token: this.ctx.tokens.encode({
+      token: this.deps.tokens.encode({
         kind: 'template',
         id: template.id,
         generation: template.tokenGeneration,
@@ -79,7 +82,11 @@ export class ScheduleRunner {
       url: schedule.url,
       ...(schedule.recipients.length > 0 ? { recipients: schedule.recipients } : {}),
     };
-    const answer = await this.sends.sendV2(req, await this.sends.resolveTemplate(req), origin);
+    const answer = await this.deps.sends.sendV2(
+      req,
+      await this.deps.sends.resolveTemplate(req),
+      origin,
+    );
     if (answer.code !== 200) throw new AppError(500, answer.msg);
   }
 }

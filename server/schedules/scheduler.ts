@@ -1,11 +1,10 @@
 import { Op } from 'sequelize';
 
-import type { AppContext } from '../context';
 import { Schedule } from '../db/models';
 import { errorMessage } from '../lib/errors';
 import { createLogger } from '../lib/logger';
+import type { HeraldParts } from '../parts';
 import { nextRunAfter } from './due-times';
-import { ScheduleRunner } from './schedule-runner';
 
 const log = createLogger('schedules');
 
@@ -19,6 +18,9 @@ export const MISSED_AFTER_MS = 5 * 60_000;
 /** Schedules run per look at the table; the rest follow at once. */
 const BATCH = 100;
 
+/** What Scheduler uses of the composed parts. */
+export type SchedulerDeps = Pick<HeraldParts, 'clock' | 'events' | 'writeLock' | 'scheduleRunner'>;
+
 /**
  * Fires each due schedule once. The run is claimed with one conditional UPDATE (next_run_at
  * moves on only where it still holds the due time that was read), so overlapping ticks, or
@@ -26,7 +28,6 @@ const BATCH = 100;
  * is sent: a crash in between loses that run rather than sending it again.
  */
 export class Scheduler {
-  private readonly runner: ScheduleRunner;
   private timer: NodeJS.Timeout | null = null;
   private running = false;
   private startedAt = 0;
@@ -34,22 +35,20 @@ export class Scheduler {
   private tickAgain = false;
   private readonly onChange = () => this.wake();
 
-  constructor(private readonly ctx: AppContext) {
-    this.runner = new ScheduleRunner(ctx);
-  }
+  constructor(private readonly deps: SchedulerDeps) {}
 
   /** Sends what was missed while Herald was closed (per catch-up choice), then keeps time. */
   async start(): Promise<void> {
-    this.startedAt = this.ctx.clock.now();
+    this.startedAt = this.deps.clock.now();
     this.running = true;
-    this.ctx.events.on('schedule', this.onChange);
+    this.deps.events.on('schedule', this.onChange);
     this.wake();
     await this.ticking;
   }
 
   async stop(timeoutMs = 10_000): Promise<void> {
     this.running = false;
-    this.ctx.events.off('schedule', this.onChange);
+    this.deps.events.off('schedule', this.onChange);
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     let timeout: NodeJS.Timeout | undefined;
@@ -89,7 +88,7 @@ export class Scheduler {
    * call while another tick runs: each run is claimed once. Tests driving a manual clock call it.
    */
   async tick(): Promise<number> {
-    const now = this.ctx.clock.now();
+    const now = this.deps.clock.now();
     const due = await Schedule.findAll({
       where: { enabled: true, nextRunAt: { [Op.lte]: now } },
       order: [['nextRunAt', 'ASC']],
@@ -97,12 +96,13 @@ export class Scheduler {
     });
     let claimed = 0;
     for (const schedule of due) {
-      if (await this.runDue(schedule, now)) claimed++;
+      if (await this.claimRun(schedule, now)) claimed++;
     }
     return claimed;
   }
 
-  private async runDue(schedule: Schedule, now: number): Promise<boolean> {
+  /** Claims the due run (or skips it, per catch-up) and sends it; false when another tick won. */
+  private async claimRun(schedule: Schedule, now: number): Promise<boolean> {
     const dueAt = schedule.nextRunAt as number;
     const missed = dueAt < this.startedAt || now - dueAt > MISSED_AFTER_MS;
     const skip = missed && schedule.catchUp === 'skip';
@@ -123,7 +123,7 @@ export class Scheduler {
           }
         : { lastRunAt: now, lastError: problem }),
     };
-    const [changed] = await this.ctx.writeLock.run(() =>
+    const [changed] = await this.deps.writeLock.run(() =>
       Schedule.update(claim, { where: { id: schedule.id, enabled: true, nextRunAt: dueAt } }),
     );
     if (changed !== 1 || skip) return changed === 1;
@@ -135,12 +135,12 @@ export class Scheduler {
   private async send(schedule: Schedule): Promise<void> {
     let result: { lastSendId: number; lastError: null } | { lastError: string };
     try {
-      result = { lastSendId: await this.runner.send(schedule), lastError: null };
+      result = { lastSendId: await this.deps.scheduleRunner.send(schedule), lastError: null };
     } catch (err) {
       result = { lastError: errorMessage(err) };
       log.warn(`schedule ${schedule.id} (${schedule.name}) did not send: ${errorMessage(err)}`);
     }
-    await this.ctx.writeLock.run(() => Schedule.update(result, { where: { id: schedule.id } }));
+    await this.deps.writeLock.run(() => Schedule.update(result, { where: { id: schedule.id } }));
   }
 
   private async arm(): Promise<void> {
@@ -150,7 +150,7 @@ export class Scheduler {
       const next = (await Schedule.min('nextRunAt', { where: { enabled: true } })) as
         number | string | null;
       if (next !== null && next !== undefined) {
-        delay = Math.min(MAX_SLEEP_MS, Math.max(0, Number(next) - this.ctx.clock.now()));
+        delay = Math.min(MAX_SLEEP_MS, Math.max(0, Number(next) - this.deps.clock.now()));
       }
     } catch (err) {
       log.error(`looking for the next schedule failed: ${errorMessage(err)}`);

@@ -31,7 +31,7 @@ describe('schedules from a Message Nest import', () => {
   });
 
   it('creates a schedule as Message Nest ran it, catching up nothing by default', async () => {
-    const result = await createScheduleFromImport(herald.server.ctx, base());
+    const result = await createScheduleFromImport(herald.server.ctx.schedules, base());
     expect(result).toMatchObject({ created: true, notes: [] });
     if (!result.created) return;
     expect(await herald.console.ok('GET', `/schedules/${result.id}`)).toMatchObject({
@@ -49,7 +49,7 @@ describe('schedules from a Message Nest import', () => {
   });
 
   it('takes the zone of a CRON_TZ prefix and turns @every into a cron where it fits', async () => {
-    const zoned = await createScheduleFromImport(herald.server.ctx, {
+    const zoned = await createScheduleFromImport(herald.server.ctx.schedules, {
       ...base(),
       cron: 'CRON_TZ=Europe/Berlin @daily',
     });
@@ -58,7 +58,7 @@ describe('schedules from a Message Nest import', () => {
       cron: '@daily',
       timezone: 'Europe/Berlin',
     });
-    const every = await createScheduleFromImport(herald.server.ctx, {
+    const every = await createScheduleFromImport(herald.server.ctx.schedules, {
       ...base(),
       cron: '@every 15m',
     });
@@ -66,7 +66,7 @@ describe('schedules from a Message Nest import', () => {
   });
 
   it('brings a 6-field expression (saved, never run by Message Nest) over disabled', async () => {
-    const result = await createScheduleFromImport(herald.server.ctx, {
+    const result = await createScheduleFromImport(herald.server.ctx.schedules, {
       ...base(),
       cron: '0 0 9 * * *',
     });
@@ -86,7 +86,10 @@ describe('schedules from a Message Nest import', () => {
       [{ taskId: 999_999 }, /^taskId: task 999999 does not exist/],
     ];
     for (const [fields, reason] of cases) {
-      const result = await createScheduleFromImport(herald.server.ctx, { ...base(), ...fields });
+      const result = await createScheduleFromImport(herald.server.ctx.schedules, {
+        ...base(),
+        ...fields,
+      });
       expect(result.created, JSON.stringify(fields)).toBe(false);
       if (!result.created) expect(result.reason).toMatch(reason);
     }

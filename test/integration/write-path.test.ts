@@ -91,7 +91,7 @@ describe('one write path', () => {
   }, 60_000);
 
   it('a hosted message whose attempt died before recording success is stored once', async () => {
-    const store = herald.server.ctx.channelServices.storeHostedMessage;
+    const store = herald.server.ctx.adapterRuntime.storeHostedMessage;
     const message = {
       channelId: 1,
       deliveryId: 424242,

@@ -1,31 +1,37 @@
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 
-import type { AppContext } from '../../context';
-import { checkJsonBody } from '../../middleware/bad-input';
 import { AppError } from '../../lib/errors';
+import { checkJsonBody } from '../../middleware/bad-input';
 import { notFoundHandler } from '../../middleware/error-handler';
-import { createAuth } from './auth/auth-router';
+import { createAuth, type AuthRouterDeps } from './auth/auth-router';
 import { createChannelRouter } from './channels/channel-router';
-import { ChannelService } from './channels/channel-service';
-import { createEventRouter } from './events/event-router';
-import { messageNestScheduleSink } from '../../import/message-nest/schedule-store';
-import { createImportRouter, IMPORT_UPLOAD_PATH } from './import/import-router';
+import type { ChannelService } from './channels/channel-service';
+import { createEventRouter, type EventRouterDeps } from './events/event-router';
 import { LiveStreams } from './events/live-streams';
+import {
+  createImportRouter,
+  IMPORT_UPLOAD_PATH,
+  type ImportRouterDeps,
+} from './import/import-router';
 import { createInstanceRouter } from './instances/instance-router';
-import { InstanceService } from './instances/instance-service';
+import type { InstanceService } from './instances/instance-service';
 import { createLogRouter } from './logs/log-router';
-import { createMaintenanceRouter } from './maintenance/maintenance-router';
-import { LogService } from './logs/log-service';
+import type { LogService } from './logs/log-service';
+import {
+  createMaintenanceRouter,
+  type MaintenanceRouterDeps,
+} from './maintenance/maintenance-router';
 import { createMessageRouter } from './messages/message-router';
-import { MessageService } from './messages/message-service';
+import type { MessageService } from './messages/message-service';
 import { createScheduleRouter } from './schedules/schedule-router';
-import { ScheduleService } from './schedules/schedule-service';
-import { createSettingsRouter } from './settings/settings-router';
-import { StatsService } from './stats/stats-service';
+import type { ScheduleService } from './schedules/schedule-service';
+import { createSettingsRouter, type SettingsRouterDeps } from './settings/settings-router';
+import { createStatsRouter } from './stats/stats-router';
+import type { StatsService } from './stats/stats-service';
 import { createTaskRouter } from './tasks/task-router';
-import { TaskService } from './tasks/task-service';
+import type { TaskService } from './tasks/task-service';
 import { createTemplateRouter } from './templates/template-router';
-import { TemplateService } from './templates/template-service';
+import type { TemplateService } from './templates/template-service';
 
 /**
  * Mutations must be JSON: a cross-site form cannot send application/json without a CORS
@@ -54,7 +60,24 @@ function jsonOnly(req: Request, _res: Response, next: NextFunction) {
   next();
 }
 
-export function createConsoleRouter(ctx: AppContext, channels: ChannelService): Router {
+/** The console's routers, each with the service or the parts it uses (built by server/composition.ts). */
+export interface ConsoleRouterDeps {
+  auth: AuthRouterDeps;
+  channels: ChannelService;
+  instances: InstanceService;
+  tasks: TaskService;
+  templates: TemplateService;
+  logs: LogService;
+  messages: MessageService;
+  schedules: ScheduleService;
+  stats: StatsService;
+  settings: SettingsRouterDeps;
+  events: EventRouterDeps;
+  maintenance: MaintenanceRouterDeps;
+  import: ImportRouterDeps;
+}
+
+export function createConsoleRouter(deps: ConsoleRouterDeps): Router {
   const router = Router();
   // Express would answer OPTIONS itself with a text/plain list of methods, outside the
   // envelope; Herald grants no preflight, so OPTIONS is just a method no endpoint has.
@@ -62,28 +85,22 @@ export function createConsoleRouter(ctx: AppContext, channels: ChannelService): 
   router.use(jsonOnly);
   router.use(express.json({ limit: '2mb' }));
   router.use(checkJsonBody);
+  // Shared by sign-out (which ends a session's streams) and the event stream itself.
   const streams = new LiveStreams();
-  const auth = createAuth(ctx, streams);
-  const instances = new InstanceService(ctx);
-  const messages = new MessageService(ctx);
-  const stats = new StatsService(ctx);
+  const auth = createAuth(deps.auth, streams);
   router.use(auth.router);
   router.use(auth.guarded);
-  router.use(createChannelRouter(channels));
-  router.use(createTaskRouter(new TaskService(ctx, instances), instances));
-  router.use(createTemplateRouter(new TemplateService(ctx, instances), instances));
-  router.use(createInstanceRouter(instances));
-  router.use(createLogRouter(new LogService(ctx)));
-  router.use(createMessageRouter(messages));
-  router.use(createScheduleRouter(new ScheduleService(ctx)));
-  router.use(createSettingsRouter(ctx, stats));
-  router.use(createEventRouter(ctx, streams));
-  router.use(createMaintenanceRouter(ctx));
-  router.use(
-    createImportRouter(
-      ctx,
-      messageNestScheduleSink(() => ctx.clock.now()),
-    ),
-  );
+  router.use(createChannelRouter(deps.channels));
+  router.use(createTaskRouter(deps.tasks, deps.instances));
+  router.use(createTemplateRouter(deps.templates, deps.instances));
+  router.use(createInstanceRouter(deps.instances));
+  router.use(createLogRouter(deps.logs));
+  router.use(createMessageRouter(deps.messages));
+  router.use(createScheduleRouter(deps.schedules));
+  router.use(createSettingsRouter(deps.settings));
+  router.use(createStatsRouter(deps.stats));
+  router.use(createEventRouter(deps.events, streams));
+  router.use(createMaintenanceRouter(deps.maintenance));
+  router.use(createImportRouter(deps.import));
   return router;
 }

@@ -1,12 +1,12 @@
 import { Router } from 'express';
 
-import type { AppContext } from '../../context';
 import { HostedMessage } from '../../db/models';
 import { isPreviewKeyShaped } from '../../domain/preview-keys';
 import { ok } from '../../lib/envelope';
 import { AppError, notFound } from '../../lib/errors';
+import type { HeraldParts } from '../../parts';
 import { safeHtmlOf } from '../console/messages/message-service';
-import { SendRateLimiter } from '../send/rate-limiter';
+import type { SendRateLimiter } from '../send/rate-limiter';
 
 /** Preview answers per client address per minute: plenty to read, far too few to guess keys. */
 export const PREVIEW_PER_MINUTE = 60;
@@ -16,13 +16,16 @@ export const PREVIEW_PER_MINUTE = 60;
  * answers only the message the key names and never lists anything; an unknown, revoked or
  * malformed key is one and the same 404.
  */
-export function createPreviewRouter(ctx: AppContext): Router {
+/** The preview route's own limiter, per client address, and the clock it counts by. */
+export type PreviewRouterDeps = Pick<HeraldParts, 'clock'> & { limiter: SendRateLimiter };
+
+export function createPreviewRouter(deps: PreviewRouterDeps): Router {
   const router = Router();
-  const limiter = new SendRateLimiter();
+  const { limiter } = deps;
 
   router.get('/api/public/preview/:key', async (req, res) => {
     // req.ip honours HERALD_TRUST_PROXY, so clients behind one proxy are still told apart.
-    if (!limiter.allow(`ip:${req.ip ?? ''}`, PREVIEW_PER_MINUTE, ctx.clock.now())) {
+    if (!limiter.allow(`ip:${req.ip ?? ''}`, PREVIEW_PER_MINUTE, deps.clock.now())) {
       throw new AppError(
         429,
         `too many previews from this address: at most ${PREVIEW_PER_MINUTE} a minute; wait a minute and reload`,

@@ -1,10 +1,13 @@
 import { Op, UniqueConstraintError } from 'sequelize';
 
 import { LIMITS } from '../../config/settings-schema';
-import type { AppContext } from '../../context';
 import { IdempotencyKey } from '../../db/models';
 import { AppError } from '../../lib/errors';
+import type { HeraldParts } from '../../parts';
 import type { SendResponse } from './send-service';
+
+/** What the idempotency store uses: keys are written through the writer and expire by the clock. */
+export type IdempotencyDeps = Pick<HeraldParts, 'clock' | 'writeLock'>;
 
 const WAIT_FOR_FIRST_MS = 60_000;
 const POLL_MS = 100;
@@ -27,7 +30,7 @@ export interface LegacyKeys {
  * the caller can fix the request and reuse it.
  */
 export async function withIdempotency(
-  ctx: AppContext,
+  deps: IdempotencyDeps,
   scope: string,
   key: string | undefined,
   run: () => Promise<SendResponse>,
@@ -41,13 +44,13 @@ export async function withIdempotency(
     );
   }
   if (legacy) {
-    const earlier = await legacyAnswer(ctx, legacy, key);
+    const earlier = await legacyAnswer(deps, legacy, key);
     if (earlier) return earlier;
   }
-  const cutoff = new Date(ctx.clock.now() - LIMITS.idempotencyTtlMs);
+  const cutoff = new Date(deps.clock.now() - LIMITS.idempotencyTtlMs);
   let row: IdempotencyKey | null = null;
   try {
-    row = await ctx.writeLock.run(async () => {
+    row = await deps.writeLock.run(async () => {
       await IdempotencyKey.destroy({ where: { scope, key, createdAt: { [Op.lt]: cutoff } } });
       return IdempotencyKey.create({ scope, key, response: null });
     });
@@ -57,13 +60,13 @@ export async function withIdempotency(
   if (!row) return replay(scope, key);
   try {
     const response = await run();
-    await ctx.writeLock.run(() =>
+    await deps.writeLock.run(() =>
       row.update({ response: { code: response.code, body: response } }),
     );
     return response;
   } catch (err) {
     // Nothing was accepted: free the key.
-    await ctx.writeLock.run(() => row.destroy()).catch(() => undefined);
+    await deps.writeLock.run(() => row.destroy()).catch(() => undefined);
     throw err;
   }
 }
@@ -90,11 +93,11 @@ async function replay(scope: string, key: string): Promise<SendResponse> {
 }
 
 async function legacyAnswer(
-  ctx: AppContext,
+  deps: IdempotencyDeps,
   legacy: LegacyKeys,
   key: string,
 ): Promise<SendResponse | null> {
-  const cutoff = new Date(ctx.clock.now() - LIMITS.idempotencyTtlMs);
+  const cutoff = new Date(deps.clock.now() - LIMITS.idempotencyTtlMs);
   const row = await IdempotencyKey.findOne({
     where: { scope: legacy.scope, key, createdAt: { [Op.gte]: cutoff } },
   });
@@ -103,9 +106,9 @@ async function legacyAnswer(
 }
 
 /** Housekeeping: forgets keys older than 24 hours. */
-export async function pruneIdempotencyKeys(ctx: AppContext): Promise<number> {
-  const cutoff = new Date(ctx.clock.now() - LIMITS.idempotencyTtlMs);
-  return ctx.writeLock.run(() =>
+export async function pruneIdempotencyKeys(deps: IdempotencyDeps): Promise<number> {
+  const cutoff = new Date(deps.clock.now() - LIMITS.idempotencyTtlMs);
+  return deps.writeLock.run(() =>
     IdempotencyKey.destroy({ where: { createdAt: { [Op.lt]: cutoff } } }),
   );
 }

@@ -1,21 +1,29 @@
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 
 import { LIMITS } from '../../config/settings-schema';
-import type { AppContext } from '../../context';
 import { Send } from '../../db/models';
 import { answerAlways200, sendEnvelope } from '../../lib/envelope';
 import { AppError } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
+import type { HeraldParts } from '../../parts';
 import { withIdempotency } from './idempotency';
-import { SendRateLimiter } from './rate-limiter';
+import type { SendRateLimiter } from './rate-limiter';
 import { v1RequestSchema, v2RequestSchema } from './send-schemas';
-import { SendService } from './send-service';
+import type { SendService } from './send-service';
+
+/**
+ * What the send routes use: the send service, the per-task rate limiter, the settings they
+ * answer by, and the writer and clock of the idempotency keys.
+ */
+export type SendRouterDeps = Pick<HeraldParts, 'settings' | 'clock' | 'writeLock'> & {
+  sends: SendService;
+  limiter: SendRateLimiter;
+};
 
 /** POST /api/v1/message/send and POST /api/v2/message/send. */
-export function createSendRouter(ctx: AppContext): Router {
+export function createSendRouter(deps: SendRouterDeps): Router {
   const router = Router();
-  const service = new SendService(ctx);
-  const limiter = new SendRateLimiter();
+  const { sends: service, limiter } = deps;
   // Scripts often forget the Content-Type header (curl -d sends form encoding): the body is
   // read as JSON whatever the header says, since these endpoints only take JSON.
   const json = express.json({ limit: LIMITS.bodyBytes, type: () => true, strict: false });
@@ -24,8 +32,8 @@ export function createSendRouter(ctx: AppContext): Router {
   // one task_id, or its token and task_id, share one budget, and made-up credentials never
   // reach the limiter.
   const checkRate = (rateKey: string) => {
-    const perMinute = ctx.settings.get().rateLimitPerMinute;
-    if (!limiter.allow(rateKey, perMinute, ctx.clock.now())) {
+    const perMinute = deps.settings.get().rateLimitPerMinute;
+    if (!limiter.allow(rateKey, perMinute, deps.clock.now())) {
       const per = rateKey.startsWith('template:') ? 'template' : 'task';
       throw new AppError(429, `rate limit: at most ${perMinute} sends a minute per ${per}`);
     }
@@ -47,7 +55,7 @@ export function createSendRouter(ctx: AppContext): Router {
   // in front (Host allow-list, cross-site) keep their real status: they refuse browsers and
   // misrouted requests before the send API is reached.
   const httpStatus = (_req: Request, res: Response, next: NextFunction) => {
-    if (ctx.settings.get().sendApi.httpStatus === 'always200') answerAlways200(res);
+    if (deps.settings.get().sendApi.httpStatus === 'always200') answerAlways200(res);
     next();
   };
 
@@ -61,7 +69,7 @@ export function createSendRouter(ctx: AppContext): Router {
     const task = await service.resolveTask(body);
     checkRate(task.rateKey);
     const answer = await withIdempotency(
-      ctx,
+      deps,
       `v1:${task.credential}`,
       idempotencyKey(req),
       () => service.sendV1(body, task),
@@ -82,7 +90,7 @@ export function createSendRouter(ctx: AppContext): Router {
     const template = await service.resolveTemplate(body);
     checkRate(template.rateKey);
     const answer = await withIdempotency(
-      ctx,
+      deps,
       `v2:${template.credential}`,
       idempotencyKey(req),
       () => service.sendV2(body, template),

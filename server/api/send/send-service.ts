@@ -1,7 +1,6 @@
 import type { AnyChannelAdapter, ContentType, Mentions } from '../../channels/channel-adapter';
 import { noMentions } from '../../channels/channel-adapter';
 import { adapterFor } from '../../channels/registry';
-import type { AppContext } from '../../context';
 import { decodeMessageNestToken } from '../../crypto/message-nest-token';
 import { TokenError, type TokenKind } from '../../crypto/tokens';
 import { configVersion } from '../../db/config-version';
@@ -17,6 +16,7 @@ import {
   normalisePlaceholderValues,
 } from '../../domain/placeholders';
 import { AppError } from '../../lib/errors';
+import type { HeraldParts } from '../../parts';
 import type { AttemptResult } from '../../queue/dispatcher';
 import { shareLinkOf } from '../public/share-links';
 import type { V1Request, V2Request } from './send-schemas';
@@ -90,12 +90,18 @@ interface CachedSource<T> {
   targets: { all: number; enabled: Target[] };
 }
 
+/** What SendService uses of the composed parts. */
+export type SendServiceDeps = Pick<
+  HeraldParts,
+  'deliveries' | 'dispatcher' | 'registry' | 'settings' | 'tokens' | 'listenUrl'
+>;
+
 export class SendService {
   /** Lookups per task and template, valid while the configuration version stands still. */
   private readonly tasks = new Map<number, CachedSource<Task>>();
   private readonly templates = new Map<number, CachedSource<Template>>();
 
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly deps: SendServiceDeps) {}
 
   private async lookup<T>(
     cache: Map<number, CachedSource<T>>,
@@ -167,9 +173,9 @@ export class SendService {
     if (req.mode === 'async') {
       return { code: 200, msg: 'success', data: { status: 'queued', sendId: send.id, ...host } };
     }
-    const results = await this.ctx.dispatcher.waitForAttempts(
+    const results = await this.deps.dispatcher.waitForAttempts(
       deliveries.map((d) => d.id),
-      this.ctx.settings.get().v1WaitMs,
+      this.deps.settings.get().v1WaitMs,
     );
     const answer = summariseV1(send.id, deliveries, results);
     return answer.code === 200
@@ -210,7 +216,7 @@ export class SendService {
       };
     }
     if (req.task_id !== undefined && req.task_id !== '') {
-      if (!this.ctx.settings.get().allowTaskId) {
+      if (!this.deps.settings.get().allowTaskId) {
         throw new AppError(401, 'task_id is turned off in settings; send the task token instead');
       }
       const id = Number(req.task_id);
@@ -360,7 +366,7 @@ export class SendService {
 
   private decode(token: string, kind: TokenKind, fail: (reason: string) => AppError) {
     try {
-      return this.ctx.tokens.decode(token, kind);
+      return this.deps.tokens.decode(token, kind);
     } catch (err) {
       if (err instanceof TokenError) throw fail(err.message);
       throw err;
@@ -378,7 +384,7 @@ export class SendService {
     const enabled: Target[] = [];
     for (const instance of enabledInstances) {
       const channel = channels.get(instance.channelId);
-      const adapter = channel ? adapterFor(this.ctx.registry, channel.type) : undefined;
+      const adapter = channel ? adapterFor(this.deps.registry, channel.type) : undefined;
       if (channel && adapter) enabled.push({ instance, channel, adapter });
     }
     return { all: instances.length, enabled };
@@ -436,7 +442,7 @@ export class SendService {
    */
   private hostMessageUrl(planned: PlannedDelivery[]): { hostMessageUrl?: string } {
     const key = planned.find((p) => p.previewKey !== null)?.previewKey;
-    return key ? { hostMessageUrl: shareLinkOf(this.ctx, key) } : {};
+    return key ? { hostMessageUrl: shareLinkOf(this.deps, key) } : {};
   }
 
   private recipientsFor(target: Target, dynamic: string[]): Array<string | null> {
@@ -471,7 +477,7 @@ export class SendService {
     origin?: SendOrigin;
     credential: SendCredential;
   }): Promise<{ send: { id: number }; deliveries: AcceptedDelivery[] }> {
-    const { sendId, deliveryIds } = await this.ctx.deliveries.accept({
+    const { sendId, deliveryIds } = await this.deps.deliveries.accept({
       send: {
         api: input.api,
         taskId: input.taskId,
@@ -501,7 +507,7 @@ export class SendService {
       })),
     });
     input.origin?.stored?.(sendId);
-    this.ctx.dispatcher.wake();
+    this.deps.dispatcher.wake();
     return {
       send: { id: sendId },
       deliveries: input.planned.map((p, i) => ({

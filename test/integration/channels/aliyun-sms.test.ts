@@ -13,7 +13,7 @@ import {
 } from '../../fixtures/peers/aliyun-sms-peer';
 import { rejectionOf } from '../../fixtures/peers/expect-delivery-error';
 import {
-  channelServices,
+  adapterRuntime,
   manualClock,
   outboundMessage,
 } from '../../fixtures/peers/outbound-message';
@@ -22,7 +22,7 @@ import { ManualClock } from '../../helpers/manual-clock';
 
 describe('Aliyun SMS adapter against a local dysmsapi', () => {
   const clock = manualClock();
-  const services = channelServices(clock);
+  const services = adapterRuntime(clock);
   const adapter = createAliyunSmsAdapter();
   let peer: AliyunSmsPeer;
 

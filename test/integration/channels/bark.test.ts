@@ -3,13 +3,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createBarkAdapter } from '../../../server/channels/bark';
 import { barkReply, startBarkPeer, type BarkPeer } from '../../fixtures/peers/bark-peer';
 import { rejectionOf } from '../../fixtures/peers/expect-delivery-error';
-import { channelServices, outboundMessage } from '../../fixtures/peers/outbound-message';
+import { adapterRuntime, outboundMessage } from '../../fixtures/peers/outbound-message';
 
 const KEY = 'ynJ5Ft4atkMkWeo2PAvFhF';
 
 describe('Bark adapter against a local bark-server', () => {
   const adapter = createBarkAdapter();
-  const services = channelServices();
+  const services = adapterRuntime();
   let peer: BarkPeer;
   const config = (extra: Record<string, unknown> = {}) =>
     adapter.configSchema.parse({ serverUrl: peer.url, deviceKey: KEY, ...extra });

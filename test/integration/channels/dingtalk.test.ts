@@ -5,7 +5,7 @@ import { buildDingTalkBody, createDingTalkAdapter } from '../../../server/channe
 import { startConnectProxy, type ConnectProxy } from '../../fixtures/peers/connect-proxy';
 import { startDingTalkPeer, type DingTalkPeer } from '../../fixtures/peers/dingtalk-peer';
 import {
-  channelServices,
+  adapterRuntime,
   manualClock,
   outboundMessage,
 } from '../../fixtures/peers/outbound-message';
@@ -26,7 +26,7 @@ async function failure(promise: Promise<unknown>): Promise<DeliveryError> {
 describe('DingTalk adapter against a local robot', () => {
   const adapter = createDingTalkAdapter();
   const clock = manualClock();
-  const services = channelServices(clock);
+  const services = adapterRuntime(clock);
   let peer: DingTalkPeer;
   let proxy: ConnectProxy | undefined;
 

@@ -8,7 +8,7 @@ import {
 } from '../../fixtures/peers/discord-peer';
 import { rejectionOf } from '../../fixtures/peers/expect-delivery-error';
 import {
-  channelServices,
+  adapterRuntime,
   manualClock,
   outboundMessage,
 } from '../../fixtures/peers/outbound-message';
@@ -18,7 +18,7 @@ const USER = '123456789012345678';
 describe('Discord adapter against a local webhook', () => {
   const adapter = createDiscordAdapter();
   const clock = manualClock();
-  const services = channelServices(clock);
+  const services = adapterRuntime(clock);
   let peer: DiscordPeer;
   const config = (extra: Record<string, unknown> = {}) =>
     adapter.configSchema.parse({ webhookUrl: peer.url, ...extra });

@@ -8,7 +8,7 @@ import {
   emailConfigSchema,
   type EmailConfig,
 } from '../../../server/channels/email';
-import { channelServices, outboundMessage } from '../../fixtures/peers/outbound-message';
+import { adapterRuntime, outboundMessage } from '../../fixtures/peers/outbound-message';
 import { startSmtpSink, type SmtpSink, type SmtpSinkOptions } from '../../fixtures/peers/smtp-sink';
 
 async function failure(promise: Promise<unknown>): Promise<DeliveryError> {
@@ -34,7 +34,7 @@ const LONG_SUBJECT =
   '磁盘告警：web-3 的 /var 分区已使用 98%，请尽快清理日志文件并检查备份任务是否仍在运行';
 
 describe('email adapter against a real SMTP server', () => {
-  const services = channelServices();
+  const services = adapterRuntime();
   let sink: SmtpSink;
 
   afterEach(async () => {

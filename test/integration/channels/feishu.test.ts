@@ -8,7 +8,7 @@ import {
   type FeishuPeer,
 } from '../../fixtures/peers/feishu-peer';
 import {
-  channelServices,
+  adapterRuntime,
   manualClock,
   outboundMessage,
 } from '../../fixtures/peers/outbound-message';
@@ -20,7 +20,7 @@ describe('Feishu adapter against a local bot', () => {
   const adapter = createFeishuAdapter();
   const config = (raw: Record<string, unknown>) => adapter.configSchema.parse(raw);
   const clock = manualClock();
-  const services = channelServices(clock);
+  const services = adapterRuntime(clock);
   let peer: FeishuPeer;
 
   afterEach(async () => {
@@ -93,7 +93,7 @@ describe('Feishu adapter against a local bot', () => {
       adapter.send(
         config({ webhookUrl: peer.url, secret: SECRET }),
         outboundMessage(),
-        channelServices(skewed),
+        adapterRuntime(skewed),
       ),
     );
     expect(stale.message).toContain('clock');

@@ -3,13 +3,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createGotifyAdapter } from '../../../server/channels/gotify';
 import { rejectionOf } from '../../fixtures/peers/expect-delivery-error';
 import { startGotifyPeer, type GotifyPeer } from '../../fixtures/peers/gotify-peer';
-import { channelServices, outboundMessage } from '../../fixtures/peers/outbound-message';
+import { adapterRuntime, outboundMessage } from '../../fixtures/peers/outbound-message';
 
 const APP_TOKEN = 'AbCdEf.gotify-app1';
 
 describe('Gotify adapter against a local Gotify server', () => {
   const adapter = createGotifyAdapter();
-  const services = channelServices();
+  const services = adapterRuntime();
   let peer: GotifyPeer;
   const config = (extra: Record<string, unknown> = {}) =>
     adapter.configSchema.parse({ serverUrl: peer.url, appToken: APP_TOKEN, ...extra });

@@ -4,7 +4,7 @@ import { createNtfyAdapter } from '../../../server/channels/ntfy';
 import { rejectionOf } from '../../fixtures/peers/expect-delivery-error';
 import { NTFY_ERRORS, startNtfyPeer, type NtfyPeer } from '../../fixtures/peers/ntfy-peer';
 import {
-  channelServices,
+  adapterRuntime,
   manualClock,
   outboundMessage,
 } from '../../fixtures/peers/outbound-message';
@@ -12,7 +12,7 @@ import {
 describe('ntfy adapter against a local ntfy server', () => {
   const adapter = createNtfyAdapter();
   const clock = manualClock();
-  const services = channelServices(clock);
+  const services = adapterRuntime(clock);
   let peer: NtfyPeer;
   const config = (extra: Record<string, unknown> = {}) =>
     adapter.configSchema.parse({ serverUrl: peer.url, topic: 'alerts', ...extra });

@@ -3,13 +3,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPushMeAdapter, pushMeConfigSchema } from '../../../server/channels/pushme';
 import { Channel, Delivery } from '../../../server/db/models';
 import { rejectionOf } from '../../fixtures/peers/expect-delivery-error';
-import { channelServices, outboundMessage } from '../../fixtures/peers/outbound-message';
+import { adapterRuntime, outboundMessage } from '../../fixtures/peers/outbound-message';
 import { startPushMePeer, type PushMePeer } from '../../fixtures/peers/pushme-peer';
 import { startTestHerald, type TestHerald } from '../../helpers/herald';
 
 describe('PushMe adapter against a local server', () => {
   const adapter = createPushMeAdapter();
-  const services = channelServices();
+  const services = adapterRuntime();
   let peer: PushMePeer;
 
   afterEach(async () => {

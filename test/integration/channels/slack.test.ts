@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createSlackAdapter } from '../../../server/channels/slack';
 import { rejectionOf } from '../../fixtures/peers/expect-delivery-error';
 import {
-  channelServices,
+  adapterRuntime,
   manualClock,
   outboundMessage,
 } from '../../fixtures/peers/outbound-message';
@@ -12,7 +12,7 @@ import { startSlackPeer, type SlackPeer } from '../../fixtures/peers/slack-peer'
 describe('Slack adapter against a local incoming webhook', () => {
   const adapter = createSlackAdapter();
   const clock = manualClock();
-  const services = channelServices(clock);
+  const services = adapterRuntime(clock);
   let peer: SlackPeer;
   const config = (url = peer.url) => adapter.configSchema.parse({ webhookUrl: url });
 

@@ -4,7 +4,7 @@ import { createTelegramAdapter } from '../../../server/channels/telegram';
 import { startConnectProxy, type ConnectProxy } from '../../fixtures/peers/connect-proxy';
 import { rejectionOf } from '../../fixtures/peers/expect-delivery-error';
 import {
-  channelServices,
+  adapterRuntime,
   manualClock,
   outboundMessage,
 } from '../../fixtures/peers/outbound-message';
@@ -16,7 +16,7 @@ const USER = '424242';
 describe('Telegram adapter against a local Bot API', () => {
   const adapter = createTelegramAdapter();
   const clock = manualClock();
-  const services = channelServices(clock);
+  const services = adapterRuntime(clock);
   let peer: TelegramPeer;
   let proxy: ConnectProxy | undefined;
   const config = (extra: Record<string, unknown> = {}) =>

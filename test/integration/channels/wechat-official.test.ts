@@ -6,7 +6,7 @@ import {
   type WeChatOfficialConfig,
 } from '../../../server/channels/wechat-official';
 import {
-  channelServices,
+  adapterRuntime,
   manualClock,
   outboundMessage,
 } from '../../fixtures/peers/outbound-message';
@@ -28,7 +28,7 @@ async function failure(promise: Promise<unknown>): Promise<DeliveryError> {
 
 describe('WeChat official-account adapter against a local API', () => {
   const clock = manualClock();
-  const services = channelServices(clock);
+  const services = adapterRuntime(clock);
   let peer: WeChatPeer;
 
   afterEach(async () => {

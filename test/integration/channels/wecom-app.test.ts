@@ -4,7 +4,7 @@ import { createWeComAppAdapter, type WeComAppConfig } from '../../../server/chan
 import { Channel, Delivery } from '../../../server/db/models';
 import { rejectionOf } from '../../fixtures/peers/expect-delivery-error';
 import {
-  channelServices,
+  adapterRuntime,
   manualClock,
   outboundMessage,
 } from '../../fixtures/peers/outbound-message';
@@ -17,7 +17,7 @@ import { startTestHerald, type TestHerald } from '../../helpers/herald';
 
 describe('WeCom app adapter against a local API', () => {
   const clock = manualClock();
-  const services = channelServices(clock);
+  const services = adapterRuntime(clock);
   let peer: WeComAppPeer;
 
   afterEach(async () => {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DeliveryError } from '../../../server/channels/delivery-error';
 import { createWeComAdapter } from '../../../server/channels/wecom';
 import {
-  channelServices,
+  adapterRuntime,
   manualClock,
   outboundMessage,
 } from '../../fixtures/peers/outbound-message';
@@ -22,7 +22,7 @@ async function failure(promise: Promise<unknown>): Promise<DeliveryError> {
 describe('WeCom adapter against a local robot', () => {
   const adapter = createWeComAdapter();
   const clock = manualClock();
-  const services = channelServices(clock);
+  const services = adapterRuntime(clock);
   let peer: WeComPeer;
 
   afterEach(async () => {

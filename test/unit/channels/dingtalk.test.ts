@@ -11,7 +11,7 @@ import {
   stripSignParams,
 } from '../../../server/channels/dingtalk';
 import { throwOnErrcode } from '../../../server/channels/errcode';
-import { channelServices, outboundMessage } from '../../fixtures/peers/outbound-message';
+import { adapterRuntime, outboundMessage } from '../../fixtures/peers/outbound-message';
 
 const ROBOT = 'https://oapi.dingtalk.com/robot/send?access_token=abc123';
 const mentions = { mobiles: ['13800000000'], userIds: ['user123'], all: false };
@@ -146,7 +146,7 @@ describe('createDingTalkAdapter', () => {
     const send = adapter.send(
       { webhookUrl: 'http://127.0.0.1:9/robot/send?access_token=x' },
       outboundMessage({ content: '字'.repeat(7000) }),
-      channelServices(),
+      adapterRuntime(),
     );
     await expect(send).rejects.toMatchObject({ retryable: false });
     await expect(send).rejects.toThrow(/at most 20000/);

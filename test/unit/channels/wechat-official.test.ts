@@ -10,7 +10,7 @@ import {
   weChatOfficialConfigSchema,
 } from '../../../server/channels/wechat-official';
 import { WECHAT_TOKEN_ERRCODES } from '../../../server/channels/wechat-token';
-import { channelServices, outboundMessage } from '../../fixtures/peers/outbound-message';
+import { adapterRuntime, outboundMessage } from '../../fixtures/peers/outbound-message';
 
 const config = { appId: 'wx123', appSecret: 's3cret', templateId: 'tpl-1' };
 
@@ -77,7 +77,7 @@ describe('createWeChatOfficialAdapter', () => {
     const send = adapter.send(
       { ...config, apiBaseUrl: 'http://127.0.0.1:9' },
       outboundMessage({ recipient: 'a@b.c' }),
-      channelServices(),
+      adapterRuntime(),
     );
     await expect(send).rejects.toMatchObject({ retryable: false });
   });

@@ -2,14 +2,14 @@ import type { CookieOptions, NextFunction, Request, Response } from 'express';
 import { Router } from 'express';
 import { z } from 'zod';
 
-import type { AppContext } from '../../../context';
 import { readCookie } from '../../../lib/cookies';
 import { ok } from '../../../lib/envelope';
 import { AppError, conflict, unauthorized } from '../../../lib/errors';
 import { parseInput } from '../../../lib/validation';
+import type { HeraldParts } from '../../../parts';
 import type { LiveStreams } from '../events/live-streams';
 import {
-  AuthService,
+  type AuthService,
   SESSION_COOKIE,
   SESSION_TTL_MS,
   sessionKey,
@@ -52,12 +52,20 @@ function tooManyTries(res: Response, waitMs: number, what: string): AppError {
   return new AppError(429, `too many ${what}; try again in ${describeWait(waitMs)}`);
 }
 
+/** What the session routes use: the accounts, and the secrets that create the first session. */
+export type AuthRouterDeps = Pick<
+  HeraldParts,
+  'clock' | 'version' | 'desktopSecret' | 'setupCode'
+> & {
+  auth: AuthService;
+};
+
 /** Session routes plus the middleware that guards the rest of the console API. */
-export function createAuth(ctx: AppContext, streams: LiveStreams) {
-  const auth = new AuthService(ctx);
+export function createAuth(deps: AuthRouterDeps, streams: LiveStreams) {
+  const { auth } = deps;
   // One throttle for every way of guessing a secret, so sign-in, password change and setup
   // code share the per-address count.
-  const throttle = new LoginThrottle(ctx.clock);
+  const throttle = new LoginThrottle(deps.clock);
   const router = Router();
 
   const cookieOptions = (req: Request): CookieOptions => ({
@@ -78,7 +86,7 @@ export function createAuth(ctx: AppContext, streams: LiveStreams) {
   router.get('/status', async (req, res) => {
     ok(res, {
       setupRequired: await auth.setupRequired(),
-      version: ctx.version,
+      version: deps.version,
       user: await auth.userForSession(readCookie(req, SESSION_COOKIE)),
     });
   });
@@ -97,7 +105,7 @@ export function createAuth(ctx: AppContext, streams: LiveStreams) {
     const keys: ThrottleKey[] = [{ key: 'setup-code', policy: USER_POLICY }, addressKey(req.ip)];
     const wait = throttle.begin(keys);
     if (wait > 0) throw tooManyTries(res, wait, 'wrong setup codes');
-    if (!ctx.setupCode.matches(supplied.slice(0, 100))) {
+    if (!deps.setupCode.matches(supplied.slice(0, 100))) {
       throw new AppError(
         403,
         'setupCode: is not correct; use the code Herald printed in its terminal (or log) when it started',
@@ -114,7 +122,7 @@ export function createAuth(ctx: AppContext, streams: LiveStreams) {
       req.body,
     );
     const user = await auth.setup(body.username, body.password);
-    ctx.setupCode.expire();
+    deps.setupCode.expire();
     await signIn(req, res, user);
     ok(res, { user });
   });
@@ -135,19 +143,19 @@ export function createAuth(ctx: AppContext, streams: LiveStreams) {
   // because the window simply navigates here; the secret works once.
   router.get('/desktop-login', async (req, res) => {
     const secret = typeof req.query.secret === 'string' ? req.query.secret : '';
-    const expected = ctx.desktopSecret.value;
+    const expected = deps.desktopSecret.value;
     const user = await auth.firstUser();
     if (!expected || secret.length === 0 || secret !== expected) {
       throw unauthorized('desktop sign-in secret is invalid or was already used');
     }
-    ctx.desktopSecret.value = null;
+    deps.desktopSecret.value = null;
     if (user) {
       await signIn(req, res, user);
       res.redirect(302, '/');
       return;
     }
     // No administrator yet: the window is Herald's own, so it gets the setup code filled in.
-    const code = ctx.setupCode.display();
+    const code = deps.setupCode.display();
     res.redirect(302, code ? `/sign-in?code=${encodeURIComponent(code)}` : '/');
   });
 

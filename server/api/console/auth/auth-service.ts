@@ -3,9 +3,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import argon2 from 'argon2';
 import { Op } from 'sequelize';
 
-import type { AppContext } from '../../../context';
 import { Session, User } from '../../../db/models';
 import { AppError, conflict, unauthorized } from '../../../lib/errors';
+import type { HeraldParts } from '../../../parts';
 
 export const SESSION_COOKIE = 'herald_session';
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -20,8 +20,11 @@ export interface SessionUser {
   username: string;
 }
 
+/** What AuthService uses of the composed parts. */
+export type AuthServiceDeps = Pick<HeraldParts, 'writeLock' | 'clock'>;
+
 export class AuthService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly deps: AuthServiceDeps) {}
 
   async setupRequired(): Promise<boolean> {
     return (await User.count()) === 0;
@@ -30,7 +33,7 @@ export class AuthService {
   /** Creates the first administrator; refused once any user exists. */
   async setup(username: string, password: string): Promise<SessionUser> {
     const hash = await argon2.hash(password, { type: argon2.argon2id });
-    const user = await this.ctx.writeLock.run(async ({ transaction }) => {
+    const user = await this.deps.writeLock.run(async ({ transaction }) => {
       // Counted inside the write: a setup committed in the same cycle is seen.
       if ((await User.count({ transaction })) > 0)
         throw conflict('Herald is already set up; sign in instead');
@@ -52,12 +55,12 @@ export class AuthService {
 
   async createSession(userId: number): Promise<string> {
     const token = randomBytes(32).toString('base64url');
-    await this.ctx.writeLock.run(async () => {
-      await Session.destroy({ where: { expiresAt: { [Op.lt]: new Date(this.ctx.clock.now()) } } });
+    await this.deps.writeLock.run(async () => {
+      await Session.destroy({ where: { expiresAt: { [Op.lt]: new Date(this.deps.clock.now()) } } });
       await Session.create({
         id: hashSessionToken(token),
         userId,
-        expiresAt: new Date(this.ctx.clock.now() + SESSION_TTL_MS),
+        expiresAt: new Date(this.deps.clock.now() + SESSION_TTL_MS),
       });
     });
     return token;
@@ -66,14 +69,16 @@ export class AuthService {
   async userForSession(token: string | undefined): Promise<SessionUser | null> {
     if (!token) return null;
     const session = await Session.findByPk(hashSessionToken(token));
-    if (!session || session.expiresAt.getTime() < this.ctx.clock.now()) return null;
+    if (!session || session.expiresAt.getTime() < this.deps.clock.now()) return null;
     const user = await User.findByPk(session.userId);
     return user ? { id: user.id, username: user.username } : null;
   }
 
   async endSession(token: string | undefined): Promise<void> {
     if (!token) return;
-    await this.ctx.writeLock.run(() => Session.destroy({ where: { id: hashSessionToken(token) } }));
+    await this.deps.writeLock.run(() =>
+      Session.destroy({ where: { id: hashSessionToken(token) } }),
+    );
   }
 
   /** Changes the password and signs out every other session of the user. */
@@ -86,7 +91,7 @@ export class AuthService {
     const ok = await this.verify(user.username, current);
     if (!ok) throw new AppError(400, 'currentPassword: is not correct');
     const hash = await argon2.hash(next, { type: argon2.argon2id });
-    await this.ctx.writeLock.run(async () => {
+    await this.deps.writeLock.run(async () => {
       await User.update({ passwordHash: hash }, { where: { id: user.id } });
       await Session.destroy({
         where: {

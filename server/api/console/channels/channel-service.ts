@@ -7,12 +7,12 @@ import {
 } from '../../../channels/channel-adapter';
 import { DeliveryError } from '../../../channels/delivery-error';
 import { adapterFor } from '../../../channels/registry';
-import type { AppContext } from '../../../context';
 import { Channel, Instance, Task, Template } from '../../../db/models';
 import { containsAny } from '../../../db/search';
 import { convertContent } from '../../../domain/content-format';
 import { AppError, conflict, errorMessage, notFound } from '../../../lib/errors';
 import { describeIssues } from '../../../lib/validation';
+import type { HeraldParts } from '../../../parts';
 import { maskSecrets, mergeSecretEdits, openSecrets, sealSecrets } from './channel-secrets';
 import { maskProxy, mergeProxyEdit, openProxy, sealProxy } from './proxy-credentials';
 import { assertSecretsFollowDestination, keptSecrets } from './secret-destination';
@@ -23,25 +23,31 @@ export interface ChannelUse {
   name: string;
 }
 
+/** What ChannelService uses of the composed parts. */
+export type ChannelServiceDeps = Pick<
+  HeraldParts,
+  'registry' | 'secrets' | 'sequelize' | 'writeLock' | 'clock' | 'adapterRuntime'
+>;
+
 export class ChannelService {
   /** Decrypted, parsed configs for the dispatcher; dropped whenever a channel changes. */
   private readonly runtimeCache = new Map<number, { type: string; config: unknown }>();
 
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly deps: ChannelServiceDeps) {}
 
   adapter(type: string): AnyChannelAdapter {
-    const adapter = adapterFor(this.ctx.registry, type);
+    const adapter = adapterFor(this.deps.registry, type);
     if (!adapter) {
       throw new AppError(
         400,
-        `type: unknown channel type "${type}"; one of ${Object.keys(this.ctx.registry).join(', ')}`,
+        `type: unknown channel type "${type}"; one of ${Object.keys(this.deps.registry).join(', ')}`,
       );
     }
     return adapter;
   }
 
   channelTypes() {
-    return Object.values(this.ctx.registry).map((a) => ({
+    return Object.values(this.deps.registry).map((a) => ({
       type: a.type,
       label: a.label,
       contentTypes: a.contentTypes,
@@ -90,14 +96,14 @@ export class ChannelService {
   }
 
   toDto(channel: Channel, uses: ChannelUse[] = []) {
-    const adapter = adapterFor(this.ctx.registry, channel.type);
+    const adapter = adapterFor(this.deps.registry, channel.type);
     return {
       id: channel.id,
       name: channel.name,
       description: channel.description,
       type: channel.type,
       config: maskProxy(
-        maskSecrets(openProxy(channel.config, this.ctx.secrets), adapter?.secretFields ?? []),
+        maskSecrets(openProxy(channel.config, this.deps.secrets), adapter?.secretFields ?? []),
       ),
       usedBy: uses,
       createdAt: channel.createdAt,
@@ -110,7 +116,7 @@ export class ChannelService {
     if (filter.type) Object.assign(where, { type: filter.type });
     if (filter.q)
       Object.assign(where, {
-        [Op.and]: [containsAny(this.ctx.sequelize, ['name', 'description'], filter.q)],
+        [Op.and]: [containsAny(this.deps.sequelize, ['name', 'description'], filter.q)],
       });
     const channels = await Channel.findAll({ where, order: [['id', 'ASC']] });
     const uses = await this.usedBy(channels.map((c) => c.id));
@@ -131,7 +137,7 @@ export class ChannelService {
   async create(input: { name: string; description?: string; type: string; config?: unknown }) {
     const adapter = this.adapter(input.type);
     const config = this.validateConfig(adapter, input.config);
-    const channel = await this.ctx.writeLock.run(() =>
+    const channel = await this.deps.writeLock.run(() =>
       Channel.create({
         name: input.name,
         description: input.description ?? '',
@@ -158,17 +164,23 @@ export class ChannelService {
     if (input.config !== undefined) {
       patch.config = this.seal(adapter, this.applyConfigEdit(channel, adapter, input.config));
     }
-    await this.ctx.writeLock.run(() => channel.update(patch));
+    await this.deps.writeLock.run(() => channel.update(patch));
     this.runtimeCache.delete(id);
     return this.getDto(id);
   }
 
   private seal(adapter: AnyChannelAdapter, config: Record<string, unknown>) {
-    return sealProxy(sealSecrets(config, adapter.secretFields, this.ctx.secrets), this.ctx.secrets);
+    return sealProxy(
+      sealSecrets(config, adapter.secretFields, this.deps.secrets),
+      this.deps.secrets,
+    );
   }
 
   private open(adapter: AnyChannelAdapter, config: Record<string, unknown>) {
-    return openProxy(openSecrets(config, adapter.secretFields, this.ctx.secrets), this.ctx.secrets);
+    return openProxy(
+      openSecrets(config, adapter.secretFields, this.deps.secrets),
+      this.deps.secrets,
+    );
   }
 
   /**
@@ -200,18 +212,18 @@ export class ChannelService {
    */
   async sealStoredProxyCredentials(): Promise<number> {
     const clear = (await Channel.findAll()).filter(
-      (c) => sealProxy(c.config, this.ctx.secrets) !== c.config,
+      (c) => sealProxy(c.config, this.deps.secrets) !== c.config,
     );
     if (clear.length === 0) return 0;
     // secure_delete zeroes the bytes the old rows leave behind, so the password is not kept in
     // the file's free space; it is needed for this rewrite only.
-    await this.ctx.writeLock.run(async () => {
-      await this.ctx.sequelize.query('PRAGMA secure_delete=ON');
+    await this.deps.writeLock.run(async () => {
+      await this.deps.sequelize.query('PRAGMA secure_delete=ON');
       try {
         for (const channel of clear)
-          await channel.update({ config: sealProxy(channel.config, this.ctx.secrets) });
+          await channel.update({ config: sealProxy(channel.config, this.deps.secrets) });
       } finally {
-        await this.ctx.sequelize.query('PRAGMA secure_delete=OFF');
+        await this.deps.sequelize.query('PRAGMA secure_delete=OFF');
       }
     });
     return clear.length;
@@ -226,7 +238,7 @@ export class ChannelService {
         .join(', ');
       throw conflict(`channel "${channel.name}" is used by ${names}; remove those instances first`);
     }
-    await this.ctx.writeLock.run(() => channel.destroy());
+    await this.deps.writeLock.run(() => channel.destroy());
     this.runtimeCache.delete(id);
   }
 
@@ -236,7 +248,7 @@ export class ChannelService {
     if (cached) return cached;
     const channel = await Channel.findByPk(id);
     if (!channel) return null;
-    const adapter = adapterFor(this.ctx.registry, channel.type);
+    const adapter = adapterFor(this.deps.registry, channel.type);
     if (!adapter) return { type: channel.type, config: channel.config };
     const clear = this.open(adapter, channel.config);
     const parsed = adapter.configSchema.safeParse(clear);
@@ -283,7 +295,7 @@ export class ChannelService {
         runtime.config,
         {
           // Negative ids mark test sends: they have no delivery row.
-          deliveryId: -this.ctx.clock.now(),
+          deliveryId: -this.deps.clock.now(),
           channelId: id,
           title: input.title ?? 'Herald test message',
           content: convertContent(text, 'markdown', contentType),
@@ -292,7 +304,7 @@ export class ChannelService {
           recipient,
           mentions: noMentions(),
         },
-        this.ctx.channelServices,
+        this.deps.adapterRuntime,
       );
       return { ok: true, reply: receipt.reply, error: null };
     } catch (err) {

@@ -1,13 +1,15 @@
 import { Router } from 'express';
 
-import type { AppContext } from '../../../context';
 import { AppError } from '../../../lib/errors';
+import type { HeraldParts } from '../../../parts';
 import type { LiveStreams } from './live-streams';
 
 const HEARTBEAT_MS = 25_000;
 
 /** GET /events: Server-Sent Events for the console (new hosted messages, delivery changes). */
-export function createEventRouter(ctx: AppContext, streams: LiveStreams): Router {
+export type EventRouterDeps = Pick<HeraldParts, 'events'>;
+
+export function createEventRouter(deps: EventRouterDeps, streams: LiveStreams): Router {
   const router = Router();
   router.get('/events', (req, res) => {
     const headers = {
@@ -41,16 +43,16 @@ export function createEventRouter(ctx: AppContext, streams: LiveStreams): Router
       send('message', { id: m.id, title: m.title, format: m.format, createdAt: m.createdAt });
     const onDelivery = (d: unknown) => send('delivery', d);
     const onSend = (s: unknown) => send('send', s);
-    ctx.events.on('message', onMessage);
-    ctx.events.on('delivery', onDelivery);
-    ctx.events.on('send', onSend);
+    deps.events.on('message', onMessage);
+    deps.events.on('delivery', onDelivery);
+    deps.events.on('send', onSend);
     const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
     cleanup = () => {
       unregister();
       clearInterval(heartbeat);
-      ctx.events.off('message', onMessage);
-      ctx.events.off('delivery', onDelivery);
-      ctx.events.off('send', onSend);
+      deps.events.off('message', onMessage);
+      deps.events.off('delivery', onDelivery);
+      deps.events.off('send', onSend);
     };
     // The response, not the request: its close fires both when the client goes away and when
     // the server ends the stream.

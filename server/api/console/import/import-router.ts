@@ -4,12 +4,12 @@ import { join } from 'node:path';
 
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 
-import type { AppContext } from '../../../context';
 import { ok } from '../../../lib/envelope';
 import { AppError } from '../../../lib/errors';
 import { importMessageNest } from '../../../import/message-nest/importer';
 import type { ScheduleSink } from '../../../import/message-nest/schedule-sink';
 import { openSqliteSource } from '../../../import/message-nest/sqlite-source';
+import type { HeraldParts } from '../../../parts';
 
 /** The one console route whose body is not JSON: the uploaded Message Nest database. */
 export const IMPORT_UPLOAD_PATH = '/import/message-nest';
@@ -44,7 +44,13 @@ function readUpload(req: Request, res: Response, next: NextFunction) {
  * POST /api/console/import/message-nest[?dryRun=1][&withLogs=1]: the body is Message Nest's
  * SQLite file (application/octet-stream). Answers the import report.
  */
-export function createImportRouter(ctx: AppContext, scheduleSink?: ScheduleSink): Router {
+/** What the console import writes with: the same parts the command-line importer is given. */
+export type ImportRouterDeps = Pick<
+  HeraldParts,
+  'sequelize' | 'secrets' | 'registry' | 'writeLock' | 'clock' | 'settings'
+> & { scheduleSink?: ScheduleSink };
+
+export function createImportRouter(deps: ImportRouterDeps): Router {
   const router = Router();
   router.post(IMPORT_UPLOAD_PATH, readUpload, async (req, res) => {
     const body: unknown = req.body;
@@ -72,12 +78,12 @@ export function createImportRouter(ctx: AppContext, scheduleSink?: ScheduleSink)
         report = await importMessageNest(
           source,
           {
-            sequelize: ctx.sequelize,
-            secrets: ctx.secrets,
-            registry: ctx.registry,
-            inTransaction: (fn) => ctx.writeLock.run(({ transaction }) => fn(transaction)),
-            now: () => new Date(ctx.clock.now()),
-            scheduleSink,
+            sequelize: deps.sequelize,
+            secrets: deps.secrets,
+            registry: deps.registry,
+            inTransaction: (fn) => deps.writeLock.run(({ transaction }) => fn(transaction)),
+            now: () => new Date(deps.clock.now()),
+            scheduleSink: deps.scheduleSink,
           },
           { dryRun, withLogs: flag('withLogs') },
         );
@@ -85,7 +91,7 @@ export function createImportRouter(ctx: AppContext, scheduleSink?: ScheduleSink)
         await source.close();
       }
       // The import may have changed the settings row (sendApi.httpStatus): read it again.
-      if (!dryRun) await ctx.settings.load();
+      if (!dryRun) await deps.settings.load();
       ok(res, { ...report, source: 'the uploaded file' });
     } finally {
       rmSync(scratch, { recursive: true, force: true });

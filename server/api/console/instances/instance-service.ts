@@ -2,10 +2,10 @@ import { Op } from 'sequelize';
 
 import type { AnyChannelAdapter } from '../../../channels/channel-adapter';
 import { adapterFor, type ChannelRegistry } from '../../../channels/registry';
-import type { AppContext } from '../../../context';
 import { Channel, Instance } from '../../../db/models';
 import { AppError, notFound } from '../../../lib/errors';
 import { splitList } from '../../../domain/lists';
+import type { HeraldParts } from '../../../parts';
 import type { InstanceCreate, InstancePatch } from './instance-schemas';
 
 export type InstanceOwner = { kind: 'task'; id: number } | { kind: 'template'; id: number };
@@ -24,8 +24,11 @@ function hasFixedRecipient(
   return adapter?.fixedRecipient === 'required' && !inst.dynamicRecipients;
 }
 
+/** What InstanceService uses of the composed parts. */
+export type InstanceServiceDeps = Pick<HeraldParts, 'writeLock' | 'registry'>;
+
 export class InstanceService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly deps: InstanceServiceDeps) {}
 
   toDto(inst: Instance, channel: Channel | null | undefined) {
     return {
@@ -60,7 +63,7 @@ export class InstanceService {
     const channel = await Channel.findByPk(input.channelId);
     if (!channel) throw new AppError(400, `channelId: channel ${input.channelId} does not exist`);
     const values = await this.check(owner, channel, input, null);
-    const inst = await this.ctx.writeLock.run(() =>
+    const inst = await this.deps.writeLock.run(() =>
       Instance.create({
         taskId: owner.kind === 'task' ? owner.id : null,
         templateId: owner.kind === 'template' ? owner.id : null,
@@ -89,14 +92,14 @@ export class InstanceService {
       atAll: patch.atAll ?? inst.atAll,
     };
     const values = await this.check(owner, channel, merged, inst.id);
-    await this.ctx.writeLock.run(() => inst.update(values));
+    await this.deps.writeLock.run(() => inst.update(values));
     return this.toDto(inst, channel);
   }
 
   async remove(id: number): Promise<void> {
     const inst = await Instance.findByPk(id);
     if (!inst) throw notFound(`instance ${id} does not exist`);
-    await this.ctx.writeLock.run(() => inst.destroy());
+    await this.deps.writeLock.run(() => inst.destroy());
   }
 
   /** The contract's instance rules, each refused with a msg that names it. */
@@ -106,7 +109,7 @@ export class InstanceService {
     input: Omit<InstanceCreate, 'channelId'>,
     selfId: number | null,
   ): Promise<Omit<InstanceCreate, 'channelId'>> {
-    const adapter = adapterFor(this.ctx.registry, channel.type);
+    const adapter = adapterFor(this.deps.registry, channel.type);
     if (!adapter)
       throw new AppError(
         400,
@@ -121,7 +124,7 @@ export class InstanceService {
     if (input.dynamicRecipients && !adapter.supportsDynamicRecipients) {
       throw new AppError(
         400,
-        `dynamicRecipients: a ${adapter.label} channel has no dynamic recipients (only ${dynamicKinds(this.ctx.registry)})`,
+        `dynamicRecipients: a ${adapter.label} channel has no dynamic recipients (only ${dynamicKinds(this.deps.registry)})`,
       );
     }
     let recipient = input.recipient;
@@ -166,7 +169,7 @@ export class InstanceService {
       }
       const fixed = siblings.find((s) => {
         const c = siblingChannels.get(s.channelId);
-        return hasFixedRecipient(c ? adapterFor(this.ctx.registry, c.type) : undefined, s);
+        return hasFixedRecipient(c ? adapterFor(this.deps.registry, c.type) : undefined, s);
       });
       if (fixed) {
         throw new AppError(

@@ -1,8 +1,8 @@
-import type { AppContext } from '../../../context';
 import { Channel, Delivery, DeliveryAttempt, Schedule, Send } from '../../../db/models';
 import { listSendIds } from '../../../db/history/history-search';
 import { notFound } from '../../../lib/errors';
 import { pageOf, type Paging } from '../../../lib/paging';
+import type { HeraldParts } from '../../../parts';
 
 export interface LogFilter {
   q?: string;
@@ -14,11 +14,14 @@ export interface LogFilter {
   to?: Date;
 }
 
+/** What LogService uses of the composed parts. */
+export type LogServiceDeps = Pick<HeraldParts, 'sequelize' | 'deliveries' | 'dispatcher'>;
+
 export class LogService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly deps: LogServiceDeps) {}
 
   async list(filter: LogFilter, paging: Paging) {
-    const page = await listSendIds(this.ctx.sequelize, filter, {
+    const page = await listSendIds(this.deps.sequelize, filter, {
       limit: paging.pageSize,
       offset: paging.offset,
     });
@@ -36,7 +39,7 @@ export class LogService {
 
   private async deliveryCounts(sendIds: number[]) {
     const out = new Map<number, { sent: number; failed: number }>();
-    for (const [id, c] of await this.ctx.deliveries.countsBySend(sendIds)) {
+    for (const [id, c] of await this.deps.deliveries.countsBySend(sendIds)) {
       out.set(id, { sent: c.sent ?? 0, failed: c.failed ?? 0 });
     }
     return out;
@@ -130,8 +133,8 @@ export class LogService {
    * check and the write are one write job, so nothing can change the delivery in between.
    */
   async retry(id: number) {
-    await this.ctx.deliveries.requeue(id);
-    this.ctx.dispatcher.wake();
+    await this.deps.deliveries.requeue(id);
+    this.deps.dispatcher.wake();
     const delivery = await Delivery.findByPk(id);
     if (!delivery) throw notFound(`delivery ${id} does not exist`);
     return this.deliveryDto(delivery);

@@ -1,13 +1,13 @@
 import sanitizeHtml from 'sanitize-html';
 
 import type { ContentType } from '../../../channels/channel-adapter';
-import type { AppContext } from '../../../context';
 import { HostedMessage } from '../../../db/models';
 import { listMessageIds, unreadMessageCount } from '../../../db/history/history-search';
 import { escapeHtml, markdownToHtml } from '../../../domain/content-format';
 import { newPreviewKey } from '../../../domain/preview-keys';
 import { notFound } from '../../../lib/errors';
 import { pageOf, type Paging } from '../../../lib/paging';
+import type { HeraldParts } from '../../../parts';
 import { shareLinkOf } from '../../public/share-links';
 
 const SANITIZE: sanitizeHtml.IOptions = {
@@ -44,8 +44,14 @@ export function safeHtmlOf(content: string, format: ContentType): string {
   return sanitizeHtml(html, SANITIZE);
 }
 
+/** What MessageService uses of the composed parts. */
+export type MessageServiceDeps = Pick<
+  HeraldParts,
+  'sequelize' | 'writeLock' | 'clock' | 'settings' | 'listenUrl'
+>;
+
 export class MessageService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly deps: MessageServiceDeps) {}
 
   toDto(m: HostedMessage) {
     return {
@@ -56,7 +62,7 @@ export class MessageService {
       format: m.format,
       url: m.url,
       /** The share link (opens the message without login), or null: none yet, or revoked. */
-      previewUrl: m.previewKey ? shareLinkOf(this.ctx, m.previewKey) : null,
+      previewUrl: m.previewKey ? shareLinkOf(this.deps, m.previewKey) : null,
       read: m.readAt !== null,
       createdAt: m.createdAt,
       updatedAt: m.updatedAt,
@@ -64,7 +70,7 @@ export class MessageService {
   }
 
   async list(filter: { q?: string; unread?: boolean }, paging: Paging) {
-    const page = await listMessageIds(this.ctx.sequelize, filter, {
+    const page = await listMessageIds(this.deps.sequelize, filter, {
       limit: paging.pageSize,
       offset: paging.offset,
     });
@@ -81,7 +87,7 @@ export class MessageService {
   }
 
   unreadCount(): Promise<number> {
-    return unreadMessageCount(this.ctx.sequelize);
+    return unreadMessageCount(this.deps.sequelize);
   }
 
   async get(id: number) {
@@ -97,15 +103,18 @@ export class MessageService {
 
   async setRead(id: number, read: boolean) {
     const m = await this.get(id);
-    await this.ctx.writeLock.run(() =>
-      m.update({ readAt: read ? new Date(this.ctx.clock.now()) : null }),
+    await this.deps.writeLock.run(() =>
+      m.update({ readAt: read ? new Date(this.deps.clock.now()) : null }),
     );
     return this.toDto(m);
   }
 
   async readAll(): Promise<number> {
-    const [updated] = await this.ctx.writeLock.run(() =>
-      HostedMessage.update({ readAt: new Date(this.ctx.clock.now()) }, { where: { readAt: null } }),
+    const [updated] = await this.deps.writeLock.run(() =>
+      HostedMessage.update(
+        { readAt: new Date(this.deps.clock.now()) },
+        { where: { readAt: null } },
+      ),
     );
     return updated;
   }
@@ -114,19 +123,19 @@ export class MessageService {
   async createLink(id: number): Promise<{ previewUrl: string }> {
     const m = await this.get(id);
     if (!m.previewKey) {
-      await this.ctx.writeLock.run(() => m.update({ previewKey: newPreviewKey() }));
+      await this.deps.writeLock.run(() => m.update({ previewKey: newPreviewKey() }));
     }
-    return { previewUrl: shareLinkOf(this.ctx, m.previewKey as string) };
+    return { previewUrl: shareLinkOf(this.deps, m.previewKey as string) };
   }
 
   /** Revokes the share link: the old address answers 404 from now on, and a new link differs. */
   async revokeLink(id: number): Promise<void> {
     const m = await this.get(id);
-    if (m.previewKey) await this.ctx.writeLock.run(() => m.update({ previewKey: null }));
+    if (m.previewKey) await this.deps.writeLock.run(() => m.update({ previewKey: null }));
   }
 
   async remove(id: number): Promise<void> {
     const m = await this.get(id);
-    await this.ctx.writeLock.run(() => m.destroy());
+    await this.deps.writeLock.run(() => m.destroy());
   }
 }

@@ -1,11 +1,11 @@
 import { Op, type InferCreationAttributes } from 'sequelize';
 
-import type { AppContext } from '../../../context';
 import { Schedule, Task, Template } from '../../../db/models';
 import { containsAny } from '../../../db/search';
 import { normalisePlaceholderValues } from '../../../domain/placeholders';
 import { AppError, badRequest, notFound } from '../../../lib/errors';
 import { pageOf, type Paging } from '../../../lib/paging';
+import type { HeraldParts } from '../../../parts';
 import {
   CronError,
   checkCron,
@@ -14,7 +14,6 @@ import {
   nextCronRuns,
 } from '../../../schedules/cron';
 import { plannedNextRun } from '../../../schedules/due-times';
-import { ScheduleRunner } from '../../../schedules/schedule-runner';
 import type { SchedulePatch } from './schedule-schemas';
 
 /** What an administrator sets; the run bookkeeping (next/last run) is Herald's. */
@@ -48,12 +47,14 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 const blankToNull = (s: string | null | undefined) =>
   s === undefined ? undefined : s === null || s.trim() === '' ? null : s;
 
-export class ScheduleService {
-  private readonly runner: ScheduleRunner;
+/** What ScheduleService uses of the composed parts. */
+export type ScheduleServiceDeps = Pick<
+  HeraldParts,
+  'sequelize' | 'clock' | 'writeLock' | 'events' | 'scheduleRunner'
+>;
 
-  constructor(private readonly ctx: AppContext) {
-    this.runner = new ScheduleRunner(ctx);
-  }
+export class ScheduleService {
+  constructor(private readonly deps: ScheduleServiceDeps) {}
 
   toDto(s: Schedule, sourceName: string | null) {
     return {
@@ -107,7 +108,7 @@ export class ScheduleService {
   }
 
   async list(name: string | undefined, paging: Paging) {
-    const where = name ? { [Op.and]: [containsAny(this.ctx.sequelize, ['name'], name)] } : {};
+    const where = name ? { [Op.and]: [containsAny(this.deps.sequelize, ['name'], name)] } : {};
     const { rows, count } = await Schedule.findAndCountAll({
       where,
       order: [['id', 'DESC']],
@@ -128,25 +129,25 @@ export class ScheduleService {
   }
 
   async create(input: SchedulePatch & { name: string; title: string }) {
-    const now = this.ctx.clock.now();
+    const now = this.deps.clock.now();
     const values = await this.check(
       { ...DEFAULTS, timezone: machineTimeZone(), ...tidy(input) } as ScheduleValues,
       now,
       true,
     );
-    const s = await this.ctx.writeLock.run(() =>
+    const s = await this.deps.writeLock.run(() =>
       Schedule.create({
         ...values,
         nextRunAt: plannedNextRun(values, now),
       }),
     );
-    this.ctx.events.emit('schedule', { id: s.id });
+    this.deps.events.emit('schedule', { id: s.id });
     return this.detail(s.id);
   }
 
   async update(id: number, patch: SchedulePatch) {
     const s = await this.get(id);
-    const now = this.ctx.clock.now();
+    const now = this.deps.clock.now();
     const current: ScheduleValues = {
       name: s.name,
       taskId: s.taskId,
@@ -174,33 +175,33 @@ export class ScheduleService {
     const values = await this.check({ ...current, ...changes }, now, timingChanged);
     // Only a change of when it runs moves the due time: a pending (even overdue) run stays.
     const timing = timingChanged ? { nextRunAt: plannedNextRun(values, now) } : {};
-    await this.ctx.writeLock.run(() => s.update({ ...values, ...timing }));
-    this.ctx.events.emit('schedule', { id });
+    await this.deps.writeLock.run(() => s.update({ ...values, ...timing }));
+    this.deps.events.emit('schedule', { id });
     return this.detail(id);
   }
 
   async remove(id: number): Promise<void> {
     const s = await this.get(id);
-    await this.ctx.writeLock.run(() => s.destroy());
-    this.ctx.events.emit('schedule', { id });
+    await this.deps.writeLock.run(() => s.destroy());
+    this.deps.events.emit('schedule', { id });
   }
 
   /** Sends the schedule's message now, whatever its timing; its next due time stays. */
   async runNow(id: number) {
     const s = await this.get(id);
-    const now = this.ctx.clock.now();
+    const now = this.deps.clock.now();
     let sendId: number;
     try {
-      sendId = await this.runner.send(s);
+      sendId = await this.deps.scheduleRunner.send(s);
     } catch (err) {
       if (err instanceof AppError) {
-        await this.ctx.writeLock.run(() =>
+        await this.deps.writeLock.run(() =>
           Schedule.update({ lastRunAt: now, lastError: err.message }, { where: { id } }),
         );
       }
       throw err;
     }
-    await this.ctx.writeLock.run(() =>
+    await this.deps.writeLock.run(() =>
       Schedule.update({ lastRunAt: now, lastSendId: sendId, lastError: null }, { where: { id } }),
     );
     return { sendId, schedule: await this.detail(id) };
@@ -208,7 +209,7 @@ export class ScheduleService {
 
   /** The next `count` run times of an expression, for the editor's live preview. */
   preview(cron: string, timezone: string | undefined, count: number) {
-    const now = this.ctx.clock.now();
+    const now = this.deps.clock.now();
     const zone = asField('timezone', () => checkTimeZone(timezone || machineTimeZone()));
     const normal = asField('cron', () => checkCron(cron, zone, now));
     const runs = nextCronRuns(normal, zone, now, count);

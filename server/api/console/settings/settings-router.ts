@@ -1,34 +1,31 @@
 import { Router } from 'express';
-import { z } from 'zod';
 
 import { settingsPatchSchema } from '../../../config/settings-schema';
-import type { AppContext } from '../../../context';
 import { ok } from '../../../lib/envelope';
 import { parseInput } from '../../../lib/validation';
-import type { StatsService } from '../stats/stats-service';
+import type { HeraldParts } from '../../../parts';
 
-export function createSettingsRouter(ctx: AppContext, stats: StatsService): Router {
+/** What the Settings page shows beside the settings: the About panel's facts. */
+export type SettingsRouterDeps = Pick<
+  HeraldParts,
+  'settings' | 'version' | 'dataDir' | 'listenUrl' | 'dispatcher'
+>;
+
+export function createSettingsRouter(deps: SettingsRouterDeps): Router {
   const router = Router();
   const view = () => ({
-    ...ctx.settings.get(),
+    ...deps.settings.get(),
     about: {
-      version: ctx.version,
-      dataDir: ctx.dataDir,
-      listen: ctx.listenUrl(),
-      deliveriesPaused: ctx.dispatcher.paused,
+      version: deps.version,
+      dataDir: deps.dataDir,
+      listen: deps.listenUrl(),
+      deliveriesPaused: deps.dispatcher.paused,
     },
   });
   router.get('/settings', (_req, res) => ok(res, view()));
   router.put('/settings', async (req, res) => {
-    await ctx.settings.update(parseInput(settingsPatchSchema, req.body));
+    await deps.settings.update(parseInput(settingsPatchSchema, req.body));
     ok(res, view());
-  });
-  router.get('/stats', async (req, res) => {
-    const { days } = parseInput(
-      z.object({ days: z.coerce.number().int().min(1).max(365).default(30) }),
-      { days: req.query.days === '' ? undefined : req.query.days },
-    );
-    ok(res, await stats.stats(days));
   });
   return router;
 }

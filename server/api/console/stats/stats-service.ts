@@ -1,6 +1,5 @@
 import { Op } from 'sequelize';
 
-import type { AppContext } from '../../../context';
 import {
   deliveriesPerChannel,
   latestFailedDeliveryIds,
@@ -8,21 +7,25 @@ import {
   sendsPerSource,
 } from '../../../db/history/rollup-queries';
 import { Channel, Delivery, Send } from '../../../db/models';
+import type { HeraldParts } from '../../../parts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
+/** What StatsService uses of the composed parts. */
+export type StatsServiceDeps = Pick<HeraldParts, 'clock' | 'sequelize'>;
+
 /** Numbers for the dashboard; every window is in whole UTC days ending today. */
 export class StatsService {
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly deps: StatsServiceDeps) {}
 
   async stats(days: number) {
-    const now = this.ctx.clock.now();
+    const now = this.deps.clock.now();
     const todayStart = Date.parse(`${isoDay(now)}T00:00:00.000Z`);
     const windowDays = Math.max(days, 30);
     const since = new Date(todayStart - (windowDays - 1) * DAY_MS);
-    const perDay = await sendsPerDay(this.ctx.sequelize, isoDay(since.getTime()));
+    const perDay = await sendsPerDay(this.deps.sequelize, isoDay(since.getTime()));
     const byDay = new Map<
       string,
       { date: string; sent: number; partial: number; failed: number; pending: number }
@@ -50,7 +53,7 @@ export class StatsService {
       }
     }
     const sinceDays = new Date(todayStart - (days - 1) * DAY_MS);
-    const perChannel = await deliveriesPerChannel(this.ctx.sequelize, isoDay(sinceDays.getTime()));
+    const perChannel = await deliveriesPerChannel(this.deps.sequelize, isoDay(sinceDays.getTime()));
     const channelNames = new Map(
       (
         await Channel.findAll({ where: { id: [...new Set(perChannel.map((r) => r.channel_id))] } })
@@ -90,7 +93,7 @@ export class StatsService {
       } else entry.pending += n;
       byChannel.set(row.channel_id, entry);
     }
-    const perSource = await sendsPerSource(this.ctx.sequelize, isoDay(sinceDays.getTime()));
+    const perSource = await sendsPerSource(this.deps.sequelize, isoDay(sinceDays.getTime()));
     const bySource = new Map<
       string,
       { api: string; id: number | null; name: string; sends: number; sent: number; failed: number }
@@ -114,7 +117,7 @@ export class StatsService {
     }
     const retrying = await Delivery.count({ where: { status: 'retrying' } });
     const failures = await Delivery.findAll({
-      where: { id: await latestFailedDeliveryIds(this.ctx.sequelize, 10) },
+      where: { id: await latestFailedDeliveryIds(this.deps.sequelize, 10) },
       order: [['updatedAt', 'DESC']],
       limit: 10,
     });

@@ -1,28 +1,25 @@
 import { Op, UniqueConstraintError } from 'sequelize';
 
-import type { AppContext } from '../../../context';
 import { Instance, Task } from '../../../db/models';
 import { containsAny } from '../../../db/search';
 import { encodeMessageNestToken } from '../../../crypto/message-nest-token';
 import { AppError, conflict, notFound } from '../../../lib/errors';
 import { pageOf, type Paging } from '../../../lib/paging';
+import type { HeraldParts } from '../../../parts';
 import type { InstanceService } from '../instances/instance-service';
+
+/** What TaskService uses of the composed parts. */
+export type TaskServiceDeps = Pick<HeraldParts, 'sequelize' | 'writeLock' | 'tokens'>;
 
 export class TaskService {
   constructor(
-    private readonly ctx: AppContext,
+    private readonly deps: TaskServiceDeps,
     private readonly instances: InstanceService,
   ) {}
 
   private async counts(ids: number[]): Promise<Map<number, number>> {
-    const rows = (await Instance.count({
-      where: { taskId: ids },
-      group: ['taskId'],
-    })) as unknown as Array<{
-      taskId: number;
-      count: number;
-    }>;
-    return new Map(rows.map((r) => [r.taskId, Number(r.count)]));
+    const rows = await Instance.count({ where: { taskId: ids }, group: ['taskId'] });
+    return new Map(rows.map((r) => [Number(r.taskId), Number(r.count)]));
   }
 
   toDto(task: Task, instanceCount: number) {
@@ -37,7 +34,7 @@ export class TaskService {
   }
 
   async list(name: string | undefined, paging: Paging) {
-    const where = name ? { [Op.and]: [containsAny(this.ctx.sequelize, ['name'], name)] } : {};
+    const where = name ? { [Op.and]: [containsAny(this.deps.sequelize, ['name'], name)] } : {};
     const { rows, count } = await Task.findAndCountAll({
       where,
       order: [['id', 'DESC']],
@@ -66,14 +63,14 @@ export class TaskService {
 
   async create(name: string, acceptLegacyToken = false) {
     if (acceptLegacyToken) throw noLegacyToken('task');
-    const task = await this.ctx.writeLock.run(() => Task.create({ name }).catch(nameTaken(name)));
+    const task = await this.deps.writeLock.run(() => Task.create({ name }).catch(nameTaken(name)));
     return this.toDto(task, 0);
   }
 
   async update(id: number, patch: { name?: string; acceptLegacyToken?: boolean }) {
     const task = await this.get(id);
     if (patch.acceptLegacyToken && !task.legacyId) throw noLegacyToken('task');
-    await this.ctx.writeLock.run(() =>
+    await this.deps.writeLock.run(() =>
       task.update(patch).catch(nameTaken(patch.name ?? task.name)),
     );
     return this.detail(id);
@@ -82,18 +79,18 @@ export class TaskService {
   /** Deletes the task and (by cascade) its instances; its token then answers 404. */
   async remove(id: number): Promise<void> {
     const task = await this.get(id);
-    await this.ctx.writeLock.run(() => task.destroy());
+    await this.deps.writeLock.run(() => task.destroy());
   }
 
   async token(id: number): Promise<string> {
     const task = await this.get(id);
-    return this.ctx.tokens.encode({ kind: 'task', id: task.id, generation: task.tokenGeneration });
+    return this.deps.tokens.encode({ kind: 'task', id: task.id, generation: task.tokenGeneration });
   }
 
   async rotateToken(id: number): Promise<string> {
     const task = await this.get(id);
-    await this.ctx.writeLock.run(() => task.update({ tokenGeneration: task.tokenGeneration + 1 }));
-    return this.ctx.tokens.encode({ kind: 'task', id: task.id, generation: task.tokenGeneration });
+    await this.deps.writeLock.run(() => task.update({ tokenGeneration: task.tokenGeneration + 1 }));
+    return this.deps.tokens.encode({ kind: 'task', id: task.id, generation: task.tokenGeneration });
   }
 }
 

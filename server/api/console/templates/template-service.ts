@@ -1,6 +1,5 @@
 import { Op } from 'sequelize';
 
-import type { AppContext } from '../../../context';
 import { Instance, Template } from '../../../db/models';
 import type { PlaceholderDefinition } from '../../../db/models/template';
 import { containsAny } from '../../../db/search';
@@ -8,15 +7,19 @@ import { splitList } from '../../../domain/lists';
 import { fillPlaceholders, normalisePlaceholderValues } from '../../../domain/placeholders';
 import { notFound } from '../../../lib/errors';
 import { pageOf, type Paging } from '../../../lib/paging';
+import type { HeraldParts } from '../../../parts';
 import type { InstanceService } from '../instances/instance-service';
 import { legacyFields, nameTaken, noLegacyToken } from '../tasks/task-service';
 import type { PreviewInput, TemplatePatch } from './template-schemas';
 
 const tidyList = (v: string | undefined) => (v === undefined ? undefined : splitList(v).join(','));
 
+/** What TemplateService uses of the composed parts. */
+export type TemplateServiceDeps = Pick<HeraldParts, 'sequelize' | 'writeLock' | 'tokens'>;
+
 export class TemplateService {
   constructor(
-    private readonly ctx: AppContext,
+    private readonly deps: TemplateServiceDeps,
     private readonly instances: InstanceService,
   ) {}
 
@@ -41,18 +44,18 @@ export class TemplateService {
   }
 
   async list(name: string | undefined, paging: Paging) {
-    const where = name ? { [Op.and]: [containsAny(this.ctx.sequelize, ['name'], name)] } : {};
+    const where = name ? { [Op.and]: [containsAny(this.deps.sequelize, ['name'], name)] } : {};
     const { rows, count } = await Template.findAndCountAll({
       where,
       order: [['id', 'DESC']],
       limit: paging.pageSize,
       offset: paging.offset,
     });
-    const counted = (await Instance.count({
+    const counted = await Instance.count({
       where: { templateId: rows.map((t) => t.id) },
       group: ['templateId'],
-    })) as unknown as Array<{ templateId: number; count: number }>;
-    const counts = new Map(counted.map((r) => [r.templateId, Number(r.count)]));
+    });
+    const counts = new Map(counted.map((r) => [Number(r.templateId), Number(r.count)]));
     return pageOf(
       rows.map((t) => this.toDto(t, counts.get(t.id) ?? 0)),
       count,
@@ -74,7 +77,7 @@ export class TemplateService {
 
   async create(input: TemplatePatch & { name: string }) {
     if (input.acceptLegacyToken) throw noLegacyToken('template');
-    const t = await this.ctx.writeLock.run(() =>
+    const t = await this.deps.writeLock.run(() =>
       Template.create({
         ...input,
         atMobiles: tidyList(input.atMobiles),
@@ -90,24 +93,24 @@ export class TemplateService {
     const values: TemplatePatch = { ...patch };
     if (patch.atMobiles !== undefined) values.atMobiles = tidyList(patch.atMobiles);
     if (patch.atUserIds !== undefined) values.atUserIds = tidyList(patch.atUserIds);
-    await this.ctx.writeLock.run(() => t.update(values).catch(nameTaken(patch.name ?? t.name)));
+    await this.deps.writeLock.run(() => t.update(values).catch(nameTaken(patch.name ?? t.name)));
     return this.detail(id);
   }
 
   async remove(id: number): Promise<void> {
     const t = await this.get(id);
-    await this.ctx.writeLock.run(() => t.destroy());
+    await this.deps.writeLock.run(() => t.destroy());
   }
 
   async token(id: number): Promise<string> {
     const t = await this.get(id);
-    return this.ctx.tokens.encode({ kind: 'template', id: t.id, generation: t.tokenGeneration });
+    return this.deps.tokens.encode({ kind: 'template', id: t.id, generation: t.tokenGeneration });
   }
 
   async rotateToken(id: number): Promise<string> {
     const t = await this.get(id);
-    await this.ctx.writeLock.run(() => t.update({ tokenGeneration: t.tokenGeneration + 1 }));
-    return this.ctx.tokens.encode({ kind: 'template', id: t.id, generation: t.tokenGeneration });
+    await this.deps.writeLock.run(() => t.update({ tokenGeneration: t.tokenGeneration + 1 }));
+    return this.deps.tokens.encode({ kind: 'template', id: t.id, generation: t.tokenGeneration });
   }
 
   /** Renders the three bodies as a send would, for the editor's live preview. */

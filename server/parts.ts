@@ -1,26 +1,36 @@
 import type { Sequelize } from 'sequelize';
 
-import type { ChannelServices } from './channels/channel-adapter';
+import type { ChannelService } from './api/console/channels/channel-service';
+import type { ScheduleService } from './api/console/schedules/schedule-service';
+import type { SetupCode } from './api/console/auth/setup-code';
+import type { SendService } from './api/send/send-service';
+import type { AdapterRuntime } from './channels/channel-adapter';
 import type { ChannelRegistry } from './channels/registry';
 import type { SettingsStore } from './config/settings-store';
 import type { SecretBox } from './crypto/secret-box';
 import type { TokenCodec } from './crypto/tokens';
-import type { SetupCode } from './api/console/auth/setup-code';
 import type { WriteLock } from './db/writer';
 import type { HeraldEvents } from './events';
 import type { Clock } from './lib/clock';
 import type { DeliveryState } from './queue/delivery-state';
 import type { Dispatcher } from './queue/dispatcher';
+import type { ScheduleRunner } from './schedules/schedule-runner';
 
-/** Everything the routers and services share; built once by startServer, injected everywhere. */
-export interface AppContext {
+/**
+ * The shared parts the composition root (server/composition.ts) builds, by the names every
+ * service and router picks its dependencies from: each declares `Pick<HeraldParts, …>` of what
+ * it uses and is handed exactly that. The whole set is exposed only to tests and the desktop
+ * shell (`HeraldServer.ctx`).
+ */
+export interface HeraldParts {
   sequelize: Sequelize;
   /** Every write goes through the one writer (server/db/writer.ts). */
   writeLock: WriteLock;
   /** The one owner of delivery and send status (server/queue/delivery-state.ts). */
   deliveries: DeliveryState;
   registry: ChannelRegistry;
-  channelServices: ChannelServices;
+  /** What Herald lends an adapter while it sends (clock, install id, hosted storage). */
+  adapterRuntime: AdapterRuntime;
   clock: Clock;
   events: HeraldEvents;
   dispatcher: Dispatcher;
@@ -29,7 +39,7 @@ export interface AppContext {
   settings: SettingsStore;
   dataDir: string;
   version: string;
-  /** The address the server listens on, for the console's About page. */
+  /** The address the server listens on, for the console's About page and share links. */
   listenUrl(): string;
   /** One-time secret the desktop window signs in with; consumed on use. */
   desktopSecret: { value: string | null };
@@ -37,4 +47,12 @@ export interface AppContext {
   setupCode: SetupCode;
   /** Express 'trust proxy': the proxies whose X-Forwarded-* headers count (HERALD_TRUST_PROXY). */
   trustProxy: string[] | false;
+  /** Channels: CRUD for the console, and the dispatcher's channel loader. */
+  channels: ChannelService;
+  /** Accepts sends for the send APIs and for schedules. */
+  sends: SendService;
+  /** Turns one run of a schedule into a send. */
+  scheduleRunner: ScheduleRunner;
+  /** Schedules as the console edits them. */
+  schedules: ScheduleService;
 }

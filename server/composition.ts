@@ -1,0 +1,275 @@
+import type { Express } from 'express';
+import { Op } from 'sequelize';
+
+import { AuthService } from './api/console/auth/auth-service';
+import { SetupCode } from './api/console/auth/setup-code';
+import { ChannelService } from './api/console/channels/channel-service';
+import { InstanceService } from './api/console/instances/instance-service';
+import { LogService } from './api/console/logs/log-service';
+import { MessageService } from './api/console/messages/message-service';
+import { ScheduleService } from './api/console/schedules/schedule-service';
+import { StatsService } from './api/console/stats/stats-service';
+import { TaskService } from './api/console/tasks/task-service';
+import { TemplateService } from './api/console/templates/template-service';
+import { pruneIdempotencyKeys } from './api/send/idempotency';
+import { SendRateLimiter } from './api/send/rate-limiter';
+import { SendService } from './api/send/send-service';
+import { createApp } from './app';
+import type { AdapterRuntime } from './channels/channel-adapter';
+import { hostedMessageStore } from './channels/hosted-store';
+import { createChannelRegistry } from './channels/registry';
+import type { HeraldConfig } from './config/herald-config';
+import { SettingsStore } from './config/settings-store';
+import { SecretBox } from './crypto/secret-box';
+import { deriveInstallId, loadServerKey } from './crypto/server-key';
+import { TokenCodec } from './crypto/tokens';
+import { restrictDataDir, precreateDatabase } from './data-dir/permissions';
+import { registerConfigVersionHooks } from './db/config-version';
+import { openDatabase, type Database } from './db/database';
+import { pruneHistorySerially } from './db/history/retention';
+import { SearchBackfill } from './db/history/search-backfill';
+import { migrate } from './db/migrate';
+import { Session, initModels } from './db/models';
+import { HeraldEvents } from './events';
+import { messageNestScheduleSink } from './import/message-nest/schedule-store';
+import { startJobs } from './jobs';
+import { createLogger } from './lib/logger';
+import type { HeraldParts } from './parts';
+import { DeliveryState } from './queue/delivery-state';
+import { Dispatcher } from './queue/dispatcher';
+import { ScheduleRunner } from './schedules/schedule-runner';
+import { Scheduler } from './schedules/scheduler';
+import { readVersion } from './version';
+
+const log = createLogger('server');
+
+const HOURLY = 60 * 60_000;
+
+/** Herald built from its config: the parts, the HTTP app over them, and their lifecycle. */
+export interface Herald {
+  parts: HeraldParts;
+  app: Express;
+  scheduler: Scheduler;
+  /** Tells the parts the address the server really listens on (port 0 picks one). */
+  listeningAt(url: string): void;
+  /** Background work, once the app listens: deliveries, search backfill, schedules, housekeeping. */
+  start(): Promise<void>;
+  /** Stops what start() started and closes the database, in the reverse order. */
+  close(): Promise<void>;
+}
+
+/**
+ * The composition root: builds every part once, in dependency order, and hands each service and
+ * router only the parts it declares (its `…Deps` type). Nothing else constructs a service.
+ */
+export async function composeHerald(config: HeraldConfig): Promise<Herald> {
+  restrictDataDir(config.dataDir);
+  const masterKey = loadServerKey(config.dataDir);
+  const db = await openDatabase(precreateDatabase(config.dataDir));
+  try {
+    return await composeOver(db, masterKey, config);
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+}
+
+async function composeOver(db: Database, masterKey: Buffer, config: HeraldConfig): Promise<Herald> {
+  const { clock } = config;
+  const { sequelize, writer: writeLock, read } = db;
+  initModels(sequelize);
+  registerConfigVersionHooks();
+  // Before the writer's first job: schema changes run on the write connection on their own.
+  await migrate(sequelize);
+
+  const settings = new SettingsStore(writeLock);
+  await settings.load();
+  const events = new HeraldEvents();
+  const deliveries = new DeliveryState({ writer: writeLock, read, events, clock });
+  const registry = createChannelRegistry();
+  const secrets = new SecretBox(masterKey);
+  const tokens = new TokenCodec(masterKey);
+  const adapterRuntime: AdapterRuntime = {
+    clock,
+    installId: deriveInstallId(masterKey),
+    storeHostedMessage: hostedMessageStore(writeLock, events),
+  };
+  // Until the server listens: the configured address (listeningAt() sets the real one).
+  let address = `http://${config.host}:${config.port}`;
+  const listenUrl = () => address;
+
+  const channels = new ChannelService({
+    registry,
+    secrets,
+    sequelize,
+    writeLock,
+    clock,
+    adapterRuntime,
+  });
+  await channels.sealStoredProxyCredentials();
+  const dispatcher = new Dispatcher({
+    state: deliveries,
+    registry,
+    runtime: adapterRuntime,
+    clock,
+    retryPolicy: () => settings.get().retry,
+    loadChannel: (id) => channels.loadRuntime(id),
+    random: config.random,
+  });
+  const sends = new SendService({
+    deliveries,
+    dispatcher,
+    registry,
+    settings,
+    tokens,
+    listenUrl,
+  });
+  const scheduleRunner = new ScheduleRunner({ tokens, sends });
+  const schedules = new ScheduleService({ sequelize, clock, writeLock, events, scheduleRunner });
+  const scheduler = new Scheduler({ clock, events, writeLock, scheduleRunner });
+  const searchBackfill = new SearchBackfill(sequelize, writeLock);
+
+  const parts: HeraldParts = {
+    sequelize,
+    writeLock,
+    deliveries,
+    registry,
+    adapterRuntime,
+    clock,
+    events,
+    dispatcher,
+    tokens,
+    secrets,
+    settings,
+    dataDir: config.dataDir,
+    version: readVersion(),
+    listenUrl,
+    desktopSecret: { value: config.desktopSecret },
+    setupCode: new SetupCode(),
+    trustProxy: config.trustProxy,
+    channels,
+    sends,
+    scheduleRunner,
+    schedules,
+  };
+
+  const auth = new AuthService({ writeLock, clock });
+  const { user, password } = config.admin;
+  if (await auth.ensureAdminFromEnv(user, password)) {
+    log.info(`created administrator "${user}" from HERALD_ADMIN_USER`);
+  }
+  // Only someone who sees Herald's output (or its own desktop window) can create the admin.
+  if (await auth.setupRequired()) parts.setupCode.issue();
+
+  const app = composeApp(parts, auth, config);
+
+  let stopJobs = () => {};
+  return {
+    parts,
+    app,
+    scheduler,
+    listeningAt(url) {
+      address = url;
+    },
+    async start() {
+      if (config.startDispatcher) await dispatcher.start();
+      else await dispatcher.recover();
+      void searchBackfill.start();
+      // After the dispatcher: runs missed while Herald was closed are sent (or skipped) here.
+      await scheduler.start();
+      stopJobs = startJobs([
+        {
+          name: 'prune history',
+          everyMs: HOURLY,
+          run: () =>
+            pruneHistorySerially(
+              sequelize,
+              writeLock,
+              () => settings.get().retention,
+              () => clock.now(),
+            ),
+        },
+        {
+          name: 'prune idempotency keys',
+          everyMs: HOURLY,
+          run: () => pruneIdempotencyKeys({ clock, writeLock }),
+        },
+        {
+          name: 'prune expired sessions',
+          everyMs: HOURLY,
+          run: () =>
+            writeLock.run(() =>
+              Session.destroy({ where: { expiresAt: { [Op.lt]: new Date(clock.now()) } } }),
+            ),
+        },
+      ]);
+    },
+    async close() {
+      stopJobs();
+      await scheduler.stop();
+      await searchBackfill.stop();
+      // No new attempts before the database goes.
+      await dispatcher.stop();
+      await db.close();
+    },
+  };
+}
+
+/** The HTTP app: each router gets its service, or the few parts it reads. */
+function composeApp(parts: HeraldParts, auth: AuthService, config: HeraldConfig): Express {
+  const { sequelize, writeLock, clock, settings, tokens, registry, secrets, events } = parts;
+  const instances = new InstanceService({ writeLock, registry });
+  return createApp({
+    version: parts.version,
+    trustProxy: parts.trustProxy,
+    guards: config.guards,
+    rendererDir: config.rendererDir,
+    send: { sends: parts.sends, limiter: new SendRateLimiter(), settings, clock, writeLock },
+    preview: { limiter: new SendRateLimiter(), clock },
+    console: {
+      auth: {
+        auth,
+        clock,
+        version: parts.version,
+        desktopSecret: parts.desktopSecret,
+        setupCode: parts.setupCode,
+      },
+      channels: parts.channels,
+      instances,
+      tasks: new TaskService({ sequelize, writeLock, tokens }, instances),
+      templates: new TemplateService({ sequelize, writeLock, tokens }, instances),
+      logs: new LogService({
+        sequelize,
+        deliveries: parts.deliveries,
+        dispatcher: parts.dispatcher,
+      }),
+      messages: new MessageService({
+        sequelize,
+        writeLock,
+        clock,
+        settings,
+        listenUrl: parts.listenUrl,
+      }),
+      schedules: parts.schedules,
+      stats: new StatsService({ clock, sequelize }),
+      settings: {
+        settings,
+        version: parts.version,
+        dataDir: parts.dataDir,
+        listenUrl: parts.listenUrl,
+        dispatcher: parts.dispatcher,
+      },
+      events: { events },
+      maintenance: { sequelize, writeLock, settings, clock },
+      import: {
+        sequelize,
+        secrets,
+        registry,
+        writeLock,
+        clock,
+        settings,
+        scheduleSink: messageNestScheduleSink(() => clock.now()),
+      },
+    },
+  });
+}

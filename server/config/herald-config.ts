@@ -1,0 +1,110 @@
+import { join } from 'node:path';
+
+import { appRoot } from '../lib/app-root';
+import { systemClock, type Clock } from '../lib/clock';
+import { parseAllowedHosts, parseCorsOrigins, parseMaxConnections } from './http-guards';
+import { parseTrustProxy } from './trust-proxy';
+
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_PORT = 8765;
+
+export interface StartServerOptions {
+  host?: string;
+  /** 0 picks a free port (tests); users get a stable port. */
+  port?: number;
+  dataDir: string;
+  /** One-time secret for GET /api/console/desktop-login (the desktop window's sign-in). */
+  desktopSecret?: string;
+  /** Built console; defaults to renderer/dist beside the code. */
+  rendererDir?: string;
+  clock?: Clock;
+  /** false leaves the dispatcher idle; tests then drive it with `dispatcher.runDue()`. */
+  startDispatcher?: boolean;
+  /** Jitter source for retry delays (tests make it deterministic). */
+  random?: () => number;
+  /** Extra Host names to answer to; default HERALD_ALLOWED_HOSTS. */
+  allowedHosts?: string[];
+  /** Origins whose pages may call the send APIs; default HERALD_CORS_ORIGINS. */
+  corsOrigins?: string[];
+  /** Open connections at most; default HERALD_MAX_CONNECTIONS, else 1024. */
+  maxConnections?: number;
+  /** Tests shorten these to see them act; users get HTTP_TIMEOUTS. */
+  httpTimeouts?: Partial<HttpTimeouts>;
+  /** Proxies to trust, as HERALD_TRUST_PROXY (which it overrides). */
+  trustProxy?: string;
+}
+
+export interface HttpTimeouts {
+  /** To receive a request's headers: a client that trickles them is cut (slowloris). */
+  headersMs: number;
+  /** To receive a whole request; answers may take longer (event streams, V1's wait). */
+  requestMs: number;
+  /** An idle keep-alive connection is closed after this. */
+  keepAliveMs: number;
+  /** How often Node checks the two above. */
+  checkEveryMs: number;
+}
+
+export const HTTP_TIMEOUTS: HttpTimeouts = {
+  headersMs: 30_000,
+  requestMs: 60_000,
+  keepAliveMs: 5_000,
+  checkEveryMs: 10_000,
+};
+
+export const defaultRendererDir = (): string => join(appRoot(), 'renderer', 'dist');
+
+/** Everything Herald is built from, read and checked before anything is opened. */
+export interface HeraldConfig {
+  dataDir: string;
+  host: string;
+  port: number;
+  clock: Clock;
+  /** Jitter source for retry delays. */
+  random?: () => number;
+  desktopSecret: string | null;
+  rendererDir: string;
+  /** The address Herald listens on, HERALD_ALLOWED_HOSTS and HERALD_CORS_ORIGINS. */
+  guards: { listenHost: string; allowedHosts: string[]; corsOrigins: string[] };
+  maxConnections: number;
+  timeouts: HttpTimeouts;
+  trustProxy: string[] | false;
+  /** Whether deliveries start at once (false: recovered only, tests drive them). */
+  startDispatcher: boolean;
+  /** HERALD_ADMIN_USER and HERALD_ADMIN_PASSWORD: an administrator created at start. */
+  admin: { user?: string; password?: string };
+}
+
+/**
+ * The options merged over the HERALD_* variables. A bad value throws here, naming the option or
+ * variable, so a wrong setting stops the start before the data folder is touched.
+ */
+export function readHeraldConfig(
+  opts: StartServerOptions,
+  env: NodeJS.ProcessEnv = process.env,
+): HeraldConfig {
+  const host = opts.host ?? DEFAULT_HOST;
+  return {
+    dataDir: opts.dataDir,
+    host,
+    port: opts.port ?? DEFAULT_PORT,
+    clock: opts.clock ?? systemClock,
+    random: opts.random,
+    desktopSecret: opts.desktopSecret ?? null,
+    rendererDir: opts.rendererDir ?? defaultRendererDir(),
+    guards: {
+      listenHost: host,
+      allowedHosts: opts.allowedHosts
+        ? parseAllowedHosts(opts.allowedHosts.join(','), '--allowed-hosts')
+        : parseAllowedHosts(env.HERALD_ALLOWED_HOSTS),
+      corsOrigins: opts.corsOrigins
+        ? parseCorsOrigins(opts.corsOrigins.join(','), '--cors-origins')
+        : parseCorsOrigins(env.HERALD_CORS_ORIGINS),
+    },
+    maxConnections: opts.maxConnections ?? parseMaxConnections(env.HERALD_MAX_CONNECTIONS),
+    timeouts: { ...HTTP_TIMEOUTS, ...opts.httpTimeouts },
+    trustProxy: parseTrustProxy(opts.trustProxy ?? env.HERALD_TRUST_PROXY),
+    startDispatcher: opts.startDispatcher !== false,
+    admin: { user: env.HERALD_ADMIN_USER, password: env.HERALD_ADMIN_PASSWORD },
+  };
+}

@@ -2,8 +2,8 @@ import vue from '@vitejs/plugin-vue';
 import { defineConfig } from 'vitest/config';
 
 const shuffle = process.env.HERALD_TEST_SHUFFLE === '1';
-const seed = Number(process.env.HERALD_TEST_SEED ?? Date.now() % 1_000_000);
-if (shuffle) console.log(`Tests run shuffled; replay this order with HERALD_TEST_SEED=${seed}`);
+// scripts/run-tests.mjs picks the seed (and prints it) so every worker shuffles alike.
+const seed = Number(process.env.HERALD_TEST_SEED ?? 1);
 
 /**
  * One runner for every layer: server unit and integration tests (node), console component
@@ -46,8 +46,6 @@ export default defineConfig({
           pool: 'forks',
           // Browsers and Electron are heavy on a 2-core machine: one file at a time.
           fileParallelism: false,
-          // Each file is one user journey whose steps build on each other: files shuffle, steps don't.
-          sequence: { shuffle: shuffle ? { files: true, tests: false } : false, seed },
           testTimeout: 120_000,
         },
       },

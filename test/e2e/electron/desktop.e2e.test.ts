@@ -63,160 +63,166 @@ function readHooks(app: ElectronApplication): Promise<TestHooks | undefined> {
   return app.evaluate(() => (globalThis as unknown as { __heraldTest?: TestHooks }).__heraldTest);
 }
 
-describe.skipIf(electron.binary === null)('desktop app (Playwright _electron)', () => {
-  let app: ElectronApplication;
-  let page: Page;
-  let userData: string;
-  let origin: string;
-  const pageErrors: Error[] = [];
+describe.skipIf(electron.binary === null)(
+  'desktop app (Playwright _electron)',
+  // One user journey: each step builds on the one before, so steps keep their order when CI
+  // shuffles the suite.
+  { shuffle: false },
+  () => {
+    let app: ElectronApplication;
+    let page: Page;
+    let userData: string;
+    let origin: string;
+    const pageErrors: Error[] = [];
 
-  beforeAll(async () => {
-    const { buildMain } = await import('../../../scripts/build-main');
-    const { mainFile } = await buildMain();
-    userData = mkdtempSync(path.join(tmpdir(), 'herald-electron-'));
-    const port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
-    // A port of its own, through the real settings file, so runs never collide on 8765.
-    writeFileSync(path.join(userData, 'config.json'), JSON.stringify({ port }));
+    beforeAll(async () => {
+      const { buildMain } = await import('../../../scripts/build-main');
+      const { mainFile } = await buildMain();
+      userData = mkdtempSync(path.join(tmpdir(), 'herald-electron-'));
+      const port = await freePort();
+      origin = `http://127.0.0.1:${port}`;
+      // A port of its own, through the real settings file, so runs never collide on 8765.
+      writeFileSync(path.join(userData, 'config.json'), JSON.stringify({ port }));
 
-    const env: Record<string, string> = {};
-    for (const [key, value] of Object.entries(process.env))
-      if (value !== undefined) env[key] = value;
-    delete env.ELECTRON_RUN_AS_NODE;
-    Object.assign(env, {
-      HERALD_USER_DATA_DIR: userData,
-      HERALD_TEST_HOOKS: '1',
-      // The server creates this first administrator, whom the window signs in as.
-      HERALD_ADMIN_USER: ADMIN.username,
-      HERALD_ADMIN_PASSWORD: ADMIN.password,
-    });
-    app = await _electron.launch({
-      executablePath: electron.binary!,
-      args: [mainFile],
-      cwd: root,
-      env,
-    });
-    page = await app.firstWindow();
-    page.on('pageerror', (err) => pageErrors.push(err));
-    await expect.poll(async () => (await readHooks(app))?.ready, { timeout: 60_000 }).toBe(true);
-  });
-
-  afterAll(async () => {
-    if (app && app.process().exitCode === null) await app.close().catch(() => undefined);
-    if (userData) rmSync(userData, { recursive: true, force: true });
-  });
-
-  it('window shows the console signed in without typing a password', async () => {
-    await page.waitForURL(
-      (url) => url.origin === origin && !url.pathname.includes('desktop-login'),
-    );
-
-    const me = await page.evaluate(async () => {
-      const res = await fetch('/api/console/me');
-      return {
-        status: res.status,
-        body: (await res.json()) as { data?: { user?: { username: string } } },
-      };
+      const env: Record<string, string> = {};
+      for (const [key, value] of Object.entries(process.env))
+        if (value !== undefined) env[key] = value;
+      delete env.ELECTRON_RUN_AS_NODE;
+      Object.assign(env, {
+        HERALD_USER_DATA_DIR: userData,
+        HERALD_TEST_HOOKS: '1',
+        // The server creates this first administrator, whom the window signs in as.
+        HERALD_ADMIN_USER: ADMIN.username,
+        HERALD_ADMIN_PASSWORD: ADMIN.password,
+      });
+      app = await _electron.launch({
+        executablePath: electron.binary!,
+        args: [mainFile],
+        cwd: root,
+        env,
+      });
+      page = await app.firstWindow();
+      page.on('pageerror', (err) => pageErrors.push(err));
+      await expect.poll(async () => (await readHooks(app))?.ready, { timeout: 60_000 }).toBe(true);
     });
 
-    expect(me.status).toBe(200);
-    expect(me.body.data?.user?.username).toBe(ADMIN.username);
-    expect(pageErrors).toEqual([]);
-  });
-
-  it('window has the preload bridge and no Node', async () => {
-    const probe = await page.evaluate(async () => {
-      const w = globalThis as unknown as {
-        desktop?: Record<string, unknown>;
-        require?: unknown;
-        process?: unknown;
-      };
-      const desktop = w.desktop as {
-        getAppVersion(): Promise<string>;
-        openExternal(u: string): Promise<boolean>;
-      };
-      return {
-        keys: Object.keys(w.desktop ?? {}).sort(),
-        version: await desktop.getAppVersion(),
-        fileRefused: await desktop.openExternal('file:///etc/passwd'),
-        hasRequire: typeof w.require,
-        hasProcess: typeof w.process,
-      };
+    afterAll(async () => {
+      if (app && app.process().exitCode === null) await app.close().catch(() => undefined);
+      if (userData) rmSync(userData, { recursive: true, force: true });
     });
 
-    expect(probe.keys).toEqual([
-      'getAppVersion',
-      'getServerInfo',
-      'getSettings',
-      'openExternal',
-      'restartApp',
-      'revealDataFolder',
-      'setDeliveriesPaused',
-      'updateSettings',
-    ]);
-    expect(probe.version).toMatch(/^\d+\.\d+\.\d+/);
-    expect(probe.fileRefused).toBe(false);
-    expect(probe.hasRequire).toBe('undefined');
-    expect(probe.hasProcess).toBe('undefined');
-  });
+    it('window shows the console signed in without typing a password', async () => {
+      await page.waitForURL(
+        (url) => url.origin === origin && !url.pathname.includes('desktop-login'),
+      );
 
-  it('a V2 message sent to the embedded server raises the unread count and a notification', async () => {
-    // Set up a hosted channel and a template from the signed-in window, as a user would.
-    const token = await page.evaluate(async () => {
-      const call = async (method: string, url: string, body?: unknown) => {
-        const res = await fetch(`/api/console${url}`, {
-          method,
-          headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-          body: body === undefined ? undefined : JSON.stringify(body),
+      const me = await page.evaluate(async () => {
+        const res = await fetch('/api/console/me');
+        return {
+          status: res.status,
+          body: (await res.json()) as { data?: { user?: { username: string } } },
+        };
+      });
+
+      expect(me.status).toBe(200);
+      expect(me.body.data?.user?.username).toBe(ADMIN.username);
+      expect(pageErrors).toEqual([]);
+    });
+
+    it('window has the preload bridge and no Node', async () => {
+      const probe = await page.evaluate(async () => {
+        const w = globalThis as unknown as {
+          desktop?: Record<string, unknown>;
+          require?: unknown;
+          process?: unknown;
+        };
+        const desktop = w.desktop as {
+          getAppVersion(): Promise<string>;
+          openExternal(u: string): Promise<boolean>;
+        };
+        return {
+          keys: Object.keys(w.desktop ?? {}).sort(),
+          version: await desktop.getAppVersion(),
+          fileRefused: await desktop.openExternal('file:///etc/passwd'),
+          hasRequire: typeof w.require,
+          hasProcess: typeof w.process,
+        };
+      });
+
+      expect(probe.keys).toEqual([
+        'getAppVersion',
+        'getServerInfo',
+        'getSettings',
+        'openExternal',
+        'restartApp',
+        'revealDataFolder',
+        'setDeliveriesPaused',
+        'updateSettings',
+      ]);
+      expect(probe.version).toMatch(/^\d+\.\d+\.\d+/);
+      expect(probe.fileRefused).toBe(false);
+      expect(probe.hasRequire).toBe('undefined');
+      expect(probe.hasProcess).toBe('undefined');
+    });
+
+    it('a V2 message sent to the embedded server raises the unread count and a notification', async () => {
+      // Set up a hosted channel and a template from the signed-in window, as a user would.
+      const token = await page.evaluate(async () => {
+        const call = async (method: string, url: string, body?: unknown) => {
+          const res = await fetch(`/api/console${url}`, {
+            method,
+            headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+            body: body === undefined ? undefined : JSON.stringify(body),
+          });
+          const json = (await res.json()) as { code: number; data: { id: number; token: string } };
+          if (json.code !== 200) throw new Error(`${method} ${url}: ${JSON.stringify(json)}`);
+          return json.data;
+        };
+        const channel = await call('POST', '/channels', {
+          name: 'Desk inbox',
+          type: 'hosted',
+          config: {},
         });
-        const json = (await res.json()) as { code: number; data: { id: number; token: string } };
-        if (json.code !== 200) throw new Error(`${method} ${url}: ${JSON.stringify(json)}`);
-        return json.data;
-      };
-      const channel = await call('POST', '/channels', {
-        name: 'Desk inbox',
-        type: 'hosted',
-        config: {},
+        const template = await call('POST', '/templates', {
+          name: 'Desk alerts',
+          text: '{{host}} stopped answering',
+          placeholders: [{ key: 'host', label: 'Host' }],
+        });
+        await call('POST', `/templates/${template.id}/instances`, {
+          channelId: channel.id,
+          contentType: 'text',
+        });
+        return (await call('GET', `/templates/${template.id}/token`)).token;
       });
-      const template = await call('POST', '/templates', {
-        name: 'Desk alerts',
-        text: '{{host}} stopped answering',
-        placeholders: [{ key: 'host', label: 'Host' }],
+
+      const res = await fetch(`${origin}/api/v2/message/send`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ token, title: 'Backup failed', placeholders: { host: 'nas-1' } }),
       });
-      await call('POST', `/templates/${template.id}/instances`, {
-        channelId: channel.id,
-        contentType: 'text',
-      });
-      return (await call('GET', `/templates/${template.id}/token`)).token;
+      expect(await res.json()).toMatchObject({ code: 200, data: { count: 1 } });
+
+      await expect
+        .poll(async () => (await readHooks(app))?.notifications.map((n) => n.text), {
+          timeout: 20_000,
+        })
+        .toEqual([{ title: 'Backup failed', body: 'nas-1 stopped answering' }]);
+      await expect.poll(async () => (await readHooks(app))?.unread, { timeout: 20_000 }).toBe(1);
+      expect((await readHooks(app))?.tray?.tooltip).toBe('Herald: 1 unread message');
     });
 
-    const res = await fetch(`${origin}/api/v2/message/send`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ token, title: 'Backup failed', placeholders: { host: 'nas-1' } }),
+    it('quitting runs the ordered shutdown and exits with code 0', async () => {
+      const exited = new Promise<number | null>((resolve) =>
+        app.process().once('exit', (code) => resolve(code)),
+      );
+
+      // Deferred so evaluate() returns before the process starts going away.
+      await app.evaluate(({ app: electronApp }) => {
+        setTimeout(() => electronApp.quit(), 0);
+      });
+
+      await expect(exited).resolves.toBe(0);
+      expect(existsSync(path.join(userData, 'data', 'herald.db'))).toBe(true);
     });
-    expect(await res.json()).toMatchObject({ code: 200, data: { count: 1 } });
-
-    await expect
-      .poll(async () => (await readHooks(app))?.notifications.map((n) => n.text), {
-        timeout: 20_000,
-      })
-      .toEqual([{ title: 'Backup failed', body: 'nas-1 stopped answering' }]);
-    await expect.poll(async () => (await readHooks(app))?.unread, { timeout: 20_000 }).toBe(1);
-    expect((await readHooks(app))?.tray?.tooltip).toBe('Herald: 1 unread message');
-  });
-
-  it('quitting runs the ordered shutdown and exits with code 0', async () => {
-    const exited = new Promise<number | null>((resolve) =>
-      app.process().once('exit', (code) => resolve(code)),
-    );
-
-    // Deferred so evaluate() returns before the process starts going away.
-    await app.evaluate(({ app: electronApp }) => {
-      setTimeout(() => electronApp.quit(), 0);
-    });
-
-    await expect(exited).resolves.toBe(0);
-    expect(existsSync(path.join(userData, 'data', 'herald.db'))).toBe(true);
-  });
-});
+  },
+);

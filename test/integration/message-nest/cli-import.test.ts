@@ -46,7 +46,8 @@ function countsOf(stdout: string, label: string): number[] {
   return line.slice(label.length).trim().split(/\s+/).map(Number);
 }
 
-describe('npm run import:message-nest (SQLite file)', () => {
+// In order, as a user would run it: a dry run, the import, then the same command again.
+describe('npm run import:message-nest (SQLite file)', { shuffle: false }, () => {
   let work: string;
   let mnFile: string;
   let mnHash: string;

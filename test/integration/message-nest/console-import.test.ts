@@ -11,7 +11,9 @@ import { buildSqliteMessageNest } from './mn-fixture';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- console answers are loose JSON */
 
-describe('Settings → Import: POST /api/console/import/message-nest', () => {
+// One migration, in order: a dry run, the import, a second upload that must create nothing
+// twice, then the imported tokens: each step is defined by what the one before left.
+describe('Settings → Import: POST /api/console/import/message-nest', { shuffle: false }, () => {
   let work: string;
   let mnFile: string;
   let mnBytes: Buffer;

@@ -7,6 +7,7 @@
  * are medians and ratios, never pass/fail.
  *
  *   npm run bench [-- --rounds 3 --seconds 5 --sends 3000 --starts 3 --profile --quick]
+ *                 [-- --only v2,v1,two,deliver,start]   (some rows only, while iterating)
  *
  * Writes bench/results/latest.json (--quick: bench/results/quick.json; --out FILE).
  * --profile runs Herald under `node --cpu-prof` and prints where the profile went.
@@ -37,8 +38,17 @@ const { values } = parseArgs({
     idle: { type: 'string' },
     profile: { type: 'boolean', default: false },
     out: { type: 'string' },
+    only: { type: 'string' },
   },
 });
+const ROWS = ['v2', 'v1', 'two', 'deliver', 'start'] as const;
+const only = new Set(values.only ? values.only.split(',').map((r) => r.trim()) : ROWS);
+for (const r of only) {
+  if (!(ROWS as readonly string[]).includes(r)) {
+    throw new Error(`--only: unknown row "${r}"; rows are ${ROWS.join(', ')}`);
+  }
+}
+const runs = (row: (typeof ROWS)[number]) => only.has(row);
 const quick = values.quick;
 const rounds = Number(values.rounds ?? (quick ? 1 : 3));
 const seconds = Number(values.seconds ?? (quick ? 2 : 5));
@@ -314,36 +324,39 @@ async function main() {
       print(row);
     };
 
-    await acceptRow(
-      'V2 sends accepted, 64 connections, 1 hosted instance',
-      '/api/v2/message/send',
-      v2Body(v2One),
-      64,
-      { hosted: 1, peer: 0 },
-      '≥ 0.6× bare Express, p99 < 50 ms',
-    );
-    await acceptRow(
-      'V1 mode: async accepted, 64 connections, 1 hosted instance',
-      '/api/v1/message/send',
-      v1Body,
-      64,
-      { hosted: 1, peer: 0 },
-      '≥ 0.6× bare Express, p99 < 50 ms',
-    );
-    await acceptRow(
-      'V2 sends accepted, 20 connections, 2 instances (webhook + hosted)',
-      '/api/v2/message/send',
-      v2Body(v2Two),
-      20,
-      { hosted: 1, peer: 1 },
-      '—',
-    );
+    if (runs('v2'))
+      await acceptRow(
+        'V2 sends accepted, 64 connections, 1 hosted instance',
+        '/api/v2/message/send',
+        v2Body(v2One),
+        64,
+        { hosted: 1, peer: 0 },
+        '≥ 0.6× bare Express, p99 < 50 ms',
+      );
+    if (runs('v1'))
+      await acceptRow(
+        'V1 mode: async accepted, 64 connections, 1 hosted instance',
+        '/api/v1/message/send',
+        v1Body,
+        64,
+        { hosted: 1, peer: 0 },
+        '≥ 0.6× bare Express, p99 < 50 ms',
+      );
+    if (runs('two'))
+      await acceptRow(
+        'V2 sends accepted, 20 connections, 2 instances (webhook + hosted)',
+        '/api/v2/message/send',
+        v2Body(v2Two),
+        20,
+        { hosted: 1, peer: 1 },
+        '—',
+      );
 
     // Deliveries end to end: the clock runs from the first send to the last delivery's
     // arrival at the peer, so deliveries overlap the sends still coming in.
     const delivered: number[] = [];
     const peerDirect: number[] = [];
-    for (let i = 0; i < rounds; i++) {
+    for (let i = 0; i < (runs('deliver') ? rounds : 0); i++) {
       peerDirect.push((await load(`${peerUrl}/direct`, v2Body(v2Hooks), 64)).rps);
       await peerStats('DELETE');
       peerExpected = 0;
@@ -355,7 +368,7 @@ async function main() {
       const { lastAt } = await peerStats();
       delivered.push((2 * sends) / ((lastAt - started) / 1000));
     }
-    {
+    if (runs('deliver')) {
       const herald = { deliveriesPerSecond: round1(median(delivered)), deliveries: 2 * sends };
       const ceiling = { rps: round1(median(peerDirect)) };
       const row = {
@@ -386,6 +399,7 @@ async function main() {
       ['node out/server/cli.js', process.execPath, [cliFile, ...flags.slice(1)]],
       ['npm start', 'npm', ['start', '--', ...flags]],
     ] as const) {
+      if (!runs('start')) break;
       const s: Array<{ startMs: number; idleMb: number }> = [];
       for (let i = 0; i < starts; i++)
         s.push(await measureStart(what, command, [...args], startPort));

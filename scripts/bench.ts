@@ -21,7 +21,14 @@ import autocannon from 'autocannon';
 
 import { appRoot } from '../server/lib/app-root';
 import { cliFile, ensureServerBuilt } from './build-server.mjs';
-import { firstAnswerMs, groupRssMb, spawnUntil, stopGroup, type Spawned } from './bench/processes';
+import {
+  cpuMs,
+  firstAnswerMs,
+  groupRssMb,
+  spawnUntil,
+  stopGroup,
+  type Spawned,
+} from './bench/processes';
 
 const root = appRoot(import.meta.url);
 const ADMIN = { username: 'bench', password: 'bench password 1234' };
@@ -238,6 +245,7 @@ async function main() {
   const port = await freePort();
   const herald = await startHerald(dataDir, port, profileDir);
   const heraldUrl = `http://127.0.0.1:${port}`;
+  const heraldCpuMs = () => cpuMs(herald.child.pid!) ?? NaN;
   const rows: Row[] = [];
   try {
     const api = new Console(heraldUrl);
@@ -303,17 +311,22 @@ async function main() {
     ) => {
       const h: Load[] = [];
       const c: Load[] = [];
+      const cpu: number[] = [];
       for (let i = 0; i < rounds; i++) {
         c.push(await load(`${bareUrl}${apiPath}`, body, connections));
+        const cpuBefore = heraldCpuMs();
         const r = await load(`${heraldUrl}${apiPath}`, body, connections);
         h.push(r);
         hostedExpected += r.ok * perSend.hosted;
         peerExpected += r.ok * perSend.peer;
         await settle(connections);
+        // Accepting and delivering what was accepted, per send.
+        cpu.push((heraldCpuMs() - cpuBefore) / r.ok);
       }
       const herald = {
         rps: round1(median(h.map((x) => x.rps))),
         p99Ms: median(h.map((x) => x.p99)),
+        cpuMsPerSend: round2(median(cpu)),
       };
       const ceiling = {
         rps: round1(median(c.map((x) => x.rps))),
@@ -356,20 +369,28 @@ async function main() {
     // arrival at the peer, so deliveries overlap the sends still coming in.
     const delivered: number[] = [];
     const peerDirect: number[] = [];
+    const deliveryCpu: number[] = [];
     for (let i = 0; i < (runs('deliver') ? rounds : 0); i++) {
       peerDirect.push((await load(`${peerUrl}/direct`, v2Body(v2Hooks), 64)).rps);
       await peerStats('DELETE');
       peerExpected = 0;
       const started = Date.now();
+      const cpuBefore = heraldCpuMs();
       const r = await load(`${heraldUrl}/api/v2/message/send`, v2Body(v2Hooks), 20, sends);
       if (r.ok !== sends) throw new Error(`${r.ok} of ${sends} sends accepted`);
       peerExpected = 2 * sends;
       await settle(0);
+      deliveryCpu.push((heraldCpuMs() - cpuBefore) / (2 * sends));
       const { lastAt } = await peerStats();
       delivered.push((2 * sends) / ((lastAt - started) / 1000));
     }
     if (runs('deliver')) {
-      const herald = { deliveriesPerSecond: round1(median(delivered)), deliveries: 2 * sends };
+      const herald = {
+        deliveriesPerSecond: round1(median(delivered)),
+        deliveries: 2 * sends,
+        // Accepting the sends and delivering them, per delivery.
+        cpuMsPerDelivery: round2(median(deliveryCpu)),
+      };
       const ceiling = { rps: round1(median(peerDirect)) };
       const row = {
         what: `Deliveries end to end: ${sends} V2 sends × 2 webhook instances to a loopback peer (all arrived)`,

@@ -31,12 +31,6 @@ import {
 } from './bench/processes';
 
 const root = appRoot(import.meta.url);
-/**
- * The V8 flags a service runs Herald with (README, Configuration; package.json's start): a
- * young generation capped at 2 MB per semi-space saves about 10 MB idle and, measured, costs
- * no throughput.
- */
-const SERVER_NODE_FLAGS = ['--max-semi-space-size=2'];
 const ADMIN = { username: 'bench', password: 'bench password 1234' };
 
 const history = process.argv.includes('--history') ? await import('./bench-history') : null;
@@ -143,7 +137,6 @@ class Console {
 async function startHerald(dataDir: string, port: number, profileDir?: string): Promise<Spawned> {
   const args = [
     ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []),
-    ...SERVER_NODE_FLAGS,
     cliFile,
     '--port',
     String(port),
@@ -424,11 +417,7 @@ async function main() {
     const startPort = await freePort();
     const flags = ['--headless', '--port', String(startPort), '--data-dir', dataDir];
     for (const [what, command, args] of [
-      [
-        `node ${SERVER_NODE_FLAGS.join(' ')} out/server/cli.js`,
-        process.execPath,
-        [...SERVER_NODE_FLAGS, cliFile, ...flags.slice(1)],
-      ],
+      ['node out/server/cli.js', process.execPath, [cliFile, ...flags.slice(1)]],
       ['npm start', 'npm', ['start', '--', ...flags]],
     ] as const) {
       if (!runs('start')) break;

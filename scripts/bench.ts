@@ -7,6 +7,7 @@
  * are medians and ratios, never pass/fail.
  *
  *   npm run bench [-- --rounds 3 --seconds 5 --sends 3000 --starts 3 --profile --quick]
+ *                 [-- --only v2,v1,two,deliver,start]   (some rows only, while iterating)
  *
  * Writes bench/results/latest.json (--quick: bench/results/quick.json; --out FILE).
  * --profile runs Herald under `node --cpu-prof` and prints where the profile went.
@@ -20,7 +21,14 @@ import autocannon from 'autocannon';
 
 import { appRoot } from '../server/lib/app-root';
 import { cliFile, ensureServerBuilt } from './build-server.mjs';
-import { firstAnswerMs, groupRssMb, spawnUntil, stopGroup, type Spawned } from './bench/processes';
+import {
+  cpuMs,
+  firstAnswerMs,
+  groupRssMb,
+  spawnUntil,
+  stopGroup,
+  type Spawned,
+} from './bench/processes';
 
 const root = appRoot(import.meta.url);
 const ADMIN = { username: 'bench', password: 'bench password 1234' };
@@ -37,8 +45,17 @@ const { values } = parseArgs({
     idle: { type: 'string' },
     profile: { type: 'boolean', default: false },
     out: { type: 'string' },
+    only: { type: 'string' },
   },
 });
+const ROWS = ['v2', 'v1', 'two', 'deliver', 'start'] as const;
+const only = new Set(values.only ? values.only.split(',').map((r) => r.trim()) : ROWS);
+for (const r of only) {
+  if (!(ROWS as readonly string[]).includes(r)) {
+    throw new Error(`--only: unknown row "${r}"; rows are ${ROWS.join(', ')}`);
+  }
+}
+const runs = (row: (typeof ROWS)[number]) => only.has(row);
 const quick = values.quick;
 const rounds = Number(values.rounds ?? (quick ? 1 : 3));
 const seconds = Number(values.seconds ?? (quick ? 2 : 5));
@@ -228,6 +245,7 @@ async function main() {
   const port = await freePort();
   const herald = await startHerald(dataDir, port, profileDir);
   const heraldUrl = `http://127.0.0.1:${port}`;
+  const heraldCpuMs = () => cpuMs(herald.child.pid!) ?? NaN;
   const rows: Row[] = [];
   try {
     const api = new Console(heraldUrl);
@@ -293,17 +311,22 @@ async function main() {
     ) => {
       const h: Load[] = [];
       const c: Load[] = [];
+      const cpu: number[] = [];
       for (let i = 0; i < rounds; i++) {
         c.push(await load(`${bareUrl}${apiPath}`, body, connections));
+        const cpuBefore = heraldCpuMs();
         const r = await load(`${heraldUrl}${apiPath}`, body, connections);
         h.push(r);
         hostedExpected += r.ok * perSend.hosted;
         peerExpected += r.ok * perSend.peer;
         await settle(connections);
+        // Accepting and delivering what was accepted, per send.
+        cpu.push((heraldCpuMs() - cpuBefore) / r.ok);
       }
       const herald = {
         rps: round1(median(h.map((x) => x.rps))),
         p99Ms: median(h.map((x) => x.p99)),
+        cpuMsPerSend: round2(median(cpu)),
       };
       const ceiling = {
         rps: round1(median(c.map((x) => x.rps))),
@@ -314,49 +337,60 @@ async function main() {
       print(row);
     };
 
-    await acceptRow(
-      'V2 sends accepted, 64 connections, 1 hosted instance',
-      '/api/v2/message/send',
-      v2Body(v2One),
-      64,
-      { hosted: 1, peer: 0 },
-      '≥ 0.6× bare Express, p99 < 50 ms',
-    );
-    await acceptRow(
-      'V1 mode: async accepted, 64 connections, 1 hosted instance',
-      '/api/v1/message/send',
-      v1Body,
-      64,
-      { hosted: 1, peer: 0 },
-      '≥ 0.6× bare Express, p99 < 50 ms',
-    );
-    await acceptRow(
-      'V2 sends accepted, 20 connections, 2 instances (webhook + hosted)',
-      '/api/v2/message/send',
-      v2Body(v2Two),
-      20,
-      { hosted: 1, peer: 1 },
-      '—',
-    );
+    if (runs('v2'))
+      await acceptRow(
+        'V2 sends accepted, 64 connections, 1 hosted instance',
+        '/api/v2/message/send',
+        v2Body(v2One),
+        64,
+        { hosted: 1, peer: 0 },
+        '≥ 0.6× bare Express, p99 < 50 ms',
+      );
+    if (runs('v1'))
+      await acceptRow(
+        'V1 mode: async accepted, 64 connections, 1 hosted instance',
+        '/api/v1/message/send',
+        v1Body,
+        64,
+        { hosted: 1, peer: 0 },
+        '≥ 0.6× bare Express, p99 < 50 ms',
+      );
+    if (runs('two'))
+      await acceptRow(
+        'V2 sends accepted, 20 connections, 2 instances (webhook + hosted)',
+        '/api/v2/message/send',
+        v2Body(v2Two),
+        20,
+        { hosted: 1, peer: 1 },
+        '—',
+      );
 
     // Deliveries end to end: the clock runs from the first send to the last delivery's
     // arrival at the peer, so deliveries overlap the sends still coming in.
     const delivered: number[] = [];
     const peerDirect: number[] = [];
-    for (let i = 0; i < rounds; i++) {
+    const deliveryCpu: number[] = [];
+    for (let i = 0; i < (runs('deliver') ? rounds : 0); i++) {
       peerDirect.push((await load(`${peerUrl}/direct`, v2Body(v2Hooks), 64)).rps);
       await peerStats('DELETE');
       peerExpected = 0;
       const started = Date.now();
+      const cpuBefore = heraldCpuMs();
       const r = await load(`${heraldUrl}/api/v2/message/send`, v2Body(v2Hooks), 20, sends);
       if (r.ok !== sends) throw new Error(`${r.ok} of ${sends} sends accepted`);
       peerExpected = 2 * sends;
       await settle(0);
+      deliveryCpu.push((heraldCpuMs() - cpuBefore) / (2 * sends));
       const { lastAt } = await peerStats();
       delivered.push((2 * sends) / ((lastAt - started) / 1000));
     }
-    {
-      const herald = { deliveriesPerSecond: round1(median(delivered)), deliveries: 2 * sends };
+    if (runs('deliver')) {
+      const herald = {
+        deliveriesPerSecond: round1(median(delivered)),
+        deliveries: 2 * sends,
+        // Accepting the sends and delivering them, per delivery.
+        cpuMsPerDelivery: round2(median(deliveryCpu)),
+      };
       const ceiling = { rps: round1(median(peerDirect)) };
       const row = {
         what: `Deliveries end to end: ${sends} V2 sends × 2 webhook instances to a loopback peer (all arrived)`,
@@ -386,6 +420,7 @@ async function main() {
       ['node out/server/cli.js', process.execPath, [cliFile, ...flags.slice(1)]],
       ['npm start', 'npm', ['start', '--', ...flags]],
     ] as const) {
+      if (!runs('start')) break;
       const s: Array<{ startMs: number; idleMb: number }> = [];
       for (let i = 0; i < starts; i++)
         s.push(await measureStart(what, command, [...args], startPort));

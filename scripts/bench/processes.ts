@@ -3,6 +3,7 @@
  * the load generator never shares its event loop and the group's memory can be summed.
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
 export interface Spawned {
   child: ChildProcess;
@@ -93,3 +94,22 @@ export async function firstAnswerMs(
     }
   }
 }
+
+/**
+ * CPU time (user + system, ms) a process has used so far, from /proc; null where there is no
+ * /proc. Per request it is the figure that other load on a shared machine disturbs least.
+ */
+export function cpuMs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): utime is 14th, stime 15th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return (ticks * 1000) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+
+/** USER_HZ: 100 on every Linux Herald runs on. */
+const CLOCK_TICKS = 100;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
 
 import { convert as htmlToText } from 'html-to-text';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import { z } from 'zod';
@@ -179,7 +179,10 @@ interface CachedTransport {
 export function createEmailAdapter() {
   const transports = new Map<number, CachedTransport>();
 
-  function transportFor(channelId: number, config: EmailConfig) {
+  async function transportFor(channelId: number, config: EmailConfig) {
+    // Loaded on the first mail, not at start: about 10 MB and 0.1 s a Herald without an email
+    // channel never needs. Awaited before the cache is read, so concurrent sends share one.
+    const { default: nodemailer } = await import('nodemailer');
     const options = smtpTransportOptions(config);
     const fingerprint = createHash('sha256').update(JSON.stringify(options)).digest('hex');
     const cached = transports.get(channelId);
@@ -208,9 +211,9 @@ export function createEmailAdapter() {
       const to = parseEmailRecipients(recipient);
       let info: SMTPTransport.SentMessageInfo;
       try {
-        info = await transportFor(message.channelId, config).sendMail(
-          buildEmail(config, message, to),
-        );
+        info = await (
+          await transportFor(message.channelId, config)
+        ).sendMail(buildEmail(config, message, to));
       } catch (err) {
         throw classifySmtpError(err);
       }

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
+import zlib from 'node:zlib';
 
-import axios, { AxiosError, type AxiosRequestConfig, type Method } from 'axios';
 import { HttpsProxyAgent } from 'https-proxy-agent';
 import { z } from 'zod';
 
@@ -21,21 +21,33 @@ export type HttpOptions = z.infer<typeof httpOptionsSchema>;
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
-const keepAliveHttp = new http.Agent({ keepAlive: true, maxSockets: 32 });
-const keepAliveHttps = new https.Agent({ keepAlive: true, maxSockets: 32 });
+/**
+ * Sockets kept open per origin. At least the dispatcher's concurrency (64), so attempts to one
+ * platform never queue behind each other for a socket; past that a platform is better served
+ * by reusing warm connections than by opening more.
+ */
+export const MAX_SOCKETS_PER_ORIGIN = 128;
+
+/** A platform's reply is read up to this much; the rest is dropped (the status still counts). */
+export const MAX_REPLY_BYTES = 1024 * 1024;
+
+const keepAliveHttp = new http.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS_PER_ORIGIN });
+const keepAliveHttps = new https.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS_PER_ORIGIN });
 const proxyAgents = new Map<string, HttpsProxyAgent<string>>();
 
 function proxyAgent(proxy: string): HttpsProxyAgent<string> {
   let agent = proxyAgents.get(proxy);
   if (!agent) {
-    agent = new HttpsProxyAgent(proxy, { keepAlive: true });
+    agent = new HttpsProxyAgent(proxy, { keepAlive: true, maxSockets: MAX_SOCKETS_PER_ORIGIN });
     proxyAgents.set(proxy, agent);
   }
   return agent;
 }
 
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
+
 export interface HttpRequest {
-  method?: Method;
+  method?: Method | Lowercase<Method>;
   url: string;
   headers?: Record<string, string>;
   /** A string is sent as is; anything else is sent as JSON. */
@@ -46,51 +58,147 @@ export interface HttpRequest {
 export interface HttpResponse {
   status: number;
   headers: Record<string, string>;
-  /** Raw body text. */
+  /** Raw body text (at most MAX_REPLY_BYTES of it). */
   text: string;
   /** Parsed JSON body, or undefined when the body is not JSON. */
   json: unknown;
 }
 
+/** A transport failure before any answer: the socket's own error, or the timeout. */
+class TransportFailure extends Error {
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+  ) {
+    super(message);
+  }
+}
+
+function hasHeader(headers: Record<string, string>, name: string): boolean {
+  return Object.keys(headers).some((k) => k.toLowerCase() === name);
+}
+
+/** What goes on the wire: the body as bytes, and the headers it implies unless already set. */
+function prepare(req: HttpRequest): { headers: Record<string, string>; payload?: Buffer } {
+  const headers: Record<string, string> = { ...req.headers };
+  if (!hasHeader(headers, 'accept')) headers.Accept = 'application/json, text/plain, */*';
+  if (!hasHeader(headers, 'user-agent')) headers['User-Agent'] = 'Herald';
+  if (!hasHeader(headers, 'accept-encoding')) headers['Accept-Encoding'] = 'gzip, deflate, br';
+  if (req.body === undefined || req.body === null) return { headers };
+  const isText = typeof req.body === 'string';
+  const payload = Buffer.from(isText ? (req.body as string) : JSON.stringify(req.body), 'utf8');
+  if (!isText && !hasHeader(headers, 'content-type')) {
+    headers['Content-Type'] = 'application/json';
+  }
+  headers['Content-Length'] = String(payload.length);
+  return { headers, payload };
+}
+
+/** The reply's body as a stream of plain bytes, whatever encoding the platform chose. */
+function decoded(res: http.IncomingMessage): NodeJS.ReadableStream {
+  switch ((res.headers['content-encoding'] ?? '').trim().toLowerCase()) {
+    case 'gzip':
+    case 'x-gzip':
+      return res.pipe(zlib.createGunzip());
+    case 'deflate':
+      return res.pipe(zlib.createInflate());
+    case 'br':
+      return res.pipe(zlib.createBrotliDecompress());
+    default:
+      return res;
+  }
+}
+
 /**
  * Sends one request with keep-alive, a timeout and the channel's proxy (CONNECT tunnelling,
  * so https targets stay end-to-end encrypted). It resolves for every HTTP status; only a
- * transport failure throws, already tagged transient.
+ * transport failure throws, already tagged transient. Plain node:http rather than a client
+ * library: per delivery, axios's config merging and adapter layers cost about as much CPU
+ * as the rest of an attempt.
  */
 export async function httpRequest(req: HttpRequest): Promise<HttpResponse> {
-  const options = req.options ?? {};
-  const config: AxiosRequestConfig = {
-    method: req.method ?? 'POST',
-    url: req.url,
-    headers: req.headers,
-    data: req.body,
-    timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    responseType: 'text',
-    transformResponse: (data: unknown) => data,
-    validateStatus: () => true,
-    maxRedirects: 0,
-    proxy: false,
-  };
-  if (options.proxy) {
-    const agent = proxyAgent(options.proxy);
-    config.httpAgent = agent;
-    config.httpsAgent = agent;
-  } else {
-    config.httpAgent = keepAliveHttp;
-    config.httpsAgent = keepAliveHttps;
-  }
   try {
-    const res = await axios.request<string>(config);
-    const text = typeof res.data === 'string' ? res.data : String(res.data ?? '');
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(res.headers)) {
-      if (v !== undefined && v !== null)
-        headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : String(v);
-    }
-    return { status: res.status, headers, text, json: parseJson(text) };
+    return await send(req);
   } catch (err) {
     throw transportError(err, req.url);
   }
+}
+
+function send(req: HttpRequest): Promise<HttpResponse> {
+  const options = req.options ?? {};
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const url = new URL(req.url);
+  const secure = url.protocol === 'https:';
+  if (!secure && url.protocol !== 'http:') {
+    return Promise.reject(new TransportFailure(`unsupported protocol ${url.protocol}`, undefined));
+  }
+  const { headers, payload } = prepare(req);
+  const agent = options.proxy ? proxyAgent(options.proxy) : secure ? keepAliveHttps : keepAliveHttp;
+  return new Promise<HttpResponse>((resolve, reject) => {
+    let settled = false;
+    const fail = (err: unknown) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      outgoing.destroy();
+      reject(err);
+    };
+    // The whole exchange, connect to last byte, has to fit in the timeout.
+    const timer = setTimeout(
+      () => fail(new TransportFailure(`no answer within ${timeoutMs} ms`, 'ETIMEDOUT')),
+      timeoutMs,
+    );
+    const outgoing = (secure ? https : http).request(
+      url,
+      { method: (req.method ?? 'POST').toUpperCase(), headers, agent },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        let capped = false;
+        const body = decoded(res);
+        const finish = () => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          const text = Buffer.concat(chunks).toString('utf8');
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: flatHeaders(res.headers),
+            text,
+            json: capped ? undefined : parseJson(text),
+          });
+        };
+        body.on('data', (chunk: Buffer) => {
+          if (capped) return;
+          const room = MAX_REPLY_BYTES - size;
+          if (chunk.length >= room) {
+            chunks.push(chunk.subarray(0, room));
+            size = MAX_REPLY_BYTES;
+            capped = true;
+            // Enough read to judge the reply: the rest is not worth the bytes.
+            finish();
+            res.destroy();
+            return;
+          }
+          chunks.push(chunk);
+          size += chunk.length;
+        });
+        body.on('end', finish);
+        body.on('error', fail);
+        res.on('error', fail);
+      },
+    );
+    outgoing.on('error', fail);
+    outgoing.end(payload);
+  });
+}
+
+function flatHeaders(raw: http.IncomingHttpHeaders): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw)) {
+    if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  }
+  return headers;
 }
 
 function parseJson(text: string): unknown {
@@ -102,23 +210,20 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** Folds axios and socket errors (with nested causes) into one transient DeliveryError. */
+/** Folds socket errors (with nested causes) and the timeout into one transient DeliveryError. */
 export function transportError(err: unknown, url: string): DeliveryError {
   const host = safeHost(url);
-  if (err instanceof AxiosError) {
-    const code = err.code ?? (err.cause as NodeJS.ErrnoException | undefined)?.code;
-    if (code === 'ECONNABORTED' || code === 'ETIMEDOUT') {
-      return DeliveryError.transient(`timed out talking to ${host}`);
-    }
-    const causeMsg = err.cause instanceof Error ? err.cause.message : '';
-    return DeliveryError.transient(
-      `network error talking to ${host}: ${code ?? ''} ${err.message}${causeMsg && causeMsg !== err.message ? ` (${causeMsg})` : ''}`
-        .replace(/\s+/g, ' ')
-        .trim(),
-    );
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ETIMEDOUT' || code === 'ECONNABORTED') {
+    return DeliveryError.transient(`timed out talking to ${host}`);
   }
   const message = err instanceof Error ? err.message : String(err);
-  return DeliveryError.transient(`network error talking to ${host}: ${message}`);
+  const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : '';
+  return DeliveryError.transient(
+    `network error talking to ${host}: ${code && !message.includes(code) ? code : ''} ${message}${cause && cause !== message ? ` (${cause})` : ''}`
+      .replace(/\s+/g, ' ')
+      .trim(),
+  );
 }
 
 function safeHost(url: string): string {

@@ -20,6 +20,9 @@ export interface TokenPayload {
 
 export class TokenError extends Error {}
 
+/** Tokens whose decoding is remembered: far more than the tasks and templates in use. */
+const DECODED_CACHE_SIZE = 1000;
+
 /**
  * Deterministic authenticated encryption (SIV-style): the GCM nonce is an HMAC of the plaintext,
  * so the same (kind, id, generation) always yields the same token, and any change to the token
@@ -28,6 +31,12 @@ export class TokenError extends Error {}
 export class TokenCodec {
   private readonly encKey: Buffer;
   private readonly sivKey: Buffer;
+  /**
+   * Token string → payload for tokens that authenticated, least recently used first. A token
+   * is deterministic and its payload never changes, so every send need not pay the AES-GCM
+   * and HMAC again; rotation and deletion are checked against the database, not here.
+   */
+  private readonly decoded = new Map<string, Readonly<TokenPayload>>();
 
   constructor(masterKey: Buffer) {
     this.encKey = deriveKey(masterKey, 'token-enc');
@@ -48,6 +57,21 @@ export class TokenCodec {
 
   /** Throws TokenError with a short reason when the token is malformed or forged. */
   decode(token: string, expected: TokenKind): TokenPayload {
+    const hit = this.decoded.get(token);
+    if (hit?.kind === expected) {
+      this.decoded.delete(token);
+      this.decoded.set(token, hit);
+      return { ...hit };
+    }
+    const payload = this.decodeUncached(token, expected);
+    if (this.decoded.size >= DECODED_CACHE_SIZE) {
+      this.decoded.delete(this.decoded.keys().next().value as string);
+    }
+    this.decoded.set(token, Object.freeze({ ...payload }));
+    return payload;
+  }
+
+  private decodeUncached(token: string, expected: TokenKind): TokenPayload {
     if (typeof token !== 'string' || !/^[A-Za-z0-9_-]+$/.test(token)) {
       throw new TokenError('格式错误 (malformed token)');
     }

@@ -187,16 +187,20 @@ export async function claimDue(
 }
 
 /**
- * Records finished attempts: the deliveries still `sending` move to their outcome status and
- * get one attempt row each, all in two statements. Returns the rows that moved (a delivery no
- * longer `sending` is refused and left alone).
+ * Records finished attempts: the deliveries still `sending` move to their outcome status, get
+ * one attempt row each, and their sends are rolled up (rollUpSends), all in three statements
+ * of which the last two run side by side. Returns the rows that moved (a delivery no longer
+ * `sending` is refused and left alone) and the sends whose status changed.
  */
 export async function recordOutcomes(
   sql: SqlExecutor,
   outcomes: OutcomeRecord[],
   wallNow: number,
-): Promise<Array<{ id: number; sendId: number; attempts: number }>> {
-  if (outcomes.length === 0) return [];
+): Promise<{
+  moved: Array<{ id: number; sendId: number; attempts: number }>;
+  sends: Array<{ id: number; status: SendStatus }>;
+}> {
+  if (outcomes.length === 0) return { moved: [], sends: [] };
   const at = sqliteDate(wallNow);
   const moved = await sql.all<{ id: number; send_id: number; attempts: number }>(
     `UPDATE deliveries SET status = v.status, attempts = deliveries.attempts + 1,
@@ -224,8 +228,19 @@ export async function recordOutcomes(
   );
   const attemptNo = new Map(moved.map((m) => [m.id, m.attempts]));
   const recorded = outcomes.filter((o) => attemptNo.has(o.id));
-  if (recorded.length > 0) {
-    await sql.run(
+  const sendIds = [...new Set(moved.map((m) => m.send_id))];
+  // Neither reads what the other writes: both wait on the same turn of the event loop.
+  const [sends] = await Promise.all([
+    rollUpSends(sql, sendIds, wallNow),
+    recorded.length > 0 && insertAttempts(),
+  ]);
+  return {
+    moved: moved.map((m) => ({ id: m.id, sendId: m.send_id, attempts: m.attempts })),
+    sends,
+  };
+
+  function insertAttempts() {
+    return sql.run(
       `INSERT INTO delivery_attempts (delivery_id, attempt, outcome, error, reply, duration_ms,
          started_at, created_at)
        SELECT value ->> 'id', value ->> 'attempt', value ->> 'outcome', value ->> 'error',
@@ -247,7 +262,6 @@ export async function recordOutcomes(
       ],
     );
   }
-  return moved.map((m) => ({ id: m.id, sendId: m.send_id, attempts: m.attempts }));
 }
 
 /**

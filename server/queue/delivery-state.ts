@@ -105,13 +105,9 @@ export class DeliveryState {
       name: 'outcome',
       run: async ({ sql }, outcomes) => {
         const wallNow = Date.now();
-        const moved = new Map(
-          (await recordOutcomes(sql, [...outcomes], wallNow)).map((m) => [m.id, m]),
-        );
-        const sendIds = [...new Set([...moved.values()].map((m) => m.sendId))];
-        const changed = new Map(
-          (await rollUpSends(sql, sendIds, wallNow)).map((s) => [s.id, s.status]),
-        );
+        const recorded = await recordOutcomes(sql, [...outcomes], wallNow);
+        const moved = new Map(recorded.moved.map((m) => [m.id, m]));
+        const changed = new Map(recorded.sends.map((s) => [s.id, s.status]));
         // Each changed send is reported once, with the first of its outcomes.
         return outcomes.map((o) => {
           const m = moved.get(o.id);

@@ -30,6 +30,17 @@ describe('TokenCodec', () => {
     ).toThrow(/not a task token/);
   });
 
+  it('a token already decoded (and remembered) still opens only its own kind', () => {
+    const fresh = new TokenCodec(randomBytes(32));
+    const task = fresh.encode({ kind: 'task', id: 9, generation: 2 });
+    expect(fresh.decode(task, 'task')).toEqual({ kind: 'task', id: 9, generation: 2 });
+    expect(() => fresh.decode(task, 'template')).toThrow(/not a template token/);
+    // The answer is a copy: a caller changing it does not change the next decode.
+    const first = fresh.decode(task, 'task');
+    first.generation = 99;
+    expect(fresh.decode(task, 'task')).toEqual({ kind: 'task', id: 9, generation: 2 });
+  });
+
   it('decode() refuses any altered character, a wrong key, and malformed input', () => {
     const token = codec.encode({ kind: 'task', id: 42, generation: 3 });
     fc.assert(

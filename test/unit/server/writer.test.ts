@@ -55,6 +55,30 @@ describe('Writer', () => {
     expect(await bodies()).toEqual(['a', 'b', 'c']);
   });
 
+  it('the kinds of one cycle run side by side and commit together', async () => {
+    // A kind that waits until the other kind of its cycle has started: run one after the
+    // other, the cycle would never finish.
+    let otherStarted!: () => void;
+    const started = new Promise<void>((r) => (otherStarted = r));
+    const waiting: BatchKind<string, number> = {
+      name: 'waiting',
+      async run(tx, items) {
+        await started;
+        return notes.run(tx, items);
+      },
+    };
+    const other: BatchKind<string, number> = {
+      name: 'other',
+      async run(tx, items) {
+        otherStarted();
+        return notes.run(tx, items);
+      },
+    };
+    const ids = await Promise.all([db.writer.submit(waiting, 'w'), db.writer.submit(other, 'o')]);
+    expect(ids).toHaveLength(2);
+    expect((await bodies()).sort()).toEqual(['o', 'w']);
+  });
+
   it('a failing item of a merged batch is refused alone; the rest of the cycle commits', async () => {
     const results = await Promise.allSettled([
       db.writer.submit(notes, 'a'),

@@ -1,0 +1,117 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import zlib from 'node:zlib';
+
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { DeliveryError } from '../../../server/channels/delivery-error';
+import { MAX_REPLY_BYTES, httpRequest } from '../../../server/channels/http-client';
+
+/** A loopback server whose handler each test writes; it records what arrived. */
+async function serve(handler: http.RequestListener) {
+  const server = http.createServer(handler);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
+}
+
+describe('httpRequest (node:http on a keep-alive agent)', () => {
+  let close: (() => Promise<void>) | undefined;
+  afterEach(async () => {
+    await close?.();
+    close = undefined;
+  });
+
+  it('sends an object as JSON and answers with status, lower-case headers, text and json', async () => {
+    const seen: Array<{ method?: string; type?: string; body: string }> = [];
+    const s = await serve(async (req, res) => {
+      seen.push({
+        method: req.method,
+        type: req.headers['content-type'],
+        body: await readBody(req),
+      });
+      res.writeHead(201, { 'X-Thing': 'yes', 'Content-Type': 'application/json' });
+      res.end('{"ok":true}');
+    });
+    close = s.close;
+    const res = await httpRequest({ url: `${s.url}/x`, body: { a: '你好' } });
+    expect(seen).toEqual([{ method: 'POST', type: 'application/json', body: '{"a":"你好"}' }]);
+    expect(res).toMatchObject({ status: 201, text: '{"ok":true}', json: { ok: true } });
+    expect(res.headers['x-thing']).toBe('yes');
+  });
+
+  it('sends a string as is and resolves for error statuses, with json undefined for non-JSON', async () => {
+    const s = await serve(async (req, res) => {
+      const body = await readBody(req);
+      res.writeHead(503, { 'Retry-After': '7' });
+      res.end(`got ${req.method} ${body}`);
+    });
+    close = s.close;
+    const res = await httpRequest({ method: 'PUT', url: s.url, body: 'plain' });
+    expect(res).toMatchObject({ status: 503, text: 'got PUT plain', json: undefined });
+    expect(res.headers['retry-after']).toBe('7');
+  });
+
+  it('decompresses a gzip reply', async () => {
+    const s = await serve((_req, res) => {
+      res.writeHead(200, { 'Content-Encoding': 'gzip', 'Content-Type': 'application/json' });
+      res.end(zlib.gzipSync('{"errcode":0}'));
+    });
+    close = s.close;
+    expect((await httpRequest({ url: s.url, body: '' })).json).toEqual({ errcode: 0 });
+  });
+
+  it('reads a huge reply only up to the cap and keeps its status', async () => {
+    const s = await serve((_req, res) => {
+      res.writeHead(200);
+      const chunk = 'x'.repeat(64 * 1024);
+      // Twice the cap, so the cap is what stops the read.
+      for (let sent = 0; sent < 2 * MAX_REPLY_BYTES; sent += chunk.length) res.write(chunk);
+      res.end();
+    });
+    close = s.close;
+    const res = await httpRequest({ method: 'GET', url: s.url });
+    expect(res.status).toBe(200);
+    expect(res.text.length).toBe(MAX_REPLY_BYTES);
+  });
+
+  it('gives up at the timeout with a transient "timed out" error', async () => {
+    const s = await serve(() => {
+      // Never answers.
+    });
+    close = s.close;
+    const err = await httpRequest({ url: s.url, body: '{}', options: { timeoutMs: 200 } }).catch(
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(DeliveryError);
+    expect((err as DeliveryError).retryable).toBe(true);
+    expect((err as DeliveryError).message).toMatch(/^timed out talking to 127\.0\.0\.1:/);
+  });
+
+  it('reports a refused connection as a transient network error naming the host', async () => {
+    const s = await serve((_req, res) => res.end());
+    const url = s.url;
+    await s.close();
+    const err = await httpRequest({ url, body: '{}' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DeliveryError);
+    expect((err as DeliveryError).retryable).toBe(true);
+    expect((err as DeliveryError).message).toMatch(
+      /network error talking to 127\.0\.0\.1:\d+: .*ECONNREFUSED/,
+    );
+  });
+});

@@ -1,18 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 
 import { ADMIN, ConsoleClient, startTestHerald, type TestHerald } from '../helpers/herald';
 import { ManualClock } from '../helpers/manual-clock';
 
 describe('console sign-in', () => {
-  let herald: TestHerald;
-  const clock = new ManualClock();
+  // Each test gets its own Herald: setup, the one-time desktop secret, the sign-in throttle and
+  // the password are all state that one test would otherwise leave for the next.
+  let running: TestHerald | undefined;
+  let clock: ManualClock;
 
-  beforeAll(async () => {
-    herald = await startTestHerald({ setup: false, desktopSecret: 'one-time-secret', clock });
+  const start = async (setup: boolean) => {
+    clock = new ManualClock();
+    running = await startTestHerald({ setup, desktopSecret: 'one-time-secret', clock });
+    return running;
+  };
+  afterEach(async () => {
+    await running?.close(true);
+    running = undefined;
   });
-  afterAll(() => herald.close(true));
 
   it('GET /status reports that setup is needed until the first admin exists', async () => {
+    const herald = await start(false);
     const anon = new ConsoleClient(herald.url);
     expect((await anon.get('/status')).body.data.setupRequired).toBe(true);
     const setupCode = herald.server.setupCode();
@@ -40,6 +48,7 @@ describe('console sign-in', () => {
   });
 
   it('every console route answers 401 without a session', async () => {
+    const herald = await start(true);
     const anon = new ConsoleClient(herald.url);
     for (const [method, path] of [
       ['GET', '/me'],
@@ -65,6 +74,7 @@ describe('console sign-in', () => {
   });
 
   it('POST /login throttles repeated failures per IP and user', async () => {
+    const herald = await start(true);
     const anon = new ConsoleClient(herald.url);
     for (let i = 0; i < 5; i++) {
       const res = await anon.post('/login', { username: 'admin', password: `wrong-${i}` });
@@ -81,6 +91,7 @@ describe('console sign-in', () => {
   });
 
   it('console mutations accept only application/json', async () => {
+    const herald = await start(false);
     const res = await fetch(`${herald.url}/api/console/login`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
@@ -91,6 +102,7 @@ describe('console sign-in', () => {
   });
 
   it('GET /desktop-login signs the window in once with the one-time secret', async () => {
+    const herald = await start(true);
     const wrong = await fetch(`${herald.url}/api/console/desktop-login?secret=nope`, {
       redirect: 'manual',
     });
@@ -111,6 +123,7 @@ describe('console sign-in', () => {
   });
 
   it('POST /password changes the password and signs out other sessions', async () => {
+    const herald = await start(true);
     const a = new ConsoleClient(herald.url);
     // Two sessions of the same user, opened through the desktop sign-in.
     herald.server.ctx.desktopSecret.value = 'second-secret';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { Schedule, Send } from '../../server/db/models';
 import { Scheduler } from '../../server/schedules/scheduler';
@@ -17,13 +17,16 @@ const titles = (peer: HttpPeer) => peer.received.map((r) => (r.json as { title?:
 const sendsOf = (scheduleId: number) => Send.count({ where: { scheduleId } });
 
 describe('scheduled messages', () => {
-  const clock = new ManualClock(Date.parse('2026-11-22T08:00:00.000Z'));
+  let clock: ManualClock;
   let herald: TestHerald;
   let peer: HttpPeer;
   let taskId: number;
   let templateId: number;
 
-  beforeAll(async () => {
+  // A fresh Herald, clock and peer per test: a schedule left by one test would fire in another's
+  // tick, and a moved clock would shift every run time computed after it.
+  beforeEach(async () => {
+    clock = new ManualClock(Date.parse('2026-11-22T08:00:00.000Z'));
     peer = await startHttpPeer();
     herald = await startTestHerald({ clock });
     const hook = await herald.createChannel('webhook', { url: `${peer.url}/hook` });
@@ -36,7 +39,7 @@ describe('scheduled messages', () => {
       )
     ).template.id;
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await herald.close(true);
     await peer.close();
   });
@@ -296,7 +299,9 @@ describe('scheduled messages', () => {
     }
     await herald.console.ok('DELETE', `/schedules/${s.id}`);
   });
+});
 
+describe('scheduled messages on the real clock', () => {
   it('fires by itself at its time on the real clock, without a tick from outside', async () => {
     const realPeer = await startHttpPeer();
     const real = await startTestHerald();

@@ -12,24 +12,24 @@ describe('email through Herald', () => {
   beforeAll(async () => {
     herald = await startTestHerald({ settings: { retry: { maxAttempts: 3 } } });
     sink = await startSmtpSink({ mode: 'starttls' });
-    channelId = (
-      await herald.createChannel('email', {
-        host: sink.host,
-        port: sink.port,
-        secure: 'starttls',
-        username: 'herald',
-        password: 'sink-password',
-        from: 'herald@example.com',
-        fromName: 'Herald 通知',
-        allowSelfSigned: true,
-      })
-    ).id;
+    channelId = (await createEmailChannel()).id;
   });
   afterAll(async () => {
     await herald.close(true);
     await sink.close();
   });
 
+  const createEmailChannel = () =>
+    herald.createChannel('email', {
+      host: sink.host,
+      port: sink.port,
+      secure: 'starttls',
+      username: 'herald',
+      password: 'sink-password',
+      from: 'herald@example.com',
+      fromName: 'Herald 通知',
+      allowSelfSigned: true,
+    });
   const finished = (title: string) =>
     herald.waitFor(async () => {
       const rows = await Delivery.findAll({ where: { title } });
@@ -115,6 +115,8 @@ describe('email through Herald', () => {
   });
 
   it('a corrected password is used as soon as the channel is saved', async () => {
+    // Its own channel: the edits below would otherwise change the one the other tests send through.
+    const channelId = (await createEmailChannel()).id;
     await herald.console.ok('PUT', `/channels/${channelId}`, {
       config: {
         host: sink.host,

@@ -49,11 +49,13 @@ describe('signed webhook deliveries against a verifying receiver', () => {
       { text: 'signed {{n}}', placeholders: [{ key: 'n', label: 'N' }] },
       [{ channelId: ch.id, contentType: 'text' }],
     );
+    // The receiver is shared with the other tests: only requests from here on are this test's.
+    const before = receiver.received.length;
     receiver.script.push({ status: 500, body: 'try again' });
     expect(
       (await herald.sendV2({ token, title: 'signed', placeholders: { n: '1' } })).body.code,
     ).toBe(200);
-    const [first, retry] = await receiver.waitForRequests(2);
+    const [first, retry] = (await receiver.waitForRequests(before + 2)).slice(before);
     const a = verify(secret, first!);
     const b = verify(secret, retry!);
     expect(a.id).toMatch(/^msg_[A-Za-z0-9_-]+$/);
@@ -62,7 +64,7 @@ describe('signed webhook deliveries against a verifying receiver', () => {
 
     // Another delivery gets another id; a tampered body fails the receiver's check.
     await herald.sendV2({ token, title: 'signed', placeholders: { n: '2' } });
-    const [, , next] = await receiver.waitForRequests(3);
+    const [, , next] = (await receiver.waitForRequests(before + 3)).slice(before);
     expect(verify(secret, next!).id).not.toBe(a.id);
     expect(() => verify(secret, { ...next!, body: next!.body.replace('2', '3') })).toThrow(
       'no matching signature',

@@ -1,10 +1,11 @@
 import { QueryTypes } from 'sequelize';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { Delivery, HostedMessage, Send } from '../../../server/db/models';
 import { ConsoleClient, startTestHerald, type TestHerald } from '../../helpers/herald';
 import { insertDeliveries, insertMessages, insertSends } from './history-fixtures';
 
+// Each describe starts (and closes) its own Herald here; describes never run interleaved.
 let herald: TestHerald;
 const OLD = new Date(Date.now() - 100 * 86_400_000)
   .toISOString()
@@ -21,7 +22,8 @@ const write = (q: string) =>
   herald.server.ctx.writeLock.run(() => herald.server.ctx.sequelize.query(q));
 const idsOf = async (title: string) => (await Send.findAll({ where: { title } })).map((s) => s.id);
 
-beforeAll(async () => {
+/** A Herald holding old and new sends and hosted messages, before any prune. */
+async function startSeeded(): Promise<TestHerald> {
   herald = await startTestHerald({ startDispatcher: false });
   // More old, finished sends than one batch holds, each with a delivery and an attempt.
   const bulk: Array<[string, string]> = [];
@@ -60,10 +62,16 @@ beforeAll(async () => {
   await write(
     `UPDATE hosted_messages SET created_at = '${MONTH_AGO}' WHERE title = 'month-old message'`,
   );
-});
-afterAll(() => herald.close(true));
+  return herald;
+}
 
 describe('retention settings', () => {
+  // Its tests only read the settings or are refused, so they share one Herald.
+  beforeAll(async () => {
+    herald = await startTestHerald({ startDispatcher: false });
+  });
+  afterAll(() => herald.close(true));
+
   it('default to 90 days of sends and hosted messages kept forever', async () => {
     const settings = await herald.console.ok('GET', '/settings');
     expect(settings.retention).toEqual({ sendsDays: 90, messagesDays: 0 });
@@ -83,6 +91,10 @@ describe('retention settings', () => {
 });
 
 describe('pruning', () => {
+  // Every prune deletes rows and moves the settings: each test starts from the unpruned data.
+  beforeEach(startSeeded);
+  afterEach(() => herald.close(true));
+
   it('deletes old finished sends with their deliveries and attempts, never unfinished ones', async () => {
     const r = await herald.console.ok('POST', '/maintenance/prune');
     expect(r.deleted).toEqual({ sends: 1205, deliveries: 1205, attempts: 1203, hostedMessages: 0 });
@@ -105,6 +117,16 @@ describe('pruning', () => {
   });
 
   it('prunes hosted messages only once messagesDays is set', async () => {
+    // Kept forever by default: a prune takes the old sends and leaves every message.
+    const first = await herald.console.ok('POST', '/maintenance/prune');
+    expect(first.deleted).toEqual({
+      sends: 1205,
+      deliveries: 1205,
+      attempts: 1203,
+      hostedMessages: 0,
+    });
+    expect(await HostedMessage.count()).toBe(3);
+
     await herald.console.ok('PUT', '/settings', { retention: { messagesDays: 30 } });
     expect((await herald.console.ok('GET', '/settings')).retention).toEqual({
       sendsDays: 90,
@@ -121,14 +143,24 @@ describe('pruning', () => {
     await herald.console.ok('PUT', '/settings', { retention: { sendsDays: 0, messagesDays: 0 } });
     await write(`UPDATE sends SET created_at = '${OLD}'`);
     await write(`UPDATE deliveries SET status = 'sent'`);
+    const before = [await Send.count(), await Delivery.count(), await HostedMessage.count()];
     const r = await herald.console.ok('POST', '/maintenance/prune');
     expect(r.deleted).toEqual({ sends: 0, deliveries: 0, attempts: 0, hostedMessages: 0 });
-    expect(await Send.count()).toBe(4);
+    expect([await Send.count(), await Delivery.count(), await HostedMessage.count()]).toEqual(
+      before,
+    );
   });
 });
 
 describe('GET /maintenance', () => {
+  beforeEach(startSeeded);
+  afterEach(() => herald.close(true));
+
   it('answers the database size, free pages and row counts', async () => {
+    // The counts after a prune of old sends and of hosted messages older than 30 days.
+    await herald.console.ok('PUT', '/settings', { retention: { messagesDays: 30 } });
+    await herald.console.ok('POST', '/maintenance/prune');
+    await herald.console.ok('PUT', '/settings', { retention: { sendsDays: 0, messagesDays: 0 } });
     const info = await herald.console.ok('GET', '/maintenance');
     expect(info.rows).toEqual({ sends: 4, deliveries: 5, attempts: 0, hostedMessages: 1 });
     expect(info.file).toMatch(/herald\.db$/);

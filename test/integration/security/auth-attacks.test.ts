@@ -1,6 +1,6 @@
 import { request, type IncomingMessage } from 'node:http';
 
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { USER_POLICY } from '../../../server/api/console/auth/login-throttle';
 import { MAX_STREAMS_PER_SESSION } from '../../../server/api/console/events/live-streams';
@@ -64,12 +64,15 @@ describe(
   { timeout: 30_000 },
   () => {
     let herald: TestHerald;
-    const clock = new ManualClock();
+    let clock: ManualClock;
 
-    beforeAll(async () => {
+    // A fresh Herald per test: creating the admin, and the throttle's count of wrong codes,
+    // would otherwise carry over into the next test.
+    beforeEach(async () => {
+      clock = new ManualClock();
       herald = await startTestHerald({ setup: false, clock, desktopSecret: 'desk-secret' });
     });
-    afterAll(() => herald.close(true));
+    afterEach(() => herald.close(true));
 
     it('a forged setup without the code, or with a wrong one, is refused and creates no admin', async () => {
       const page = new ConsoleClient(herald.url);
@@ -149,12 +152,14 @@ describe(
   { timeout: 60_000 },
   () => {
     let herald: TestHerald;
-    const clock = new ManualClock();
+    let clock: ManualClock;
 
-    beforeAll(async () => {
+    // A fresh Herald per test: each counts its own wrong guesses from zero.
+    beforeEach(async () => {
+      clock = new ManualClock();
       herald = await startTestHerald({ clock });
     });
-    afterAll(() => herald.close(true));
+    afterEach(() => herald.close(true));
 
     it('after ten wrong passwords the right one works once the announced delay has passed', async () => {
       const guesser = new ConsoleClient(herald.url);

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { openDatabase, type Database } from '../../../server/db/database';
 import { rollUpSends } from '../../../server/db/hot-path';
@@ -50,6 +50,11 @@ describe('DeliveryState', () => {
     await migrate(db.sequelize);
     state = new DeliveryState({ writer: db.writer, read: db.read, events, clock });
   });
+  // Tests share one database: each starts with nothing left due by an earlier one, which a
+  // claim would otherwise pick up.
+  beforeEach(async () => {
+    await settleAll();
+  });
   afterAll(async () => {
     await db.close();
     rmSync(dir, { recursive: true, force: true });
@@ -83,15 +88,19 @@ describe('DeliveryState', () => {
       })),
     });
 
+  /** Marks every delivery sent, so none is due or leased. */
+  const settleAll = () =>
+    db.writer.run(({ sql }) =>
+      sql.run(`UPDATE deliveries SET status = 'sent' WHERE status <> 'sent'`),
+    );
+
   /** A delivery put straight into a state (test set-up, not a transition). */
   async function deliveryIn(
     status: DeliveryStatus,
     opts: { attempts?: number; due?: boolean; leaseExpired?: boolean } = {},
   ) {
     // Nothing else may be due when a claim is tested.
-    await db.writer.run(({ sql }) =>
-      sql.run(`UPDATE deliveries SET status = 'sent' WHERE status <> 'sent'`),
-    );
+    await settleAll();
     const { deliveryIds } = await accept();
     const id = deliveryIds[0];
     const now = clock.now();

@@ -44,8 +44,11 @@ describe('SignInPage in setup mode', () => {
       password: 'owner-password',
       setupCode: 'K7XQM-4RTPW',
     });
-    // Signed in, the page moves on to the console (whose pages load lazily).
-    await vi.waitFor(() => expect(ctx.router.currentRoute.value.name).toBe('dashboard'));
+    // Signed in, the page moves on to the console, whose pages load lazily: the first import of
+    // the dashboard (ECharts) can take seconds on a busy machine.
+    await vi.waitFor(() => expect(ctx.router.currentRoute.value.name).toBe('dashboard'), {
+      timeout: 10_000,
+    });
   });
 
   it('SignInPage shows the server refusing a wrong setup code', async () => {

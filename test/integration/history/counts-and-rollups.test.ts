@@ -98,6 +98,18 @@ describe('daily roll-ups', () => {
   });
 
   it('feed the dashboard the same numbers the rows give', async () => {
+    // Its own sends, one of them on an earlier day, whatever ran before it.
+    await insertSends(herald, [
+      ['dash 1', 'body'],
+      ['dash 2', 'body'],
+    ]);
+    const mine = await Send.findAll({ where: { title: ['dash 1', 'dash 2'] } });
+    await herald.server.ctx.writeLock.run(async () => {
+      await Send.update({ status: 'sent' }, { where: { id: mine[0].id } });
+      await herald.server.ctx.sequelize.query(
+        `UPDATE sends SET created_at = '${EARLIER} 05:06:07.000 +00:00' WHERE id = ${mine[1].id}`,
+      );
+    });
     const stats = await herald.console.ok('GET', '/stats?days=90');
     const [sends] = await sql(
       `SELECT count(*) AS n FROM sends WHERE created_at >= date('now', '-29 days')`,

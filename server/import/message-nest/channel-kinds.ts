@@ -1,3 +1,4 @@
+import { ALIYUN_SMS_DEFAULT_PARAM_MAP } from '../../channels/aliyun-sms';
 import { text } from './values';
 
 /** Message Nest's `send_ways.type` values (pkg/constant/constant.go). */
@@ -325,8 +326,8 @@ export const MESSAGE_NEST_CHANNEL_KINDS: Record<
           signName: s(auth, 'sign_name'),
           regionId: s(auth, 'region_id') || 'cn-hangzhou',
           templateCode: codes[0],
-          // Message Nest fills its template's one variable: {"content": text}.
-          paramMap: { content: '{{content}}' },
+          // Message Nest fills its template's one variable: {"content": text}, Herald's default.
+          paramMap: { ...ALIYUN_SMS_DEFAULT_PARAM_MAP },
         },
       };
     },

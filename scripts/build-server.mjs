@@ -64,6 +64,7 @@ export async function buildServer() {
     // only serve the desktop launcher's build step; the other dialects are never loaded.
     external: [
       'sqlite3',
+      'better-sqlite3',
       'argon2',
       'esbuild',
       'electron',

@@ -3,6 +3,7 @@ import sqlite3 from 'sqlite3';
 
 import { createLogger } from '../lib/logger';
 import { sqliteExecutor, type SqlExecutor } from './sql';
+import { LegacyConnection, WriteConnection, writeExecutor } from './write-connection';
 import { Writer } from './writer';
 
 const log = createLogger('db');
@@ -20,6 +21,9 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** Unset: better-sqlite3 where it loads, else node-sqlite3. Tests name one to cover both. */
+export type WriteDriver = 'better-sqlite3' | 'sqlite3';
+
 interface ConnectionManager {
   getConnection(options?: { uuid?: string; type?: string }): Promise<sqlite3.Database>;
   releaseConnection(connection: sqlite3.Database, force?: boolean): void;
@@ -34,12 +38,46 @@ function openReadOnly(file: string): Promise<sqlite3.Database> {
 }
 
 /**
+ * The write connection: better-sqlite3 where its binary loads in this runtime, node-sqlite3
+ * where it does not. better-sqlite3 is built against one runtime's ABI, and a development
+ * Electron run loads the server with the binary npm built for Node (a packaged app is rebuilt
+ * for Electron by electron-builder); node-sqlite3 is N-API and loads in both. Both give the
+ * Writer the same executor and Sequelize the same connection API; only the speed differs.
+ */
+async function openWriteConnection(
+  manager: ConnectionManager,
+  dbFile: string,
+  driver: WriteDriver | undefined,
+) {
+  let conn: WriteConnection;
+  try {
+    if (driver === 'sqlite3') throw new Error('node-sqlite3 was asked for');
+    conn = new WriteConnection(dbFile, BUSY_TIMEOUT_MS);
+  } catch (err) {
+    if (driver === 'better-sqlite3') throw err;
+    log.warn(
+      `better-sqlite3 does not load here (${String(err).split('\n')[0]}); writing through ` +
+        'node-sqlite3, which is slower under load (docs/architecture.md, "Write path")',
+    );
+    const write = await manager.getConnection({ uuid: 'write' });
+    write.configure('busyTimeout', BUSY_TIMEOUT_MS);
+    const writeSql = sqliteExecutor(write);
+    return { write, writeSql: writeSql as SqlExecutor, closeWrite: () => writeSql.close() };
+  }
+  return {
+    write: new LegacyConnection(conn) as unknown as sqlite3.Database,
+    writeSql: writeExecutor(conn),
+    closeWrite: async () => conn.close(),
+  };
+}
+
+/**
  * Opens the SQLite database in WAL mode on two connections: one that writes and one that reads.
  *
  * Writes: Sequelize's sqlite dialect would open a fresh connection per transaction, and a new
  * connection re-reads the schema on its first statement (about 8 ms per send instead of
- * 0.5 ms); Herald instead keeps one write connection, and the Writer decides when its
- * transactions open and close.
+ * 0.5 ms); Herald instead keeps one write connection, on better-sqlite3 (see
+ * write-connection.ts for why), and the Writer decides when its transactions open and close.
  *
  * Reads: a SELECT issued on the write connection while a cycle is open would run inside that
  * transaction and see its uncommitted rows. WAL lets a second connection read the last
@@ -47,7 +85,10 @@ function openReadOnly(file: string): Promise<sqlite3.Database> {
  * goes there. It is opened read-only: a write routed to it fails loudly instead of escaping
  * the writer.
  */
-export async function openDatabase(dbFile: string): Promise<Database> {
+export async function openDatabase(
+  dbFile: string,
+  options: { writeDriver?: WriteDriver } = {},
+): Promise<Database> {
   const sequelize = new Sequelize({
     dialect: 'sqlite',
     storage: dbFile,
@@ -56,10 +97,12 @@ export async function openDatabase(dbFile: string): Promise<Database> {
     define: { underscored: true },
   });
   const manager = sequelize.connectionManager as unknown as ConnectionManager;
-  const write = await manager.getConnection({ uuid: 'write' });
-  write.configure('busyTimeout', BUSY_TIMEOUT_MS);
-  const writeSql = sqliteExecutor(write);
-  await writeSql.exec('PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL');
+  const { write, writeSql, closeWrite } = await openWriteConnection(
+    manager,
+    dbFile,
+    options.writeDriver,
+  );
+  await writeSql.exec('PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON');
   const readConnection = await openReadOnly(dbFile);
   readConnection.configure('busyTimeout', BUSY_TIMEOUT_MS);
   const readSql = sqliteExecutor(readConnection);
@@ -68,7 +111,7 @@ export async function openDatabase(dbFile: string): Promise<Database> {
     options?.type === QueryTypes.SELECT ? readConnection : write;
   const release = manager.releaseConnection.bind(manager);
   manager.releaseConnection = (connection, force) => {
-    // Both connections live as long as the database; sequelize.close() closes the write one.
+    // Both connections live as long as the database, which closes them itself.
     if ((connection === write || connection === readConnection) && !force) return;
     release(connection, force);
   };
@@ -87,7 +130,7 @@ export async function openDatabase(dbFile: string): Promise<Database> {
     async close() {
       await writer.close();
       // SQLite refuses to close a connection with statements still prepared.
-      await Promise.all([writeSql.close(), readSql.close()]);
+      await Promise.all([closeWrite(), readSql.close()]);
       await new Promise<void>((resolve) => readConnection.close(() => resolve()));
       await sequelize.close();
     },

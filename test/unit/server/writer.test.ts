@@ -22,13 +22,14 @@ const notes: BatchKind<string, number> & { calls: string[][] } = {
   },
 };
 
-describe('Writer', () => {
+// The same behaviour on both write drivers (server/db/database.ts, openWriteConnection).
+describe.each(['better-sqlite3', 'sqlite3'] as const)('Writer on %s', (writeDriver) => {
   let dir: string;
   let db: Database;
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'herald-writer-'));
-    db = await openDatabase(join(dir, 'w.db'));
+    db = await openDatabase(join(dir, 'w.db'), { writeDriver });
     await db.writer.run(({ sql }) =>
       sql.exec(`CREATE TABLE notes (id INTEGER PRIMARY KEY AUTOINCREMENT, body TEXT NOT NULL
                   CHECK (body <> 'poison'));

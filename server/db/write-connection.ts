@@ -1,0 +1,214 @@
+import BetterSqlite3 from 'better-sqlite3';
+
+import type { SqlExecutor, SqlRow, SqlValue } from './sql';
+
+/**
+ * The write connection, on better-sqlite3: a statement runs to completion in the calling
+ * turn of the event loop. On node-sqlite3 every statement of a write cycle was a round trip
+ * to its worker thread, and under load each round trip waited for a turn of the busy event
+ * loop, so the writer idled while requests queued (issue 8's profile: 37 % idle). A write
+ * cycle of a few hundred rows takes about a millisecond of CPU, so running it synchronously
+ * costs the loop less than those turns did. Reads stay on node-sqlite3 (database.ts), off the
+ * event loop, because a console search over a large history may take tens of milliseconds.
+ *
+ * Sequelize's sqlite dialect only knows node-sqlite3's callback API; `LegacyConnection` speaks
+ * the part of it that the dialect uses (`serialize`, `all`, `run`, `exec`, `close`) over the
+ * same better-sqlite3 handle, so the models' writes and the hot path's statements share the
+ * one connection and the Writer's transaction.
+ */
+
+type Params = unknown[] | Record<string, unknown> | undefined;
+type Callback = (
+  this: { lastID: number; changes: number },
+  err: Error | null,
+  rows?: unknown[],
+) => void;
+
+/** The hot path's texts are fixed and the models' few; a bound keeps ad-hoc SQL from piling up. */
+const MAX_CACHED_STATEMENTS = 256;
+
+/** better-sqlite3 binds only numbers, strings, bigints, buffers and null; node-sqlite3 more. */
+function bindable(value: unknown): unknown {
+  if (value === undefined) return null;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (value instanceof Date) return value.getTime();
+  return value;
+}
+
+/**
+ * node-sqlite3 binds an array to `?1`/`$1 …` by position and an object by its keys with their
+ * prefix (`{ $name: … }`); better-sqlite3 wants an object keyed without the prefix for any
+ * numbered or named parameter.
+ */
+function bindings(sql: string, params: Params): unknown[] | Record<string, unknown> {
+  if (params === undefined) return [];
+  if (Array.isArray(params)) {
+    const values = params.map(bindable);
+    if (values.length === 0 || !/[?$]\d/.test(sql)) return values;
+    const named: Record<string, unknown> = {};
+    values.forEach((v, i) => (named[String(i + 1)] = v));
+    return named;
+  }
+  const named: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(params)) named[key.replace(/^[$:@]/, '')] = bindable(v);
+  return named;
+}
+
+/**
+ * node-sqlite3 reports the primary result code (`SQLITE_CONSTRAINT`) with the code in the
+ * message; better-sqlite3 the extended one. Sequelize maps both, and Herald's own checks read
+ * the message, so the message gets node-sqlite3's prefix.
+ */
+function asSqliteError(err: unknown): Error {
+  if (err instanceof Error && 'code' in err && typeof err.code === 'string') {
+    if (!err.message.startsWith(err.code)) err.message = `${err.code}: ${err.message}`;
+  }
+  return err as Error;
+}
+
+export class WriteConnection {
+  readonly db: BetterSqlite3.Database;
+  private readonly statements = new Map<string, BetterSqlite3.Statement>();
+
+  constructor(
+    readonly filename: string,
+    busyTimeoutMs: number,
+  ) {
+    this.db = new BetterSqlite3(filename, { timeout: busyTimeoutMs });
+  }
+
+  /** A cached prepared statement; past the cap, statements are prepared per use. */
+  prepare(sql: string): BetterSqlite3.Statement {
+    let stmt = this.statements.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      if (this.statements.size < MAX_CACHED_STATEMENTS) this.statements.set(sql, stmt);
+    }
+    return stmt;
+  }
+
+  allSync<T>(sql: string, params: Params): T[] {
+    const stmt = this.prepare(sql);
+    const bound = bindings(sql, params);
+    if (stmt.reader) return stmt.all(bound) as T[];
+    stmt.run(bound);
+    return [];
+  }
+
+  runSync(sql: string, params: Params): { changes: number; lastID: number } {
+    const stmt = this.prepare(sql);
+    const bound = bindings(sql, params);
+    if (stmt.reader) {
+      // `INSERT … RETURNING` through run(): node-sqlite3 runs it and drops the rows.
+      const rows = stmt.all(bound);
+      return { changes: rows.length, lastID: Number(this.lastInsertRowid()) };
+    }
+    const info = stmt.run(bound);
+    return { changes: info.changes, lastID: Number(info.lastInsertRowid) };
+  }
+
+  private lastInsertRowid(): number | bigint {
+    return (this.prepare('SELECT last_insert_rowid() AS id').get() as { id: number }).id;
+  }
+
+  close(): void {
+    this.statements.clear();
+    if (this.db.open) this.db.close();
+  }
+}
+
+/** The hot path's executor over the write connection; every call has finished when it returns. */
+export function writeExecutor(conn: WriteConnection): SqlExecutor {
+  const settle = <T>(work: () => T): Promise<T> => {
+    try {
+      return Promise.resolve(work());
+    } catch (err) {
+      return Promise.reject(asSqliteError(err));
+    }
+  };
+  return {
+    all: <T extends SqlRow>(sql: string, params: SqlValue[] = []) =>
+      settle(() => conn.allSync<T>(sql, params)),
+    run: (sql, params = []) => settle(() => ({ changes: conn.runSync(sql, params).changes })),
+    exec: (sql) => settle(() => void conn.db.exec(sql)),
+  };
+}
+
+/**
+ * node-sqlite3's `Database`, as far as Sequelize's sqlite dialect uses it. Callbacks are
+ * called on the next tick, as node-sqlite3 calls them, so no caller sees a callback run
+ * before the call that asked for it returned.
+ */
+export class LegacyConnection {
+  readonly uuid = 'write';
+
+  constructor(private readonly conn: WriteConnection) {}
+
+  get filename(): string {
+    return this.conn.filename;
+  }
+
+  serialize(fn: () => void): void {
+    fn();
+  }
+
+  all(sql: string, params: Params | Callback, callback?: Callback): void {
+    const cb = (typeof params === 'function' ? params : callback) as Callback;
+    const args = typeof params === 'function' ? undefined : params;
+    this.call(
+      cb,
+      () => ({ rows: this.conn.allSync(sql, args), meta: { lastID: 0, changes: 0 } }),
+      sql,
+      args,
+    );
+  }
+
+  run(sql: string, params?: Params | Callback, callback?: Callback): void {
+    const cb = (typeof params === 'function' ? params : callback) as Callback | undefined;
+    const args = typeof params === 'function' ? undefined : params;
+    this.call(cb, () => ({ rows: undefined, meta: this.conn.runSync(sql, args) }), sql, args);
+  }
+
+  exec(sql: string, callback?: (err: Error | null) => void): void {
+    let error: Error | null = null;
+    try {
+      this.conn.db.exec(sql);
+    } catch (err) {
+      error = asSqliteError(err);
+    }
+    if (callback) process.nextTick(() => callback(error));
+  }
+
+  close(callback?: (err: Error | null) => void): void {
+    this.conn.close();
+    if (callback) process.nextTick(() => callback(null));
+  }
+
+  private call(
+    cb: Callback | undefined,
+    work: () => { rows: unknown[] | undefined; meta: { lastID: number; changes: number } },
+    sql: string,
+    args: Params,
+  ): void {
+    let result: ReturnType<typeof work> | undefined;
+    let error: Error | null = null;
+    try {
+      result = work();
+    } catch (err) {
+      // A text of several statements (a migration's raw SQL) cannot be prepared as one;
+      // node-sqlite3 would have run the first only, exec runs them all.
+      const multiple = err instanceof RangeError && /more than one statement/.test(err.message);
+      if (multiple && (args === undefined || (Array.isArray(args) && args.length === 0))) {
+        try {
+          this.conn.db.exec(sql);
+          result = { rows: [], meta: { lastID: 0, changes: 0 } };
+        } catch (execErr) {
+          error = asSqliteError(execErr);
+        }
+      } else error = asSqliteError(err);
+    }
+    if (!cb) return;
+    const meta = result?.meta ?? { lastID: 0, changes: 0 };
+    process.nextTick(() => cb.call(meta, error, result?.rows));
+  }
+}

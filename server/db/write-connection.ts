@@ -91,8 +91,21 @@ export class WriteConnection {
     const stmt = this.prepare(sql);
     const bound = bindings(sql, params);
     if (stmt.reader) return stmt.all(bound) as T[];
-    stmt.run(bound);
+    this.runToCompletion(stmt, sql, bound);
     return [];
+  }
+
+  /**
+   * better-sqlite3's run() steps a statement once. That finishes every statement but a
+   * pragma that works step by step (`incremental_vacuum` frees one page per step), which
+   * node-sqlite3 stepped to the end; exec does too.
+   */
+  private runToCompletion(stmt: BetterSqlite3.Statement, sql: string, bound: unknown) {
+    if (/^\s*PRAGMA/i.test(sql)) {
+      this.db.exec(sql);
+      return { changes: 0, lastInsertRowid: 0 };
+    }
+    return stmt.run(bound);
   }
 
   runSync(sql: string, params: Params): { changes: number; lastID: number } {
@@ -103,7 +116,7 @@ export class WriteConnection {
       const rows = stmt.all(bound);
       return { changes: rows.length, lastID: Number(this.lastInsertRowid()) };
     }
-    const info = stmt.run(bound);
+    const info = this.runToCompletion(stmt, sql, bound);
     return { changes: info.changes, lastID: Number(info.lastInsertRowid) };
   }
 

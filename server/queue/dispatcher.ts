@@ -159,6 +159,9 @@ export class Dispatcher {
       }
     } while (this.tickAgain);
     await this.scheduleNext();
+    // A wake-up during that read (a send committed after it began) found the loop still
+    // running and only asked for another round: give it, or it waits for the idle timer.
+    if (this.tickAgain) return this.loop();
   }
 
   private async scheduleNext(): Promise<void> {

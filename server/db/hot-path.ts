@@ -93,6 +93,27 @@ export interface DeliveryRow {
 }
 
 const CLAIM_DUE = sqlList(TRANSITIONS.claim.from.filter((s) => s !== 'sending'));
+
+/**
+ * The claim's candidates, one arm per status, each read in the order of the (status,
+ * next_attempt_at) index and cut at the limit: with thousands of deliveries due, a claim
+ * reads its batch instead of sorting the whole backlog (an OR over the statuses sorted every
+ * due row on each claim). A `sending` delivery is due when its lease ran out.
+ */
+const CLAIM_ARMS = [
+  ...TRANSITIONS.claim.from
+    .filter((s) => s !== 'sending')
+    .map(
+      (status) => `SELECT * FROM (SELECT id, next_attempt_at FROM deliveries
+         WHERE status = '${status}' AND next_attempt_at <= ?1
+           AND id NOT IN (SELECT value FROM json_each(?4))
+         ORDER BY next_attempt_at, id LIMIT ?3)`,
+    ),
+  `SELECT * FROM (SELECT id, next_attempt_at FROM deliveries
+     WHERE status = 'sending' AND lease_until < ?1
+       AND id NOT IN (SELECT value FROM json_each(?4))
+     ORDER BY next_attempt_at, id LIMIT ?3)`,
+].join(' UNION ALL ');
 const OUTCOME_FROM = sqlList(TRANSITIONS.succeed.from);
 const REQUEUE_FROM = sqlList(TRANSITIONS.requeue.from);
 const DEFER_FROM = sqlList(TRANSITIONS.defer.from);
@@ -160,11 +181,7 @@ export async function claimDue(
   }>(
     `UPDATE deliveries SET status = 'sending', lease_until = ?2, updated_at = ?5
      WHERE id IN (
-       SELECT id FROM deliveries
-       WHERE ((status IN (${CLAIM_DUE}) AND next_attempt_at <= ?1)
-           OR (status = 'sending' AND lease_until < ?1))
-         AND id NOT IN (SELECT value FROM json_each(?4))
-       ORDER BY next_attempt_at, id LIMIT ?3)
+       SELECT id FROM (${CLAIM_ARMS}) ORDER BY next_attempt_at, id LIMIT ?3)
      RETURNING id, send_id, channel_id, title, content, content_type, url, recipient, mentions,
        attempts, next_attempt_at`,
     [opts.now, opts.leaseUntil, opts.limit, JSON.stringify(opts.exclude), sqliteDate(opts.wallNow)],

@@ -166,6 +166,9 @@ export class Dispatcher {
 
   private async scheduleNext(): Promise<void> {
     if (!this.running) return;
+    // Each attempt under way wakes the loop when it ends, which comes back here: under load
+    // that is thousands of times a second, and only the last one needs the next due time.
+    if (this.inFlight.size > 0) return;
     if (this.timer) clearTimeout(this.timer);
     let delay = MAX_IDLE_MS;
     try {

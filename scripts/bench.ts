@@ -189,7 +189,7 @@ async function measureStart(
   command: string,
   args: string[],
   port: number,
-): Promise<{ startMs: number; idleMb: number; processes: string[] }> {
+): Promise<{ startMs: number; idleMb: number; pssMb: number | null; processes: string[] }> {
   const since = performance.now();
   const { spawn } = await import('node:child_process');
   const child = spawn(command, args, {
@@ -201,8 +201,8 @@ async function measureStart(
   try {
     const startMs = await firstAnswerMs(`http://127.0.0.1:${port}/api/console/status`, since);
     await new Promise((r) => setTimeout(r, idleSeconds * 1000));
-    const { totalMb, processes } = groupRssMb(child.pid!);
-    return { startMs, idleMb: totalMb, processes };
+    const { totalMb, pssMb, processes } = groupRssMb(child.pid!);
+    return { startMs, idleMb: totalMb, pssMb, processes };
   } catch (err) {
     throw new Error(`${label}: ${err instanceof Error ? err.message : String(err)}`);
   } finally {
@@ -421,14 +421,17 @@ async function main() {
       ['npm start', 'npm', ['start', '--', ...flags]],
     ] as const) {
       if (!runs('start')) break;
-      const s: Array<{ startMs: number; idleMb: number }> = [];
+      const s: Array<{ startMs: number; idleMb: number; pssMb: number | null }> = [];
       for (let i = 0; i < starts; i++)
         s.push(await measureStart(what, command, [...args], startPort));
       const row = {
-        what: `${what} on an existing data folder: first answer, and idle RSS of the process group`,
+        what: `${what} on an existing data folder: first answer, and idle memory of the process group (RSS summed per process; PSS, shared pages counted once)`,
         herald: {
           startMs: Math.round(median(s.map((x) => x.startMs))),
           idleRssMb: round1(median(s.map((x) => x.idleMb))),
+          ...(s.every((x) => x.pssMb !== null)
+            ? { idlePssMb: round1(median(s.map((x) => x.pssMb ?? 0))) }
+            : {}),
         },
         rounds: starts,
         bar: 'first answer < 1500 ms, idle group < 120 MB',

@@ -43,6 +43,27 @@ const sequelizeStackOnFailureOnly = {
   },
 };
 
+/**
+ * umzug's entry points load its command-line interface (and with it @rushstack's command-line
+ * and file libraries, about a megabyte) at start, though Herald only calls `up()`. The bundle
+ * gets a stand-in that refuses if anything ever asks for the CLI.
+ */
+const umzugWithoutCli = {
+  name: 'umzug-without-cli',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/cli$/ }, (args) =>
+      /[\\/]umzug[\\/]lib$/.test(args.resolveDir)
+        ? { path: 'umzug-cli', namespace: 'umzug-without-cli' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'umzug-without-cli' }, () => ({
+      contents:
+        "exports.UmzugCLI = class { constructor() { throw new Error('the umzug CLI is not part of the Herald bundle'); } };",
+      loader: 'js',
+    }));
+  },
+};
+
 /** Builds out/server from scratch and records the sources it read. */
 export async function buildServer() {
   const { build } = await import('esbuild');
@@ -95,10 +116,12 @@ export async function buildServer() {
       // Libraries skip their development checks; Express runs in production mode.
       'process.env.NODE_ENV': '"production"',
     },
-    plugins: [sequelizeStackOnFailureOnly],
+    plugins: [sequelizeStackOnFailureOnly, umzugWithoutCli],
     // Written beside the bundle, not loaded: `NODE_OPTIONS=--enable-source-maps` maps stacks to
     // the TypeScript sources when someone needs it, at a cost per stack trace.
     sourcemap: 'linked',
+    minifyWhitespace: true,
+    minifySyntax: true,
     metafile: true,
     logLevel: 'warning',
   });

@@ -68,13 +68,47 @@ export async function stopGroup(child: ChildProcess, timeoutMs = 20_000): Promis
 }
 
 /** Resident memory of every process in the group, in MB (ps reports KiB). */
-export function groupRssMb(pgid: number): { totalMb: number; processes: string[] } {
-  const lines = execFileSync('ps', ['-o', 'rss=,args=', '-g', String(pgid)], { encoding: 'utf8' })
+/**
+ * Resident memory of a process group, two ways. `totalMb` adds up each process's RSS, which
+ * counts a page shared by several processes once per process: npm and Herald run the same
+ * Node binary, whose pages are resident once. `pssMb` adds up the proportional set sizes
+ * (/proc/PID/smaps_rollup), which split each shared page among its sharers, so the sum is
+ * what the group holds; null where /proc does not tell.
+ */
+export function groupRssMb(pgid: number): {
+  totalMb: number;
+  pssMb: number | null;
+  processes: string[];
+} {
+  const lines = execFileSync('ps', ['-o', 'pid=,rss=,args=', '-g', String(pgid)], {
+    encoding: 'utf8',
+  })
     .trim()
     .split('\n')
     .filter(Boolean);
-  const kib = lines.reduce((sum, line) => sum + Number(line.trim().split(/\s+/)[0]), 0);
-  return { totalMb: kib / 1024, processes: lines.map((l) => l.trim()) };
+  const fields = lines.map((line) => line.trim().split(/\s+/));
+  const kib = fields.reduce((sum, f) => sum + Number(f[1]), 0);
+  let pssKib: number | null = 0;
+  for (const f of fields) {
+    const pss = pssKibOf(Number(f[0]));
+    if (pss === null) pssKib = null;
+    else if (pssKib !== null) pssKib += pss;
+  }
+  return {
+    totalMb: kib / 1024,
+    pssMb: pssKib === null ? null : pssKib / 1024,
+    processes: lines.map((l) => l.trim()),
+  };
+}
+
+function pssKibOf(pid: number): number | null {
+  try {
+    const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+    const m = /^Pss:\s+(\d+) kB/m.exec(rollup);
+    return m ? Number(m[1]) : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Polls `url` until it answers anything; returns the time from `since` in ms. */

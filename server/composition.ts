@@ -22,7 +22,7 @@ import type { HeraldConfig } from './config/herald-config';
 import { SettingsStore } from './config/settings-store';
 import { SecretBox } from './crypto/secret-box';
 import { settleServerKey } from './crypto/key-fingerprint';
-import { deriveInstallId } from './crypto/server-key';
+import { deriveInstallId, readServerKey, type ServerKey } from './crypto/server-key';
 import { TokenCodec } from './crypto/tokens';
 import { restrictDataDir, precreateDatabase } from './data-dir/permissions';
 import { registerConfigVersionHooks } from './db/config-version';
@@ -70,16 +70,22 @@ export interface Herald {
  */
 export async function composeHerald(config: HeraldConfig): Promise<Herald> {
   restrictDataDir(config.dataDir);
+  // Before the database: a key file that cannot be read stops the start with nothing created.
+  const configuredKey = readServerKey(config.secretKey, config.dataDir);
   const db = await openDatabase(precreateDatabase(config.dataDir));
   try {
-    return await composeOver(db, config);
+    return await composeOver(db, configuredKey, config);
   } catch (err) {
     await db.close();
     throw err;
   }
 }
 
-async function composeOver(db: Database, config: HeraldConfig): Promise<Herald> {
+async function composeOver(
+  db: Database,
+  configuredKey: ServerKey | null,
+  config: HeraldConfig,
+): Promise<Herald> {
   const { clock } = config;
   const { sequelize, writer: writeLock, read } = db;
   initModels(sequelize);
@@ -87,7 +93,7 @@ async function composeOver(db: Database, config: HeraldConfig): Promise<Herald> 
   // Before the writer's first job: schema changes run on the write connection on their own.
   await migrate(sequelize);
   // Before anything is sealed or opened: a key other than the database's stops the start here.
-  const masterKey = (await settleServerKey(config.secretKey, config.dataDir, writeLock)).key;
+  const masterKey = (await settleServerKey(configuredKey, config.dataDir, writeLock)).key;
   const version = readVersion();
   const readiness = new Readiness(read);
   const metrics = config.metrics.enabled ? new HeraldMetrics({ read, clock, version }) : null;

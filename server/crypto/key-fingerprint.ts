@@ -3,13 +3,7 @@ import { join } from 'node:path';
 
 import { Setting } from '../db/models/setting';
 import type { WriteLock } from '../db/writer';
-import {
-  KEY_FILE,
-  createDataDirKey,
-  readServerKey,
-  type ServerKey,
-  type ServerKeySource,
-} from './server-key';
+import { KEY_FILE, createDataDirKey, type ServerKey } from './server-key';
 
 /** The settings row that holds the fingerprint; a row, so no schema change was needed. */
 export const FINGERPRINT_SETTING = 'server-key-fingerprint';
@@ -74,16 +68,16 @@ function same(a: string, b: string): boolean {
  * The master key this process may use against this database, after the migrations ran and
  * before anything is sealed or opened with it. The first start (or the first of this version
  * on an existing install) records the key's fingerprint; every later start, of any process,
- * must present a key with the same fingerprint. A data folder whose key file is gone gets a
+ * must present a key with the same fingerprint. `configured` is what readServerKey found
+ * (before the database was opened, so a bad key file stops the start first). A data folder whose key file is gone gets a
  * new one only while the database has no fingerprint yet.
  */
 export async function settleServerKey(
-  source: ServerKeySource,
+  configured: ServerKey | null,
   dataDir: string,
   writeLock: WriteLock,
   now: () => Date = () => new Date(),
 ): Promise<ServerKey> {
-  const configured = readServerKey(source, dataDir);
   const stored = storedFingerprint((await Setting.findByPk(FINGERPRINT_SETTING))?.value);
   if (!configured && stored) throw new ServerKeyMissingError(join(dataDir, KEY_FILE), stored);
   const serverKey = configured ?? createDataDirKey(dataDir);

@@ -48,7 +48,7 @@ describe('/metrics off (the default)', () => {
   it('answers 404, not the console page', async () => {
     const res = await fetch(`${herald.url}/metrics`);
     expect(res.status).toBe(404);
-    expect((await res.json()).code).toBe(404);
+    expect(((await res.json()) as { code: number }).code).toBe(404);
     // The fallback is there: the 404 above is the route's own.
     expect((await fetch(`${herald.url}/some/page`)).status).toBe(200);
   });

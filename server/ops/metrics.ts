@@ -12,7 +12,7 @@ const log = createLogger('metrics');
 /** From a robot's quick answer to a slow SMTP relay and the 120 s attempt cut-off. */
 const ATTEMPT_SECONDS_BUCKETS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 
-/** A delivery whose channel was deleted before its attempt has no kind left. */
+/** An attempt that found no channel (deleted meanwhile, or loading it failed) has no kind. */
 const NO_CHANNEL = 'none';
 
 export interface HeraldMetricsDeps {

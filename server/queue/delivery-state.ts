@@ -52,7 +52,7 @@ export interface Accepted {
  */
 export interface DeliveryObserver {
   accepted(send: NewSend, deliveries: number): void;
-  /** `channelType` is null when the attempt found no channel (deleted meanwhile). */
+  /** `channelType` is null when the attempt found no channel (deleted, or it failed to load). */
   recorded(outcome: OutcomeRecord, channelType: string | null): void;
 }
 

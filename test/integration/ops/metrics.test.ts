@@ -59,11 +59,13 @@ describe('/metrics on', () => {
   let peer: HttpPeer;
   let clock: ManualClock;
   let templateToken: string;
+  let taskId: number;
   let taskToken: string;
 
   beforeAll(async () => {
     clock = new ManualClock();
-    // Deliveries run only when the test says so, so the queue can be seen filling up.
+    // Deliveries run only when a test says so, so the queue can be seen filling up. Every test
+    // leaves the queue empty and reads counters as differences, so any order works.
     herald = await startTestHerald({
       clock,
       startDispatcher: false,
@@ -73,16 +75,24 @@ describe('/metrics on', () => {
     const webhook = await herald.createChannel('webhook', { url: `${peer.url}/hook` });
     const instances = [{ channelId: webhook.id, contentType: 'text' as const }];
     templateToken = (await herald.createTemplate({ text: 'metrics' }, instances)).token;
-    taskToken = (await herald.createTask('metrics-task', instances)).token;
+    const task = await herald.createTask('metrics-task', instances);
+    taskId = task.task.id;
+    taskToken = task.token;
   });
   afterAll(async () => {
     await herald.close(true);
     await peer.close();
   });
 
-  it('counts accepted sends per API and shows the queue filling up and ageing', async () => {
+  const counter = (s: Map<string, number>, key: string) => s.get(key) ?? 0;
+  const V1 = 'herald_sends_accepted_total{api="v1",origin="request"}';
+  const V2 = 'herald_sends_accepted_total{api="v2",origin="request"}';
+  const attempts = (status: string) =>
+    `herald_delivery_attempts_total{channel_kind="webhook",status="${status}"}`;
+  const DURATIONS = 'herald_delivery_attempt_duration_seconds_count{channel_kind="webhook"}';
+
+  it('counts sends per API, shows the queue filling, ageing and draining, and counts attempts', async () => {
     const before = await scrape(herald);
-    expect(before.get('herald_sends_accepted_total{api="v2",origin="request"}') ?? 0).toBe(0);
     expect(before.get('herald_deliveries_open{status="queued"}')).toBe(0);
     expect(before.get('herald_delivery_oldest_due_age_seconds')).toBe(0);
     expect(before.get('herald_queue_stats_up')).toBe(1);
@@ -93,54 +103,59 @@ describe('/metrics on', () => {
     const v1 = await herald.sendV1({ token: taskToken, title: 'three', text: 'x', mode: 'async' });
     expect(v1.status).toBe(200);
 
-    const after = await scrape(herald);
-    expect(after.get('herald_sends_accepted_total{api="v2",origin="request"}')).toBe(2);
-    expect(after.get('herald_sends_accepted_total{api="v1",origin="request"}')).toBe(1);
-    expect(after.get('herald_deliveries_accepted_total')).toBe(3);
-    expect(after.get('herald_deliveries_open{status="queued"}')).toBe(3);
-    expect(after.get('herald_deliveries_open{status="sending"}')).toBe(0);
+    const accepted = await scrape(herald);
+    expect(counter(accepted, V2) - counter(before, V2)).toBe(2);
+    expect(counter(accepted, V1) - counter(before, V1)).toBe(1);
+    expect(
+      counter(accepted, 'herald_deliveries_accepted_total') -
+        counter(before, 'herald_deliveries_accepted_total'),
+    ).toBe(3);
+    expect(accepted.get('herald_deliveries_open{status="queued"}')).toBe(3);
+    expect(accepted.get('herald_deliveries_open{status="sending"}')).toBe(0);
     // Due the moment they were accepted: on this clock no time has passed yet.
-    expect(after.get('herald_delivery_oldest_due_age_seconds')).toBe(0);
+    expect(accepted.get('herald_delivery_oldest_due_age_seconds')).toBe(0);
 
     clock.advance(90_000);
-    const waited = await scrape(herald);
-    expect(waited.get('herald_delivery_oldest_due_age_seconds')).toBe(90);
-  });
+    expect((await scrape(herald)).get('herald_delivery_oldest_due_age_seconds')).toBe(90);
 
-  it('counts attempts by channel kind and status, with their durations, as the queue drains', async () => {
     peer.script.push({ status: 200 }, { status: 503, body: 'busy' }, { status: 400, body: 'no' });
     expect(await herald.server.ctx.dispatcher.runDue()).toBe(3);
-    expect(peer.received).toHaveLength(3);
-
-    const after = await scrape(herald);
-    expect(after.get('herald_delivery_attempts_total{channel_kind="webhook",status="sent"}')).toBe(
-      1,
-    );
-    expect(
-      after.get('herald_delivery_attempts_total{channel_kind="webhook",status="retrying"}'),
-    ).toBe(1);
-    expect(
-      after.get('herald_delivery_attempts_total{channel_kind="webhook",status="failed"}'),
-    ).toBe(1);
-    expect(
-      after.get('herald_delivery_attempt_duration_seconds_count{channel_kind="webhook"}'),
-    ).toBe(3);
-    expect(after.get('herald_deliveries_open{status="queued"}')).toBe(0);
-    expect(after.get('herald_deliveries_open{status="retrying"}')).toBe(1);
+    const ran = await scrape(herald);
+    for (const status of ['sent', 'retrying', 'failed']) {
+      expect(counter(ran, attempts(status)) - counter(before, attempts(status)), status).toBe(1);
+    }
+    expect(counter(ran, DURATIONS) - counter(before, DURATIONS)).toBe(3);
+    expect(ran.get('herald_deliveries_open{status="queued"}')).toBe(0);
+    expect(ran.get('herald_deliveries_open{status="retrying"}')).toBe(1);
     // The retry is not due yet (50 ms from now on this clock).
-    expect(after.get('herald_delivery_oldest_due_age_seconds')).toBe(0);
+    expect(ran.get('herald_delivery_oldest_due_age_seconds')).toBe(0);
 
     clock.advance(10_000);
-    const due = await scrape(herald);
-    expect(due.get('herald_delivery_oldest_due_age_seconds')).toBe(9.95);
+    expect((await scrape(herald)).get('herald_delivery_oldest_due_age_seconds')).toBe(9.95);
 
     expect(await herald.server.ctx.dispatcher.runDue()).toBe(1);
     const drained = await scrape(herald);
-    expect(
-      drained.get('herald_delivery_attempts_total{channel_kind="webhook",status="sent"}'),
-    ).toBe(2);
+    expect(counter(drained, attempts('sent')) - counter(before, attempts('sent'))).toBe(2);
     expect(drained.get('herald_deliveries_open{status="retrying"}')).toBe(0);
     expect(drained.get('herald_delivery_oldest_due_age_seconds')).toBe(0);
+  });
+
+  it('counts the run of a schedule apart from requests', async () => {
+    const key = 'herald_sends_accepted_total{api="v1",origin="schedule"}';
+    const before = await scrape(herald);
+    const schedule = await herald.console.ok('POST', '/schedules', {
+      name: 'metrics-schedule',
+      taskId,
+      cron: '0 0 1 1 *',
+      timezone: 'UTC',
+      title: 'scheduled',
+      text: 'x',
+    });
+    await herald.console.ok('POST', `/schedules/${schedule.id}/run`);
+    const after = await scrape(herald);
+    expect(counter(after, key) - counter(before, key)).toBe(1);
+    expect(counter(after, V1) - counter(before, V1)).toBe(0);
+    expect(await herald.server.ctx.dispatcher.runDue()).toBe(1);
   });
 
   it('says nothing of channels, tokens or content', async () => {

@@ -11,6 +11,7 @@ import { rejectMalformedPath, translateClientErrors } from './middleware/bad-inp
 import { createCrossSiteGuard } from './middleware/cross-site-guard';
 import { errorHandler, notFoundHandler } from './middleware/error-handler';
 import { createHostAllowList } from './middleware/host-allow-list';
+import { createOpsRouter, type OpsRouterDeps } from './ops/ops-router';
 
 /**
  * The console is served from the same origin as the API, so 'self' covers every request it
@@ -37,6 +38,8 @@ export interface AppDeps {
   send: SendRouterDeps;
   preview: PreviewRouterDeps;
   console: ConsoleRouterDeps;
+  /** /healthz, /readyz and /metrics. */
+  ops: OpsRouterDeps;
   /** Herald's version, for the OpenAPI document. */
   version: string;
   /** Express 'trust proxy' (HERALD_TRUST_PROXY). */
@@ -64,6 +67,7 @@ export function createApp(deps: AppDeps): Express {
   });
   app.use(createHostAllowList(guards));
   app.use(rejectMalformedPath);
+  app.use(createOpsRouter(deps.ops));
   app.use(
     ['/api/v1/message/send', '/api/v2/message/send'],
     createCrossSiteGuard({

@@ -21,7 +21,8 @@ import { createChannelRegistry } from './channels/registry';
 import type { HeraldConfig } from './config/herald-config';
 import { SettingsStore } from './config/settings-store';
 import { SecretBox } from './crypto/secret-box';
-import { deriveInstallId, loadServerKey } from './crypto/server-key';
+import { settleServerKey } from './crypto/key-fingerprint';
+import { deriveInstallId, readServerKey, type ServerKey } from './crypto/server-key';
 import { TokenCodec } from './crypto/tokens';
 import { restrictDataDir, precreateDatabase } from './data-dir/permissions';
 import { registerConfigVersionHooks } from './db/config-version';
@@ -34,6 +35,9 @@ import { HeraldEvents } from './events';
 import { messageNestScheduleSink } from './import/message-nest/schedule-store';
 import { startJobs } from './jobs';
 import { createLogger } from './lib/logger';
+import { HeraldMetrics } from './ops/metrics';
+import type { OpsRouterDeps } from './ops/ops-router';
+import { Readiness } from './ops/readiness';
 import type { HeraldParts } from './parts';
 import { DeliveryState } from './queue/delivery-state';
 import { Dispatcher } from './queue/dispatcher';
@@ -50,6 +54,8 @@ export interface Herald {
   parts: HeraldParts;
   app: Express;
   scheduler: Scheduler;
+  /** What /readyz answers; the server marks it closing before it stops taking requests. */
+  readiness: Readiness;
   /** Tells the parts the address the server really listens on (port 0 picks one). */
   listeningAt(url: string): void;
   /** Background work, once the app listens: deliveries, search backfill, schedules, housekeeping. */
@@ -64,28 +70,44 @@ export interface Herald {
  */
 export async function composeHerald(config: HeraldConfig): Promise<Herald> {
   restrictDataDir(config.dataDir);
-  const masterKey = loadServerKey(config.dataDir);
+  // Before the database: a key file that cannot be read stops the start with nothing created.
+  const configuredKey = readServerKey(config.secretKey, config.dataDir);
   const db = await openDatabase(precreateDatabase(config.dataDir));
   try {
-    return await composeOver(db, masterKey, config);
+    return await composeOver(db, configuredKey, config);
   } catch (err) {
     await db.close();
     throw err;
   }
 }
 
-async function composeOver(db: Database, masterKey: Buffer, config: HeraldConfig): Promise<Herald> {
+async function composeOver(
+  db: Database,
+  configuredKey: ServerKey | null,
+  config: HeraldConfig,
+): Promise<Herald> {
   const { clock } = config;
   const { sequelize, writer: writeLock, read } = db;
   initModels(sequelize);
   registerConfigVersionHooks();
   // Before the writer's first job: schema changes run on the write connection on their own.
   await migrate(sequelize);
+  // Before anything is sealed or opened: a key other than the database's stops the start here.
+  const masterKey = (await settleServerKey(configuredKey, config.dataDir, writeLock)).key;
+  const version = readVersion();
+  const readiness = new Readiness(read);
+  const metrics = config.metrics.enabled ? new HeraldMetrics({ read, clock, version }) : null;
 
   const settings = new SettingsStore(writeLock);
   await settings.load();
   const events = new HeraldEvents();
-  const deliveries = new DeliveryState({ writer: writeLock, read, events, clock });
+  const deliveries = new DeliveryState({
+    writer: writeLock,
+    read,
+    events,
+    clock,
+    observer: metrics ?? undefined,
+  });
   const registry = createChannelRegistry();
   const secrets = new SecretBox(masterKey);
   const tokens = new TokenCodec(masterKey);
@@ -142,7 +164,7 @@ async function composeOver(db: Database, masterKey: Buffer, config: HeraldConfig
     secrets,
     settings,
     dataDir: config.dataDir,
-    version: readVersion(),
+    version,
     listenUrl,
     desktopSecret: { value: config.desktopSecret },
     setupCode: new SetupCode(),
@@ -161,13 +183,18 @@ async function composeOver(db: Database, masterKey: Buffer, config: HeraldConfig
   // Only someone who sees Herald's output (or its own desktop window) can create the admin.
   if (await auth.setupRequired()) parts.setupCode.issue();
 
-  const app = composeApp(parts, auth, config);
+  const app = composeApp(parts, auth, config, {
+    readiness,
+    metrics,
+    metricsSettings: config.metrics,
+  });
 
   let stopJobs = () => {};
   return {
     parts,
     app,
     scheduler,
+    readiness,
     listeningAt(url) {
       address = url;
     },
@@ -203,8 +230,10 @@ async function composeOver(db: Database, masterKey: Buffer, config: HeraldConfig
             ),
         },
       ]);
+      readiness.ready();
     },
     async close() {
+      readiness.closing();
       stopJobs();
       await scheduler.stop();
       await searchBackfill.stop();
@@ -216,7 +245,12 @@ async function composeOver(db: Database, masterKey: Buffer, config: HeraldConfig
 }
 
 /** The HTTP app: each router gets its service, or the few parts it reads. */
-function composeApp(parts: HeraldParts, auth: AuthService, config: HeraldConfig): Express {
+function composeApp(
+  parts: HeraldParts,
+  auth: AuthService,
+  config: HeraldConfig,
+  ops: OpsRouterDeps,
+): Express {
   const { sequelize, writeLock, clock, settings, tokens, registry, secrets, events } = parts;
   const instances = new InstanceService({ writeLock, registry });
   return createApp({
@@ -226,6 +260,7 @@ function composeApp(parts: HeraldParts, auth: AuthService, config: HeraldConfig)
     rendererDir: config.rendererDir,
     send: { sends: parts.sends, limiter: new SendRateLimiter(), settings, clock, writeLock },
     preview: { limiter: new SendRateLimiter(), clock },
+    ops,
     console: {
       auth: {
         auth,

@@ -93,6 +93,8 @@ async function openServer(config: HeraldConfig, lock: DataDirLock): Promise<Hera
   let closing: Promise<void> | null = null;
   const close = () => {
     closing ??= (async () => {
+      // /readyz says so first, to whoever still reaches it while connections drain.
+      herald.readiness.closing();
       // Order matters: no new requests, then no new attempts, then the database.
       await closeHttp(server);
       await herald.close();

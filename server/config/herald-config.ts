@@ -2,6 +2,8 @@ import { join } from 'node:path';
 
 import { appRoot } from '../lib/app-root';
 import { systemClock, type Clock } from '../lib/clock';
+import { parseServerKeySource, type ServerKeySource } from '../crypto/server-key';
+import { parseMetricsSettings, type MetricsSettings } from './metrics-settings';
 import { parseAllowedHosts, parseCorsOrigins, parseMaxConnections } from './http-guards';
 import { parseTrustProxy } from './trust-proxy';
 
@@ -32,6 +34,12 @@ export interface StartServerOptions {
   httpTimeouts?: Partial<HttpTimeouts>;
   /** Proxies to trust, as HERALD_TRUST_PROXY (which it overrides). */
   trustProxy?: string;
+  /** The server key, as HERALD_SECRET_KEY (which it overrides, with HERALD_SECRET_KEY_FILE). */
+  secretKey?: string;
+  /** A file holding the server key, as HERALD_SECRET_KEY_FILE (overrides both variables). */
+  secretKeyFile?: string;
+  /** `/metrics`, as HERALD_METRICS and HERALD_METRICS_TOKEN (which it overrides). */
+  metrics?: { enabled: boolean; token?: string };
 }
 
 export interface HttpTimeouts {
@@ -73,6 +81,10 @@ export interface HeraldConfig {
   startDispatcher: boolean;
   /** HERALD_ADMIN_USER and HERALD_ADMIN_PASSWORD: an administrator created at start. */
   admin: { user?: string; password?: string };
+  /** HERALD_SECRET_KEY, HERALD_SECRET_KEY_FILE, or the data folder's secret.key. */
+  secretKey: ServerKeySource;
+  /** HERALD_METRICS and HERALD_METRICS_TOKEN. */
+  metrics: MetricsSettings;
 }
 
 /**
@@ -106,5 +118,23 @@ export function readHeraldConfig(
     trustProxy: parseTrustProxy(opts.trustProxy ?? env.HERALD_TRUST_PROXY),
     startDispatcher: opts.startDispatcher !== false,
     admin: { user: env.HERALD_ADMIN_USER, password: env.HERALD_ADMIN_PASSWORD },
+    secretKey: secretKeySource(opts, env),
+    metrics: opts.metrics
+      ? parseMetricsSettings(opts.metrics.enabled ? '1' : '0', opts.metrics.token, {
+          enabled: 'metrics.enabled',
+          token: 'metrics.token',
+        })
+      : parseMetricsSettings(env.HERALD_METRICS, env.HERALD_METRICS_TOKEN),
   };
+}
+
+/** The options stand for the variables as a pair: giving either replaces both. */
+function secretKeySource(opts: StartServerOptions, env: NodeJS.ProcessEnv): ServerKeySource {
+  if (opts.secretKey !== undefined || opts.secretKeyFile !== undefined) {
+    return parseServerKeySource(opts.secretKey, opts.secretKeyFile, {
+      value: 'secretKey',
+      file: 'secretKeyFile',
+    });
+  }
+  return parseServerKeySource(env.HERALD_SECRET_KEY, env.HERALD_SECRET_KEY_FILE);
 }

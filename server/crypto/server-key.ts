@@ -4,25 +4,133 @@ import { join } from 'node:path';
 
 export const KEY_FILE = 'secret.key';
 
+/** `HERALD_SECRET_KEY=base64:…` carries the 32 key bytes themselves, as in secret.key. */
+const RAW_KEY_PREFIX = 'base64:';
+
 /**
- * Loads the server's master key: `HERALD_SECRET_KEY` when given (any string; hashed to 32 bytes),
- * else `secret.key` in the data dir, created at first start with owner-only permissions.
+ * Where this process takes its master key from. Every process on one database must end up
+ * with the same key (the database holds its fingerprint, see key-fingerprint.ts).
  */
-export function loadServerKey(dataDir: string, envKey = process.env.HERALD_SECRET_KEY): Buffer {
-  if (envKey && envKey.length > 0) {
-    return createHash('sha256').update(envKey, 'utf8').digest();
+export type ServerKeySource =
+  /** HERALD_SECRET_KEY: `base64:` and the 32 bytes, or any other string (hashed). */
+  | { kind: 'env'; value: string; name: string }
+  /** HERALD_SECRET_KEY_FILE: a file holding the 32 bytes in base64, like secret.key. */
+  | { kind: 'file'; path: string; name: string }
+  /** Neither: `secret.key` in the data folder, created at first start. */
+  | { kind: 'data-dir' };
+
+export interface ServerKey {
+  key: Buffer;
+  /** Where it came from, for messages: a variable's name or a file's path, never the key. */
+  origin: string;
+}
+
+/**
+ * Picks the key's source from the variables (or the options that stand for them). Checked with
+ * the rest of the config, so a bad value stops the start before anything is opened.
+ */
+export function parseServerKeySource(
+  value: string | undefined,
+  file: string | undefined,
+  names = { value: 'HERALD_SECRET_KEY', file: 'HERALD_SECRET_KEY_FILE' },
+): ServerKeySource {
+  const hasValue = value !== undefined && value !== '';
+  const hasFile = file !== undefined && file.trim() !== '';
+  if (hasValue && hasFile) {
+    throw new Error(
+      `${names.value} and ${names.file} are both set: give the key one way only, so there is no doubt which one Herald uses`,
+    );
+  }
+  if (hasValue) {
+    // Decoded here so a malformed key stops the start with the variable's name.
+    keyFromValue(value, names.value);
+    return { kind: 'env', value, name: names.value };
+  }
+  if (hasFile) return { kind: 'file', path: file.trim(), name: names.file };
+  return { kind: 'data-dir' };
+}
+
+function keyFromValue(value: string, name: string): Buffer {
+  if (value.startsWith(RAW_KEY_PREFIX)) {
+    const key = decodeRawKey(value.slice(RAW_KEY_PREFIX.length));
+    if (!key) {
+      throw new Error(
+        `${name} starts with "${RAW_KEY_PREFIX}" but what follows is not 32 bytes in base64 ` +
+          '(the form of secret.key; `openssl rand -base64 32` makes one)',
+      );
+    }
+    return key;
+  }
+  // Any other string is a passphrase: Herald has always hashed it, so existing setups keep their key.
+  return createHash('sha256').update(value, 'utf8').digest();
+}
+
+/** Strict: standard base64 of exactly 32 bytes, so a truncated or mangled copy is refused. */
+function decodeRawKey(text: string): Buffer | null {
+  const trimmed = text.trim();
+  const key = Buffer.from(trimmed, 'base64');
+  return key.length === 32 && key.toString('base64') === trimmed ? key : null;
+}
+
+/**
+ * The key the source names, or null when the source is the data folder and its key file does
+ * not exist yet (the caller decides whether a new one may be made: not for a database that
+ * already holds a fingerprint).
+ */
+export function readServerKey(source: ServerKeySource, dataDir: string): ServerKey | null {
+  if (source.kind === 'env') {
+    return { key: keyFromValue(source.value, source.name), origin: source.name };
+  }
+  if (source.kind === 'file') {
+    const origin = `${source.name} (${source.path})`;
+    let text: string;
+    try {
+      text = readFileSync(source.path, 'utf8');
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? String(err);
+      throw new Error(`${origin} cannot be read (${code}): it must name the key file`);
+    }
+    const key = decodeRawKey(text);
+    if (!key) {
+      throw new Error(
+        `${origin} does not hold a 32-byte key in base64 (the form of secret.key; ` +
+          '`openssl rand -base64 32` makes one)',
+      );
+    }
+    return { key, origin };
   }
   const file = join(dataDir, KEY_FILE);
-  if (existsSync(file)) {
-    const raw = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
-    if (raw.length !== 32) throw new Error(`${file} is not a 32-byte base64 key`);
-    return raw;
-  }
+  if (!existsSync(file)) return null;
+  // As lenient as it has always been, so no existing folder stops starting.
+  const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
+  if (key.length !== 32) throw new Error(`${file} is not a 32-byte base64 key`);
+  return { key, origin: file };
+}
+
+/** A new random key in the data folder, owner-only. */
+export function createDataDirKey(dataDir: string): ServerKey {
+  const file = join(dataDir, KEY_FILE);
   const key = randomBytes(32);
   // 'wx' so two processes starting at once never overwrite each other's key.
   writeFileSync(file, key.toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
   chmodSync(file, 0o600);
-  return key;
+  return { key, origin: file };
+}
+
+/**
+ * The master key from HERALD_SECRET_KEY, HERALD_SECRET_KEY_FILE or the data folder (created
+ * there if missing). For tools that work on a stopped Herald's folder; the server itself
+ * resolves the key against the database's fingerprint (composition.ts).
+ */
+export function loadServerKey(dataDir: string, env: NodeJS.ProcessEnv = process.env): Buffer {
+  const source = parseServerKeySource(env.HERALD_SECRET_KEY, env.HERALD_SECRET_KEY_FILE);
+  return (readServerKey(source, dataDir) ?? createDataDirKey(dataDir)).key;
+}
+
+/** Whether a key is known without making one: configured, or already in the data folder. */
+export function serverKeyExists(dataDir: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  const source = parseServerKeySource(env.HERALD_SECRET_KEY, env.HERALD_SECRET_KEY_FILE);
+  return source.kind !== 'data-dir' || existsSync(join(dataDir, KEY_FILE));
 }
 
 /** Derives an independent sub-key so tokens and stored secrets never share key material. */

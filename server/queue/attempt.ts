@@ -26,8 +26,12 @@ export interface AttemptDeps {
   random?: () => number;
 }
 
-/** What one attempt came to: an outcome to record, or "not now" from the channel's rate limit. */
-export type AttemptRun = { outcome: OutcomeRecord } | { deferUntil: number };
+/**
+ * What one attempt came to: an outcome to record (with the channel's kind, for metrics), or
+ * "not now" from the channel's rate limit.
+ */
+export type AttemptRun =
+  { outcome: OutcomeRecord; channelType: string | null } | { deferUntil: number };
 
 /** Runs one claimed delivery through its channel's adapter; never throws. */
 export async function runAttempt(
@@ -35,6 +39,7 @@ export async function runAttempt(
   deps: AttemptDeps,
 ): Promise<AttemptRun> {
   const startedAt = deps.clock.now();
+  let channel: LoadedChannel | null = null;
   const finished = (
     outcome: OutcomeRecord['outcome'],
     error: string | null,
@@ -51,8 +56,8 @@ export async function runAttempt(
       durationMs: deps.clock.now() - startedAt,
       retryAt,
     },
+    channelType: channel?.type ?? null,
   });
-  let channel: LoadedChannel | null;
   try {
     channel = await deps.loadChannel(delivery.channelId);
   } catch (err) {

@@ -29,10 +29,10 @@ export class DeliveryQueue {
     return this.state.claim(limit, [...inHand]);
   }
 
-  async record(outcome: OutcomeRecord): Promise<void> {
+  async record(outcome: OutcomeRecord, channelType: string | null): Promise<void> {
     for (let wait = RECORD_RETRY_FIRST_MS; ; wait = Math.min(wait * 2, RECORD_RETRY_MAX_MS)) {
       try {
-        const r = await this.state.record(outcome);
+        const r = await this.state.record(outcome, channelType);
         if (!r.recorded) {
           log.warn(`delivery ${outcome.id} was no longer being sent; its outcome was not recorded`);
           return;

@@ -46,6 +46,16 @@ export interface Accepted {
   deliveryIds: number[];
 }
 
+/**
+ * Told of what DeliveryState committed, after the commit: metrics count here. Called at most
+ * once per accepted send and per recorded attempt; it must not throw or wait.
+ */
+export interface DeliveryObserver {
+  accepted(send: NewSend, deliveries: number): void;
+  /** `channelType` is null when the attempt found no channel (deleted, or it failed to load). */
+  recorded(outcome: OutcomeRecord, channelType: string | null): void;
+}
+
 export interface Recorded {
   id: number;
   sendId: number;
@@ -73,6 +83,7 @@ export class DeliveryState {
       read: SqlExecutor;
       events: HeraldEvents;
       clock: Clock;
+      observer?: DeliveryObserver;
     },
   ) {
     this.acceptKind = {
@@ -132,6 +143,7 @@ export class DeliveryState {
   async accept(input: AcceptInput): Promise<Accepted> {
     const accepted = await this.deps.writer.submit(this.acceptKind, input);
     crashPoint('after-commit');
+    this.deps.observer?.accepted(input.send, accepted.deliveryIds.length);
     this.deps.events.emit('send', { id: accepted.sendId, status: 'pending' });
     return accepted;
   }
@@ -149,9 +161,10 @@ export class DeliveryState {
    * succeed / retry / fail: records one attempt and the delivery's new status, and rolls its
    * send up. Outcomes that finish together are written together.
    */
-  async record(outcome: OutcomeRecord): Promise<Recorded> {
+  async record(outcome: OutcomeRecord, channelType: string | null = null): Promise<Recorded> {
     const { sendStatus, ...result } = await this.deps.writer.submit(this.outcomeKind, outcome);
     if (result.recorded) {
+      this.deps.observer?.recorded(outcome, channelType);
       this.deps.events.emit('delivery', {
         id: result.id,
         sendId: result.sendId,

@@ -202,6 +202,6 @@ export class Dispatcher {
     }
     crashPoint('during-delivery');
     if ('deferUntil' in run) await this.queue.defer(delivery.id, run.deferUntil);
-    else await this.queue.record(run.outcome);
+    else await this.queue.record(run.outcome, run.channelType);
   }
 }

@@ -103,6 +103,11 @@ export interface TestHeraldOptions {
   httpTimeouts?: StartServerOptions['httpTimeouts'];
   /** As HERALD_TRUST_PROXY. */
   trustProxy?: string;
+  /** As HERALD_METRICS and HERALD_METRICS_TOKEN. */
+  metrics?: StartServerOptions['metrics'];
+  /** As HERALD_SECRET_KEY and HERALD_SECRET_KEY_FILE. */
+  secretKey?: string;
+  secretKeyFile?: string;
 }
 
 export const ADMIN = { username: 'admin', password: 'correct horse battery' };
@@ -154,6 +159,9 @@ export async function startTestHerald(opts: TestHeraldOptions = {}): Promise<Tes
     maxConnections: opts.maxConnections,
     httpTimeouts: opts.httpTimeouts,
     trustProxy: opts.trustProxy,
+    metrics: opts.metrics,
+    secretKey: opts.secretKey,
+    secretKeyFile: opts.secretKeyFile,
   });
   const client = new ConsoleClient(server.url);
   if (opts.setup !== false) {

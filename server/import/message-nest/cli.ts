@@ -8,7 +8,7 @@ import sqlite3 from 'sqlite3';
 
 import { createChannelRegistry } from '../../channels/registry';
 import { SecretBox } from '../../crypto/secret-box';
-import { KEY_FILE, loadServerKey } from '../../crypto/server-key';
+import { loadServerKey, serverKeyExists } from '../../crypto/server-key';
 import { acquireDataDirLock, DataDirLockedError } from '../../data-dir/lock';
 import { DB_FILE, precreateDatabase, restrictDataDir } from '../../data-dir/permissions';
 import { migrate } from '../../db/migrate';
@@ -121,8 +121,7 @@ async function dryRun(options: ImportCliOptions): Promise<ImportReport> {
       // leave -wal and -shm files behind, so it is copied instead.
       copyFileSync(original, copy);
     }
-    const keyKnown =
-      Boolean(process.env.HERALD_SECRET_KEY) || existsSync(join(options.dataDir, KEY_FILE));
+    const keyKnown = serverKeyExists(options.dataDir);
     // Sealed values are rolled back with everything else; any key seals them alike.
     const secrets = new SecretBox(keyKnown ? loadServerKey(options.dataDir) : randomBytes(32));
     return await importIntoDatabase(copy, secrets, snapshot, {

@@ -49,7 +49,16 @@ describe('Host allow-list (DNS rebinding)', () => {
     });
 
     it('every route is refused for a foreign Host, the console pages and public routes included', async () => {
-      for (const path of ['/', '/messages', '/api/console/status', '/api/openapi.json', '/nope']) {
+      for (const path of [
+        '/',
+        '/messages',
+        '/api/console/status',
+        '/api/openapi.json',
+        '/nope',
+        '/healthz',
+        '/readyz',
+        '/metrics',
+      ]) {
         const res = await rawRequest(herald.server.port, {
           path,
           headers: { Host: 'attacker.example' },

@@ -1,0 +1,105 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { join } from 'node:path';
+
+import { Setting } from '../db/models/setting';
+import type { WriteLock } from '../db/writer';
+import { KEY_FILE, createDataDirKey, type ServerKey } from './server-key';
+
+/** The settings row that holds the fingerprint; a row, so no schema change was needed. */
+export const FINGERPRINT_SETTING = 'server-key-fingerprint';
+
+/**
+ * Versioned so a later scheme can tell its own fingerprints apart. The label is the HMAC's
+ * message and the key is its key: the fingerprint says nothing about the key to whoever reads
+ * the database, yet two processes with the same key compute the same value.
+ */
+const SCHEME = 'hmac-sha256:v1';
+const LABEL = 'herald:server-key-fingerprint:v1';
+
+export function keyFingerprint(key: Buffer): string {
+  return `${SCHEME}:${createHmac('sha256', key).update(LABEL).digest('base64url')}`;
+}
+
+/** Enough of a fingerprint to tell two apart in a message, not the whole value. */
+const short = (fingerprint: string) => fingerprint.slice(SCHEME.length + 1, SCHEME.length + 13);
+
+interface StoredFingerprint {
+  fingerprint: string;
+  recordedAt: string;
+}
+
+export class ServerKeyMismatchError extends Error {
+  constructor(origin: string, stored: string, ours: string) {
+    super(
+      `The server key from ${origin} does not match the key this database's tokens and secrets ` +
+        `were sealed with (database: ${short(stored)}…, this process: ${short(ours)}…). Every ` +
+        'Herald process on one database needs the same key: set HERALD_SECRET_KEY or ' +
+        "HERALD_SECRET_KEY_FILE to the other processes' key, or put the original secret.key back " +
+        'in the data folder. Herald did not start, so nothing was changed.',
+    );
+    this.name = 'ServerKeyMismatchError';
+  }
+}
+
+export class ServerKeyMissingError extends Error {
+  constructor(file: string, stored: string) {
+    super(
+      `${file} is missing, but this database's tokens and secrets were sealed with a key ` +
+        `(fingerprint ${short(stored)}…). Put that key back (restore secret.key from a backup, ` +
+        'or set HERALD_SECRET_KEY or HERALD_SECRET_KEY_FILE to it); a new key would open none ' +
+        'of them. Herald did not start, so nothing was changed.',
+    );
+    this.name = 'ServerKeyMissingError';
+  }
+}
+
+function storedFingerprint(value: unknown): string | null {
+  const v = value as Partial<StoredFingerprint> | null;
+  return typeof v?.fingerprint === 'string' ? v.fingerprint : null;
+}
+
+function same(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * The master key this process may use against this database, after the migrations ran and
+ * before anything is sealed or opened with it. The first start (or the first of this version
+ * on an existing install) records the key's fingerprint; every later start, of any process,
+ * must present a key with the same fingerprint. `configured` is what readServerKey found
+ * (before the database was opened, so a bad key file stops the start first). A data folder whose key file is gone gets a
+ * new one only while the database has no fingerprint yet.
+ */
+export async function settleServerKey(
+  configured: ServerKey | null,
+  dataDir: string,
+  writeLock: WriteLock,
+  now: () => Date = () => new Date(),
+): Promise<ServerKey> {
+  const stored = storedFingerprint((await Setting.findByPk(FINGERPRINT_SETTING))?.value);
+  if (!configured && stored) throw new ServerKeyMissingError(join(dataDir, KEY_FILE), stored);
+  const serverKey = configured ?? createDataDirKey(dataDir);
+  const ours = keyFingerprint(serverKey.key);
+  if (stored) {
+    if (!same(stored, ours)) throw new ServerKeyMismatchError(serverKey.origin, stored, ours);
+    return serverKey;
+  }
+  // Inside the write transaction: of processes starting together, the first to commit wins and
+  // the others compare against what it wrote.
+  const winner = await writeLock.run(async ({ transaction }) => {
+    const value: StoredFingerprint = { fingerprint: ours, recordedAt: now().toISOString() };
+    // INSERT OR IGNORE / ON CONFLICT DO NOTHING: a row another process wrote first stays.
+    await Setting.bulkCreate([{ key: FINGERPRINT_SETTING, value }], {
+      ignoreDuplicates: true,
+      transaction,
+    });
+    const row = await Setting.findByPk(FINGERPRINT_SETTING, { transaction });
+    return storedFingerprint(row?.value);
+  });
+  if (winner !== null && !same(winner, ours)) {
+    throw new ServerKeyMismatchError(serverKey.origin, winner, ours);
+  }
+  return serverKey;
+}

@@ -40,20 +40,35 @@ export function hostedMessageStore(
     };
     const stored = await writer.submit(kind, message);
     if (!stored.fresh) return { id: stored.id };
-    // The message is stored: a listener that throws (tray, notifications) must not turn this
-    // delivery into a failure and a duplicate on retry.
-    try {
-      events.emit('message', {
-        id: stored.id,
-        title: input.title,
-        content: input.content,
-        format: input.format,
-        url: input.url,
-        createdAt: stored.createdAt,
-      });
-    } catch (err) {
-      log.error(`a listener of new hosted messages failed: ${errorMessage(err)}`);
-    }
+    announceHostedMessage(events, {
+      id: stored.id,
+      title: input.title,
+      content: input.content,
+      format: input.format,
+      url: input.url,
+      createdAt: stored.createdAt,
+    });
     return { id: stored.id };
   };
+}
+
+/** Tells the reader, the tray and notifications of a hosted message that is committed. */
+export function announceHostedMessage(
+  events: HeraldEvents,
+  message: {
+    id: number;
+    title: string;
+    content: string;
+    format: HostedMessageInput['format'];
+    url: string | null;
+    createdAt: string;
+  },
+): void {
+  // The message is stored: a listener that throws (tray, notifications) must not turn this
+  // delivery into a failure and a duplicate on retry.
+  try {
+    events.emit('message', message);
+  } catch (err) {
+    log.error(`a listener of new hosted messages failed: ${errorMessage(err)}`);
+  }
 }

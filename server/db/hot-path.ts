@@ -204,6 +204,26 @@ export async function claimDue(
 }
 
 /**
+ * Claims the given deliveries, if they are still waiting: the accept cycle's claim of the
+ * hosted deliveries it stores at once (DeliveryState.accept). Returns the ids it moved.
+ */
+export async function claimByIds(
+  sql: SqlExecutor,
+  ids: number[],
+  leaseUntil: number,
+  wallNow: number,
+): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const rows = await sql.all<{ id: number }>(
+    `UPDATE deliveries SET status = 'sending', lease_until = ?2, updated_at = ?3
+     WHERE id IN (SELECT value FROM json_each(?1)) AND status IN (${CLAIM_DUE})
+     RETURNING id`,
+    [JSON.stringify(ids), leaseUntil, sqliteDate(wallNow)],
+  );
+  return rows.map((r) => Number(r.id));
+}
+
+/**
  * Records finished attempts: the deliveries still `sending` move to their outcome status, get
  * one attempt row each, and their sends are rolled up (rollUpSends), all in three statements
  * of which the last two run side by side. Returns the rows that moved (a delivery no longer

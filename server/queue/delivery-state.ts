@@ -1,9 +1,11 @@
 import {
+  claimByIds,
   claimDue,
   countsBySend,
   defer,
   deliveryRows,
   insertDeliveries,
+  insertHostedMessages,
   insertSends,
   nextDueAt,
   recordOutcomes,
@@ -12,11 +14,13 @@ import {
   rollUpSends,
   type ClaimedDelivery,
   type NewDelivery,
+  type NewHostedMessage,
   type NewSend,
   type OutcomeRecord,
 } from '../db/hot-path';
 import type { SqlExecutor } from '../db/sql';
 import type { BatchKind, Writer } from '../db/writer';
+import { announceHostedMessage } from '../channels/hosted-store';
 import type { HeraldEvents } from '../events';
 import type { Clock } from '../lib/clock';
 import { crashPoint } from '../lib/crash-point';
@@ -36,14 +40,35 @@ export const LEASE_MS = 5 * 60_000;
 
 export interface AcceptInput {
   send: NewSend;
-  /** The send's deliveries, without sendId (it is not known before the insert). */
-  deliveries: Array<Omit<NewDelivery, 'sendId' | 'nextAttemptAt'>>;
+  /**
+   * The send's deliveries, without sendId (it is not known before the insert). A delivery
+   * marked `storeOnAccept` is a hosted message: it is stored in the accept's own transaction
+   * (claimed and sent there), so it is in the reader the moment the send is answered, and never
+   * waits behind other channels' backlog in the queue.
+   */
+  deliveries: Array<Omit<NewDelivery, 'sendId' | 'nextAttemptAt'> & { storeOnAccept?: boolean }>;
+}
+
+/** A hosted delivery stored by the accept: its attempt, already recorded as sent. */
+export interface StoredOnAccept {
+  deliveryId: number;
+  hostedMessageId: number;
+  reply: string;
 }
 
 export interface Accepted {
   sendId: number;
   /** In the order the deliveries were given. */
   deliveryIds: number[];
+  /** The deliveries stored with the accept (see AcceptInput). */
+  stored: StoredOnAccept[];
+}
+
+/** What the accept cycle returns per send, before the events that follow its commit. */
+interface AcceptedInCycle extends Accepted {
+  sendStatus: SendStatus;
+  outcomes: OutcomeRecord[];
+  createdAt: string;
 }
 
 /**
@@ -71,7 +96,7 @@ export interface Recorded {
  * emitted here once the write is committed.
  */
 export class DeliveryState {
-  private readonly acceptKind: BatchKind<AcceptInput, Accepted>;
+  private readonly acceptKind: BatchKind<AcceptInput, AcceptedInCycle>;
   private readonly outcomeKind: BatchKind<
     OutcomeRecord,
     Recorded & { sendStatus: SendStatus | null }
@@ -100,16 +125,26 @@ export class DeliveryState {
         const deliveryIds = await insertDeliveries(
           sql,
           items.flatMap((item, i) =>
-            item.deliveries.map((d) => ({ ...d, sendId: sendIds[i], nextAttemptAt })),
+            item.deliveries.map(({ storeOnAccept: _, ...d }) => ({
+              ...d,
+              sendId: sendIds[i],
+              nextAttemptAt,
+            })),
           ),
           wallNow,
         );
-        crashPoint('before-commit');
         let next = 0;
-        return items.map((item, i) => ({
+        const accepted: AcceptedInCycle[] = items.map((item, i) => ({
           sendId: sendIds[i],
           deliveryIds: item.deliveries.map(() => deliveryIds[next++]),
+          stored: [],
+          sendStatus: 'pending',
+          outcomes: [],
+          createdAt: new Date(wallNow).toISOString(),
         }));
+        await this.storeOnAccept(sql, items, accepted, nextAttemptAt, wallNow);
+        crashPoint('before-commit');
+        return accepted;
       },
     };
     this.outcomeKind = {
@@ -141,11 +176,101 @@ export class DeliveryState {
    * share one cycle and one multi-row INSERT each for sends and deliveries.
    */
   async accept(input: AcceptInput): Promise<Accepted> {
-    const accepted = await this.deps.writer.submit(this.acceptKind, input);
+    const { sendStatus, outcomes, createdAt, ...accepted } = await this.deps.writer.submit(
+      this.acceptKind,
+      input,
+    );
     crashPoint('after-commit');
     this.deps.observer?.accepted(input.send, accepted.deliveryIds.length);
     this.deps.events.emit('send', { id: accepted.sendId, status: 'pending' });
+    accepted.stored.forEach((stored, i) => {
+      const delivery = input.deliveries[accepted.deliveryIds.indexOf(stored.deliveryId)];
+      this.deps.observer?.recorded(outcomes[i], delivery.channelType);
+      this.deps.events.emit('delivery', {
+        id: stored.deliveryId,
+        sendId: accepted.sendId,
+        status: 'sent',
+      });
+      announceHostedMessage(this.deps.events, {
+        id: stored.hostedMessageId,
+        title: delivery.title,
+        content: delivery.content,
+        format: delivery.contentType,
+        url: delivery.url,
+        createdAt,
+      });
+    });
+    if (sendStatus !== 'pending') {
+      this.deps.events.emit('send', { id: accepted.sendId, status: sendStatus });
+    }
     return accepted;
+  }
+
+  /**
+   * The accept cycle's hosted deliveries go through the same transitions as the dispatcher's
+   * (claim, then succeed: delivery-transitions.ts), in the accept's transaction: a crash before
+   * its commit leaves neither the send nor the message.
+   */
+  private async storeOnAccept(
+    sql: SqlExecutor,
+    items: readonly AcceptInput[],
+    accepted: AcceptedInCycle[],
+    now: number,
+    wallNow: number,
+  ): Promise<void> {
+    const hosted: Array<{ item: number; deliveryId: number; message: NewHostedMessage }> = [];
+    items.forEach((item, i) =>
+      item.deliveries.forEach((d, j) => {
+        if (!d.storeOnAccept) return;
+        const deliveryId = accepted[i].deliveryIds[j];
+        hosted.push({
+          item: i,
+          deliveryId,
+          message: {
+            channelId: d.channelId,
+            deliveryId,
+            title: d.title,
+            content: d.content,
+            format: d.contentType,
+            url: d.url,
+          },
+        });
+      }),
+    );
+    if (hosted.length === 0) return;
+    await claimByIds(
+      sql,
+      hosted.map((h) => h.deliveryId),
+      now + LEASE_MS,
+      wallNow,
+    );
+    const messages = await insertHostedMessages(
+      sql,
+      hosted.map((h) => h.message),
+      wallNow,
+    );
+    const outcomes: OutcomeRecord[] = hosted.map((h, k) => ({
+      id: h.deliveryId,
+      status: 'sent',
+      outcome: 'sent',
+      error: null,
+      reply: `stored as hosted message ${messages[k].id}`,
+      startedAt: now,
+      durationMs: 0,
+      retryAt: null,
+    }));
+    const recorded = await recordOutcomes(sql, outcomes, wallNow);
+    const sendStatus = new Map(recorded.sends.map((r) => [r.id, r.status]));
+    hosted.forEach((h, k) => {
+      const a = accepted[h.item];
+      a.stored.push({
+        deliveryId: h.deliveryId,
+        hostedMessageId: messages[k].id,
+        reply: outcomes[k].reply!,
+      });
+      a.outcomes.push(outcomes[k]);
+      a.sendStatus = sendStatus.get(a.sendId) ?? a.sendStatus;
+    });
   }
 
   /** claim: up to `limit` due deliveries become `sending` under a lease. */

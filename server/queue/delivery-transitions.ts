@@ -36,9 +36,13 @@ export const TRANSITIONS: Readonly<Record<DeliveryEvent, Transition>> = {
   claim: {
     from: ['queued', 'retrying', 'sending'],
     to: 'sending',
-    by: 'dispatcher loop, when next_attempt_at is due (sending: only once its lease ran out)',
+    by: 'dispatcher loop, when next_attempt_at is due (sending: only once its lease ran out); the accept cycle, for the hosted deliveries it stores',
   },
-  succeed: { from: ['sending'], to: 'sent', by: 'dispatcher, the adapter accepted the message' },
+  succeed: {
+    from: ['sending'],
+    to: 'sent',
+    by: 'dispatcher, the adapter accepted the message; the accept cycle, its hosted message stored',
+  },
   retry: {
     from: ['sending'],
     to: 'retrying',

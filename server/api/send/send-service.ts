@@ -53,6 +53,8 @@ export interface AcceptedDelivery {
   channelId: number;
   channelType: string;
   recipient: string | null;
+  /** A hosted delivery stored with the accept: its attempt, already recorded. */
+  stored?: AttemptResult;
 }
 
 export interface SendResponse {
@@ -173,10 +175,15 @@ export class SendService {
     if (req.mode === 'async') {
       return { code: 200, msg: 'success', data: { status: 'queued', sendId: send.id, ...host } };
     }
-    const results = await this.deps.dispatcher.waitForAttempts(
-      deliveries.map((d) => d.id),
-      this.deps.settings.get().v1WaitMs,
-    );
+    const waiting = deliveries.filter((d) => !d.stored);
+    const results =
+      waiting.length > 0
+        ? await this.deps.dispatcher.waitForAttempts(
+            waiting.map((d) => d.id),
+            this.deps.settings.get().v1WaitMs,
+          )
+        : new Map<number, AttemptResult>();
+    for (const d of deliveries) if (d.stored) results.set(d.id, d.stored);
     const answer = summariseV1(send.id, deliveries, results);
     return answer.code === 200
       ? { ...answer, data: { ...(answer.data as object), ...host } }
@@ -477,7 +484,7 @@ export class SendService {
     origin?: SendOrigin;
     credential: SendCredential;
   }): Promise<{ send: { id: number }; deliveries: AcceptedDelivery[] }> {
-    const { sendId, deliveryIds } = await this.deps.deliveries.accept({
+    const { sendId, deliveryIds, stored } = await this.deps.deliveries.accept({
       send: {
         api: input.api,
         taskId: input.taskId,
@@ -504,19 +511,28 @@ export class SendService {
         url: input.url,
         mentions: p.mentions,
         previewKey: p.previewKey,
+        // Deliveries that are paused wait in the queue like every other.
+        storeOnAccept: p.target.channel.type === 'hosted' && !this.deps.dispatcher.paused,
       })),
     });
     input.origin?.stored?.(sendId);
     this.deps.dispatcher.wake();
+    const storedById = new Map(stored.map((s) => [s.deliveryId, s]));
     return {
       send: { id: sendId },
-      deliveries: input.planned.map((p, i) => ({
-        id: deliveryIds[i],
-        instanceId: p.target.instance.id,
-        channelId: p.target.channel.id,
-        channelType: p.target.channel.type,
-        recipient: p.recipient,
-      })),
+      deliveries: input.planned.map((p, i) => {
+        const s = storedById.get(deliveryIds[i]);
+        return {
+          id: deliveryIds[i],
+          instanceId: p.target.instance.id,
+          channelId: p.target.channel.id,
+          channelType: p.target.channel.type,
+          recipient: p.recipient,
+          ...(s && {
+            stored: { deliveryId: s.deliveryId, status: 'sent', error: null, reply: s.reply },
+          }),
+        };
+      }),
     };
   }
 }

@@ -55,6 +55,9 @@ export function createApp(deps: AppDeps): Express {
   const { rendererDir, guards } = deps;
   const app = express();
   app.disable('x-powered-by');
+  // Answers are API envelopes and console data that change from one request to the next; the
+  // console's static files keep their own ETags (express.static).
+  app.disable('etag');
   app.set('trust proxy', deps.trustProxy);
   app.use((_req, res, next) => {
     res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
@@ -67,7 +70,6 @@ export function createApp(deps: AppDeps): Express {
   });
   app.use(createHostAllowList(guards));
   app.use(rejectMalformedPath);
-  app.use(createOpsRouter(deps.ops));
   app.use(
     ['/api/v1/message/send', '/api/v2/message/send'],
     createCrossSiteGuard({
@@ -76,6 +78,10 @@ export function createApp(deps: AppDeps): Express {
       corsHint: true,
     }),
   );
+  // The send routes come before the other guards and routers: those are mounted on other
+  // paths, and the busiest route need not be matched against them.
+  app.use(createSendRouter(deps.send));
+  app.use(createOpsRouter(deps.ops));
   app.use(
     '/api/console',
     createCrossSiteGuard({ what: 'the console API', corsOrigins: [], corsHint: false }),
@@ -86,7 +92,6 @@ export function createApp(deps: AppDeps): Express {
     '/api/public',
     createCrossSiteGuard({ what: 'the preview API', corsOrigins: [], corsHint: false }),
   );
-  app.use(createSendRouter(deps.send));
   app.use(createPreviewRouter(deps.preview));
   app.use('/api/console', createConsoleRouter(deps.console));
   app.get('/api/openapi.json', (_req, res) => {

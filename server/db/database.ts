@@ -3,7 +3,7 @@ import sqlite3 from 'sqlite3';
 
 import { createLogger } from '../lib/logger';
 import { sqliteExecutor, type SqlExecutor } from './sql';
-import { LegacyConnection, WriteConnection, writeExecutor } from './write-connection';
+import { connectionExecutor, LegacyConnection, SqliteConnection } from './sqlite-connection';
 import { Writer } from './writer';
 
 const log = createLogger('db');
@@ -37,37 +37,78 @@ function openReadOnly(file: string): Promise<sqlite3.Database> {
   });
 }
 
+/** The two connections, as Sequelize and the hot path use them, on one driver. */
+interface Connections {
+  write: sqlite3.Database;
+  writeSql: SqlExecutor;
+  read: sqlite3.Database;
+  readSql: SqlExecutor;
+  close(): Promise<void>;
+}
+
+const PRAGMAS = 'PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON';
+
 /**
- * The write connection: better-sqlite3 where its binary loads in this runtime, node-sqlite3
- * where it does not. better-sqlite3 is built against one runtime's ABI, and a development
- * Electron run loads the server with the binary npm built for Node (a packaged app is rebuilt
- * for Electron by electron-builder); node-sqlite3 is N-API and loads in both. Both give the
- * Writer the same executor and Sequelize the same connection API; only the speed differs.
+ * Both connections on better-sqlite3 where its binary loads in this runtime, both on
+ * node-sqlite3 where it does not; never one of each. Each driver carries its own copy of
+ * SQLite, and two copies in one process do not see each other's file locks (POSIX locks
+ * belong to the process, and SQLite tracks them per copy), which is one of SQLite's listed
+ * ways to corrupt a database: a checkpoint by one copy could overwrite WAL frames a reader of
+ * the other is using.
+ *
+ * better-sqlite3 is built against one runtime's ABI, and a development Electron run loads the
+ * server with the binary npm built for Node (a packaged app is rebuilt for Electron by
+ * electron-builder); node-sqlite3 is N-API and loads in both. Both drivers give the Writer the
+ * same executor and Sequelize the same connection API; only the speed differs.
  */
-async function openWriteConnection(
+async function openConnections(
   manager: ConnectionManager,
   dbFile: string,
   driver: WriteDriver | undefined,
-) {
-  let conn: WriteConnection;
+): Promise<Connections> {
+  let writeConn: SqliteConnection;
   try {
     if (driver === 'sqlite3') throw new Error('node-sqlite3 was asked for');
-    conn = new WriteConnection(dbFile, BUSY_TIMEOUT_MS);
+    writeConn = new SqliteConnection(dbFile, BUSY_TIMEOUT_MS);
   } catch (err) {
     if (driver === 'better-sqlite3') throw err;
-    log.warn(
-      `better-sqlite3 does not load here (${String(err).split('\n')[0]}); writing through ` +
-        'node-sqlite3, which is slower under load (docs/architecture.md, "Write path")',
-    );
+    if (driver === undefined) {
+      log.warn(
+        `better-sqlite3 does not load here (${String(err).split('\n')[0]}); using ` +
+          'node-sqlite3, which is slower under load (docs/architecture.md)',
+      );
+    }
     const write = await manager.getConnection({ uuid: 'write' });
     write.configure('busyTimeout', BUSY_TIMEOUT_MS);
     const writeSql = sqliteExecutor(write);
-    return { write, writeSql: writeSql as SqlExecutor, closeWrite: () => writeSql.close() };
+    await writeSql.exec(PRAGMAS);
+    const read = await openReadOnly(dbFile);
+    read.configure('busyTimeout', BUSY_TIMEOUT_MS);
+    const readSql = sqliteExecutor(read);
+    return {
+      write,
+      writeSql,
+      read,
+      readSql,
+      async close() {
+        // SQLite refuses to close a connection with statements still prepared.
+        await Promise.all([writeSql.close(), readSql.close()]);
+        await new Promise<void>((resolve) => read.close(() => resolve()));
+      },
+    };
   }
+  const writeSql = connectionExecutor(writeConn);
+  await writeSql.exec(PRAGMAS);
+  const readConn = new SqliteConnection(dbFile, BUSY_TIMEOUT_MS, { readonly: true });
   return {
-    write: new LegacyConnection(conn) as unknown as sqlite3.Database,
-    writeSql: writeExecutor(conn),
-    closeWrite: async () => conn.close(),
+    write: new LegacyConnection(writeConn, 'write') as unknown as sqlite3.Database,
+    writeSql,
+    read: new LegacyConnection(readConn, 'read') as unknown as sqlite3.Database,
+    readSql: connectionExecutor(readConn),
+    async close() {
+      writeConn.close();
+      readConn.close();
+    },
   };
 }
 
@@ -77,7 +118,7 @@ async function openWriteConnection(
  * Writes: Sequelize's sqlite dialect would open a fresh connection per transaction, and a new
  * connection re-reads the schema on its first statement (about 8 ms per send instead of
  * 0.5 ms); Herald instead keeps one write connection, on better-sqlite3 (see
- * write-connection.ts for why), and the Writer decides when its transactions open and close.
+ * sqlite-connection.ts for why), and the Writer decides when its transactions open and close.
  *
  * Reads: a SELECT issued on the write connection while a cycle is open would run inside that
  * transaction and see its uncommitted rows. WAL lets a second connection read the last
@@ -97,15 +138,8 @@ export async function openDatabase(
     define: { underscored: true },
   });
   const manager = sequelize.connectionManager as unknown as ConnectionManager;
-  const { write, writeSql, closeWrite } = await openWriteConnection(
-    manager,
-    dbFile,
-    options.writeDriver,
-  );
-  await writeSql.exec('PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON');
-  const readConnection = await openReadOnly(dbFile);
-  readConnection.configure('busyTimeout', BUSY_TIMEOUT_MS);
-  const readSql = sqliteExecutor(readConnection);
+  const connections = await openConnections(manager, dbFile, options.writeDriver);
+  const { write, writeSql, read: readConnection, readSql } = connections;
 
   manager.getConnection = async (options) =>
     options?.type === QueryTypes.SELECT ? readConnection : write;
@@ -129,9 +163,7 @@ export async function openDatabase(
     read: readSql,
     async close() {
       await writer.close();
-      // SQLite refuses to close a connection with statements still prepared.
-      await Promise.all([closeWrite(), readSql.close()]);
-      await new Promise<void>((resolve) => readConnection.close(() => resolve()));
+      await connections.close();
       await sequelize.close();
     },
   };

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 
 import { LIMITS } from '../config/settings-schema';
+import { isDatabaseUnavailable } from '../lib/database-errors';
 import { sendEnvelope } from '../lib/envelope';
 import { AppError, errorMessage } from '../lib/errors';
 import { createLogger } from '../lib/logger';
@@ -42,6 +43,17 @@ export function errorHandler(err: unknown, req: Request, res: Response, _next: N
   }
   if (bp?.type === 'request.aborted') {
     sendEnvelope(res, 400, 'request was aborted by the client', null);
+    return;
+  }
+  if (isDatabaseUnavailable(err)) {
+    log.warn(`${req.method} ${req.originalUrl}: the database is unavailable: ${errorMessage(err)}`);
+    res.setHeader('Retry-After', '5');
+    sendEnvelope(
+      res,
+      503,
+      'the database is unavailable; nothing was stored: try again shortly',
+      null,
+    );
     return;
   }
   log.error(

@@ -3,18 +3,19 @@ import BetterSqlite3 from 'better-sqlite3';
 import type { SqlExecutor, SqlRow, SqlValue } from './sql';
 
 /**
- * The write connection, on better-sqlite3: a statement runs to completion in the calling
- * turn of the event loop. On node-sqlite3 every statement of a write cycle was a round trip
- * to its worker thread, and under load each round trip waited for a turn of the busy event
- * loop, so the writer idled while requests queued (issue 8's profile: 37 % idle). A write
- * cycle of a few hundred rows takes about a millisecond of CPU, so running it synchronously
- * costs the loop less than those turns did. Reads stay on node-sqlite3 (database.ts), off the
- * event loop, because a console search over a large history may take tens of milliseconds.
+ * Herald's connections to its SQLite file, on better-sqlite3: a statement runs to completion in
+ * the calling turn of the event loop. On node-sqlite3 every statement of a write cycle was a
+ * round trip to its worker thread, and under load each round trip waited for a turn of the
+ * busy event loop, so the writer idled while requests queued (issue 8's profile: 37 % idle).
+ * A write cycle of a few hundred rows takes about a millisecond of CPU, so running it
+ * synchronously costs the loop less than those turns did. Reads run here too (database.ts
+ * says why both connections must be on one driver); a console search over a million rows
+ * takes tens of milliseconds of the loop (npm run bench -- --history).
  *
  * Sequelize's sqlite dialect only knows node-sqlite3's callback API; `LegacyConnection` speaks
- * the part of it that the dialect uses (`serialize`, `all`, `run`, `exec`, `close`) over the
- * same better-sqlite3 handle, so the models' writes and the hot path's statements share the
- * one connection and the Writer's transaction.
+ * the part of it that the dialect uses (`serialize`, `all`, `run`, `exec`, `close`) over a
+ * better-sqlite3 handle, so the models' writes and the hot path's statements share the one
+ * write connection and the Writer's transaction.
  */
 
 type Params = unknown[] | Record<string, unknown> | undefined;
@@ -66,15 +67,21 @@ function asSqliteError(err: unknown): Error {
   return err as Error;
 }
 
-export class WriteConnection {
+export class SqliteConnection {
   readonly db: BetterSqlite3.Database;
   private readonly statements = new Map<string, BetterSqlite3.Statement>();
 
   constructor(
     readonly filename: string,
     busyTimeoutMs: number,
+    options: { readonly?: boolean } = {},
   ) {
-    this.db = new BetterSqlite3(filename, { timeout: busyTimeoutMs });
+    // Read-only: a write routed to the read connection fails loudly instead of escaping the
+    // Writer.
+    this.db = new BetterSqlite3(filename, {
+      timeout: busyTimeoutMs,
+      readonly: options.readonly ?? false,
+    });
   }
 
   /** A cached prepared statement; past the cap, statements are prepared per use. */
@@ -130,8 +137,8 @@ export class WriteConnection {
   }
 }
 
-/** The hot path's executor over the write connection; every call has finished when it returns. */
-export function writeExecutor(conn: WriteConnection): SqlExecutor {
+/** The hot path's executor over a connection; every call has finished when it returns. */
+export function connectionExecutor(conn: SqliteConnection): SqlExecutor {
   const settle = <T>(work: () => T): Promise<T> => {
     try {
       return Promise.resolve(work());
@@ -153,9 +160,10 @@ export function writeExecutor(conn: WriteConnection): SqlExecutor {
  * before the call that asked for it returned.
  */
 export class LegacyConnection {
-  readonly uuid = 'write';
-
-  constructor(private readonly conn: WriteConnection) {}
+  constructor(
+    private readonly conn: SqliteConnection,
+    readonly uuid: string,
+  ) {}
 
   get filename(): string {
     return this.conn.filename;

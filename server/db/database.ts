@@ -91,7 +91,8 @@ async function openConnections(
       read,
       readSql,
       async close() {
-        // SQLite refuses to close a connection with statements still prepared.
+        // SQLite refuses to close a connection with statements still prepared. The write
+        // connection closes last (sequelize.close()), so it checkpoints and removes the WAL.
         await Promise.all([writeSql.close(), readSql.close()]);
         await new Promise<void>((resolve) => read.close(() => resolve()));
       },
@@ -106,8 +107,11 @@ async function openConnections(
     read: new LegacyConnection(readConn, 'read') as unknown as sqlite3.Database,
     readSql: connectionExecutor(readConn),
     async close() {
-      writeConn.close();
+      // The last connection to close checkpoints the WAL into the file and removes it, which
+      // a read-only one cannot do: a clean stop leaves the data folder one file (backups, and
+      // no clear copy of a rewritten secret left in an old WAL frame).
       readConn.close();
+      writeConn.close();
     },
   };
 }

@@ -26,9 +26,22 @@ export interface BatchKind<I, R> {
   run(tx: WriteTx, items: readonly I[]): Promise<R[]>;
 }
 
+/**
+ * How a job may be run. Repeatable: only statements, which the Writer may run again after a
+ * rollback (a failure elsewhere in the cycle); it shares cycles with everything else. Not
+ * repeatable (the default): a job that also changes something outside the database, above all
+ * a Sequelize instance (`row.update(…)`: run again after a rollback, Sequelize finds nothing
+ * changed and writes nothing, and the update is lost without an error). Such jobs run once
+ * each under a savepoint of their own, in cycles of their own, so another job's failure never
+ * makes them run again.
+ */
+export interface JobOptions {
+  repeatable?: boolean;
+}
+
 /** The thin adapter the console's services write through: `deps.writeLock.run(() => Model.create(…))`. */
 export interface WriteLock {
-  run<T>(fn: (tx: WriteTx) => Promise<T>): Promise<T>;
+  run<T>(fn: (tx: WriteTx) => Promise<T>, options?: JobOptions): Promise<T>;
 }
 
 interface Entry {
@@ -41,9 +54,10 @@ interface Entry {
 type Settled = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 /**
- * Single jobs (console CRUD, anything written with Sequelize models) are one kind too: they
- * run one after another inside the cycle, and like any kind, if one fails they are rolled back
- * and run again each under a savepoint of its own, so only the failing one is refused.
+ * Repeatable single jobs (statements only: the dispatcher's claims, defers, requeues) are one
+ * kind too: they run one after another inside the cycle, and like any kind, if one fails they
+ * are rolled back and run again each under a savepoint of its own, so only the failing one is
+ * refused.
  */
 const singleJobs: BatchKind<(tx: WriteTx) => Promise<unknown>, unknown> = {
   name: 'job',
@@ -53,6 +67,38 @@ const singleJobs: BatchKind<(tx: WriteTx) => Promise<unknown>, unknown> = {
     return results;
   },
 };
+
+/**
+ * Jobs that are not repeatable (see JobOptions): each runs once, under its own savepoint, and
+ * its outcome is its own; the kind never fails the cycle. Only a failed COMMIT (a deferred
+ * constraint, a full disk) runs them again, each in a transaction of its own.
+ */
+const onceJobs: BatchKind<(tx: WriteTx) => Promise<unknown>, Settled> = {
+  name: 'job (once)',
+  async run(tx, jobs) {
+    const results: Settled[] = [];
+    for (const job of jobs) {
+      await tx.sql.exec('SAVEPOINT once');
+      try {
+        const value = await job(tx);
+        await tx.sql.exec('RELEASE once');
+        results.push({ ok: true, value });
+      } catch (error) {
+        await tx.sql.exec('ROLLBACK TO once; RELEASE once');
+        results.push({ ok: false, error });
+      }
+    }
+    return results;
+  },
+};
+
+/** Answers an entry with what its cycle wrote; a once-job carries its own outcome. */
+function answer(e: Entry, value: unknown): void {
+  if (e.kind !== onceJobs) return e.resolve(value);
+  const settled = value as Settled;
+  if (settled.ok) e.resolve(settled.value);
+  else e.reject(settled.error);
+}
 
 /** Items of one cycle are grouped by kind; kinds run in the order they first arrived. */
 function groupByKind(entries: Entry[]): Entry[][] {
@@ -91,9 +137,12 @@ export class Writer implements WriteLock {
     private readonly maxEntries = 1000,
   ) {}
 
-  /** One job: it shares the cycle's transaction with whatever else is queued. */
-  run<T>(fn: (tx: WriteTx) => Promise<T>): Promise<T> {
-    return this.submit(singleJobs, fn) as Promise<T>;
+  /**
+   * One job. A repeatable one shares the cycle's transaction with whatever else is queued;
+   * any other runs once, in a cycle of such jobs (JobOptions).
+   */
+  run<T>(fn: (tx: WriteTx) => Promise<T>, options: JobOptions = {}): Promise<T> {
+    return this.submit(options.repeatable ? singleJobs : onceJobs, fn) as Promise<T>;
   }
 
   /** Queues one item of a mergeable kind for the next cycle. */
@@ -131,7 +180,11 @@ export class Writer implements WriteLock {
 
   private cycle(): Promise<void> {
     const entries = this.queue.splice(0, this.maxEntries);
-    this.cycling = this.runCycle(entries)
+    // Once-jobs never share a transaction with jobs the Writer may run again.
+    const once = entries.filter((e) => e.kind === onceJobs);
+    const rest = once.length === 0 ? entries : entries.filter((e) => e.kind !== onceJobs);
+    this.cycling = this.runCycle(rest)
+      .then(() => this.runCycle(once))
       .catch((err) => {
         // runCycle settles every entry itself; this is a last guard against a hung caller.
         log.error(`write cycle failed: ${String(err)}`);
@@ -177,7 +230,7 @@ export class Writer implements WriteLock {
       else await this.isolateFailures(entries, err);
       return;
     }
-    for (const [e, value] of values) e.resolve(value);
+    for (const [e, value] of values) answer(e, value);
   }
 
   /**
@@ -201,7 +254,7 @@ export class Writer implements WriteLock {
       return;
     }
     for (const [e, s] of settled) {
-      if (s.ok) e.resolve(s.value);
+      if (s.ok) answer(e, s.value);
       else e.reject(s.error);
     }
   }

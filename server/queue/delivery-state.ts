@@ -277,8 +277,11 @@ export class DeliveryState {
   claim(limit: number, exclude: number[] = []): Promise<ClaimedDelivery[]> {
     if (limit <= 0) return Promise.resolve([]);
     const now = this.deps.clock.now();
-    return this.deps.writer.run(({ sql }) =>
-      claimDue(sql, { now, leaseUntil: now + LEASE_MS, limit, exclude, wallNow: Date.now() }),
+    // Statements only: it shares the accept path's cycles (JobOptions in writer.ts).
+    return this.deps.writer.run(
+      ({ sql }) =>
+        claimDue(sql, { now, leaseUntil: now + LEASE_MS, limit, exclude, wallNow: Date.now() }),
+      { repeatable: true },
     );
   }
 
@@ -302,7 +305,7 @@ export class DeliveryState {
 
   /** defer: back to waiting until `at`, not counted as an attempt. */
   defer(id: number, at: number): Promise<boolean> {
-    return this.deps.writer.run(({ sql }) => defer(sql, id, at, Date.now()));
+    return this.deps.writer.run(({ sql }) => defer(sql, id, at, Date.now()), { repeatable: true });
   }
 
   /** requeue: a failed or waiting delivery is queued again now, with a fresh attempt budget. */
@@ -324,7 +327,9 @@ export class DeliveryState {
 
   /** recover: at startup, claims a dead process left behind go back to waiting. */
   recover(): Promise<number> {
-    return this.deps.writer.run(({ sql }) => recoverClaims(sql, Date.now()));
+    return this.deps.writer.run(({ sql }) => recoverClaims(sql, Date.now()), {
+      repeatable: true,
+    });
   }
 
   // ---- reads (read connection: committed state only) ----------------------------------

@@ -69,6 +69,25 @@ describe.each(['better-sqlite3', 'sqlite3'] as const)('model writes on %s', (wri
     ]);
   });
 
+  it('an instance update that shares a cycle with a failing job is written, not lost', async () => {
+    // Run again after a rollback, row.update() would find nothing changed and write nothing:
+    // jobs that touch instances run once, each under a savepoint (writer.ts, JobOptions).
+    const row = await db.writer.run(() => Item.create({ name: 'kept' }));
+    await db.writer.run(() => Item.create({ name: 'taken' }));
+    const results = await Promise.allSettled([
+      db.writer.run(() => row.update({ done: true })),
+      db.writer.run(() => Item.create({ name: 'taken' })),
+      db.writer.run(() => Item.create({ name: 'third' })),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((await Item.findByPk(row.get('id') as number))?.get('done')).toBe(true);
+    expect((await Item.findAll({ order: [['id', 'ASC']] })).map((i) => i.get('name'))).toEqual([
+      'kept',
+      'taken',
+      'third',
+    ]);
+  });
+
   it('raw queries bind $1-style and named parameters', async () => {
     await db.writer.run(({ transaction }) =>
       db.sequelize.query(

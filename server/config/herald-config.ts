@@ -2,6 +2,7 @@ import { join } from 'node:path';
 
 import { appRoot } from '../lib/app-root';
 import { systemClock, type Clock } from '../lib/clock';
+import { parseDatabaseUrl } from './database-url';
 import { parseAllowedHosts, parseCorsOrigins, parseMaxConnections } from './http-guards';
 import { parseTrustProxy } from './trust-proxy';
 
@@ -32,6 +33,8 @@ export interface StartServerOptions {
   httpTimeouts?: Partial<HttpTimeouts>;
   /** Proxies to trust, as HERALD_TRUST_PROXY (which it overrides). */
   trustProxy?: string;
+  /** A PostgreSQL URL, as HERALD_DATABASE_URL (which it overrides); unset: SQLite in dataDir. */
+  databaseUrl?: string;
 }
 
 export interface HttpTimeouts {
@@ -73,6 +76,8 @@ export interface HeraldConfig {
   startDispatcher: boolean;
   /** HERALD_ADMIN_USER and HERALD_ADMIN_PASSWORD: an administrator created at start. */
   admin: { user?: string; password?: string };
+  /** HERALD_DATABASE_URL: PostgreSQL when set, else the SQLite file in the data folder. */
+  databaseUrl: string | null;
 }
 
 /**
@@ -106,5 +111,6 @@ export function readHeraldConfig(
     trustProxy: parseTrustProxy(opts.trustProxy ?? env.HERALD_TRUST_PROXY),
     startDispatcher: opts.startDispatcher !== false,
     admin: { user: env.HERALD_ADMIN_USER, password: env.HERALD_ADMIN_PASSWORD },
+    databaseUrl: parseDatabaseUrl(opts.databaseUrl ?? env.HERALD_DATABASE_URL),
   };
 }

@@ -1,0 +1,165 @@
+import type { QueryInterface } from 'sequelize';
+
+import { indexedText } from './search-text';
+
+/**
+ * The history index of migration 2026-11-23-1100 on PostgreSQL (docs/architecture.md,
+ * "PostgreSQL"): the same counters, daily roll-ups and partial index as on SQLite, and instead
+ * of FTS5 a `pg_trgm` GIN index per table over its searchable text (search-text.ts).
+ *
+ * The index is built by CREATE INDEX from the rows already there, so nothing is left for the
+ * backfill: search_backfill exists (the code reads it) with nothing to do.
+ *
+ * Counters and roll-ups are kept by statement-level triggers in PL/pgSQL over transition
+ * tables: one grouped upsert per statement rather than one per row, so a write cycle's
+ * multi-row INSERT or UPDATE moves each roll-up row once, in key order (rows of concurrent
+ * transactions are then locked in the same order).
+ */
+const DAY = (alias: string) => `to_char(${alias}.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')`;
+
+const SEND_KEY = (a: string) =>
+  `${DAY(a)} AS day, ${a}.api, coalesce(${a}.task_id, 0) AS task_id, ` +
+  `coalesce(${a}.template_id, 0) AS template_id, ${a}.source_name, ${a}.status`;
+const DELIVERY_KEY = (a: string) => `${DAY(a)} AS day, ${a}.channel_id, ${a}.status`;
+
+/** An upsert of signed deltas into a roll-up, from `rows` (a UNION of +1 and -1 rows). */
+function rollupUpsert(table: string, keys: string[], rows: string): string {
+  const k = keys.join(', ');
+  return `INSERT INTO ${table} AS r (${k}, n)
+      SELECT ${k}, sum(d) FROM (${rows}) AS delta GROUP BY ${k} HAVING sum(d) <> 0 ORDER BY ${k}
+      ON CONFLICT (${k}) DO UPDATE SET n = r.n + excluded.n;`;
+}
+
+const SEND_KEYS = ['day', 'api', 'task_id', 'template_id', 'source_name', 'status'];
+const DELIVERY_KEYS = ['day', 'channel_id', 'status'];
+
+const sendsPlus = `SELECT ${SEND_KEY('x')}, 1 AS d FROM new_rows x`;
+const sendsMinus = `SELECT ${SEND_KEY('x')}, -1 AS d FROM old_rows x`;
+const deliveriesPlus = `SELECT ${DELIVERY_KEY('x')}, 1 AS d FROM new_rows x`;
+const deliveriesMinus = `SELECT ${DELIVERY_KEY('x')}, -1 AS d FROM old_rows x`;
+
+const counter = (name: string, delta: string) =>
+  `UPDATE history_counters SET n = n + (${delta}) WHERE name = '${name}';`;
+
+// Each branch names only the transition tables its event has: PL/pgSQL plans a statement
+// when it first runs, so the others are never looked at.
+const statements = [
+  'CREATE EXTENSION IF NOT EXISTS pg_trgm',
+  `CREATE INDEX hosted_messages_search ON hosted_messages
+     USING gin (${indexedText('hosted_messages')} gin_trgm_ops)`,
+  `CREATE INDEX sends_search ON sends USING gin (${indexedText('sends')} gin_trgm_ops)`,
+
+  `CREATE TABLE search_backfill (
+     source TEXT PRIMARY KEY NOT NULL,
+     done BIGINT NOT NULL,
+     until BIGINT NOT NULL
+   )`,
+  `INSERT INTO search_backfill (source, done, until) VALUES ('hosted_messages', 0, 0), ('sends', 0, 0)`,
+
+  `CREATE TABLE history_counters (name TEXT PRIMARY KEY NOT NULL, n BIGINT NOT NULL)`,
+  `INSERT INTO history_counters (name, n) VALUES
+     ('sends', (SELECT count(*) FROM sends)),
+     ('hosted_messages', (SELECT count(*) FROM hosted_messages)),
+     ('hosted_messages_unread', (SELECT count(*) FROM hosted_messages WHERE read_at IS NULL))`,
+
+  `CREATE TABLE send_day_rollup (
+     day TEXT NOT NULL,
+     api TEXT NOT NULL,
+     task_id INTEGER NOT NULL,
+     template_id INTEGER NOT NULL,
+     source_name TEXT NOT NULL,
+     status TEXT NOT NULL,
+     n BIGINT NOT NULL,
+     PRIMARY KEY (day, api, task_id, template_id, source_name, status)
+   )`,
+  `INSERT INTO send_day_rollup (day, api, task_id, template_id, source_name, status, n)
+     SELECT ${SEND_KEY('s')}, count(*) FROM sends s GROUP BY 1, 2, 3, 4, 5, 6`,
+  `CREATE TABLE delivery_day_rollup (
+     day TEXT NOT NULL,
+     channel_id INTEGER NOT NULL,
+     status TEXT NOT NULL,
+     n BIGINT NOT NULL,
+     PRIMARY KEY (day, channel_id, status)
+   )`,
+  `INSERT INTO delivery_day_rollup (day, channel_id, status, n)
+     SELECT ${DELIVERY_KEY('d')}, count(*) FROM deliveries d GROUP BY 1, 2, 3`,
+  `CREATE INDEX deliveries_failed_by_update ON deliveries (updated_at) WHERE status = 'failed'`,
+
+  `CREATE FUNCTION herald_sends_history() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     IF TG_OP = 'INSERT' THEN
+       ${rollupUpsert('send_day_rollup', SEND_KEYS, sendsPlus)}
+       ${counter('sends', 'SELECT count(*) FROM new_rows')}
+     ELSIF TG_OP = 'DELETE' THEN
+       ${rollupUpsert('send_day_rollup', SEND_KEYS, sendsMinus)}
+       ${counter('sends', 'SELECT -count(*) FROM old_rows')}
+     ELSE
+       ${rollupUpsert('send_day_rollup', SEND_KEYS, `${sendsPlus} UNION ALL ${sendsMinus}`)}
+     END IF;
+     RETURN NULL;
+   END $$`,
+  `CREATE FUNCTION herald_deliveries_history() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     IF TG_OP = 'INSERT' THEN
+       ${rollupUpsert('delivery_day_rollup', DELIVERY_KEYS, deliveriesPlus)}
+     ELSIF TG_OP = 'DELETE' THEN
+       ${rollupUpsert('delivery_day_rollup', DELIVERY_KEYS, deliveriesMinus)}
+     ELSE
+       ${rollupUpsert('delivery_day_rollup', DELIVERY_KEYS, `${deliveriesPlus} UNION ALL ${deliveriesMinus}`)}
+     END IF;
+     RETURN NULL;
+   END $$`,
+  `CREATE FUNCTION herald_hosted_messages_history() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     IF TG_OP = 'INSERT' THEN
+       ${counter('hosted_messages', 'SELECT count(*) FROM new_rows')}
+       ${counter('hosted_messages_unread', 'SELECT count(*) FROM new_rows WHERE read_at IS NULL')}
+     ELSIF TG_OP = 'DELETE' THEN
+       ${counter('hosted_messages', 'SELECT -count(*) FROM old_rows')}
+       ${counter('hosted_messages_unread', 'SELECT -count(*) FROM old_rows WHERE read_at IS NULL')}
+     ELSE
+       UPDATE history_counters SET n = n
+           + (SELECT count(*) FROM new_rows WHERE read_at IS NULL)
+           - (SELECT count(*) FROM old_rows WHERE read_at IS NULL)
+         WHERE name = 'hosted_messages_unread'
+           AND EXISTS (SELECT 1 FROM new_rows x JOIN old_rows o ON o.id = x.id
+                       WHERE (x.read_at IS NULL) <> (o.read_at IS NULL));
+     END IF;
+     RETURN NULL;
+   END $$`,
+  ...['INSERT', 'UPDATE', 'DELETE'].flatMap((event) =>
+    (['sends', 'deliveries', 'hosted_messages'] as const).map((table) => {
+      const tables =
+        event === 'INSERT'
+          ? 'NEW TABLE AS new_rows'
+          : event === 'DELETE'
+            ? 'OLD TABLE AS old_rows'
+            : 'OLD TABLE AS old_rows NEW TABLE AS new_rows';
+      return `CREATE TRIGGER ${table}_history_${event.toLowerCase()} AFTER ${event} ON ${table}
+        REFERENCING ${tables} FOR EACH STATEMENT EXECUTE FUNCTION herald_${table}_history()`;
+    }),
+  ),
+];
+
+export async function up(qi: QueryInterface): Promise<void> {
+  await qi.sequelize.transaction(async (transaction) => {
+    for (const sql of statements) await qi.sequelize.query(sql, { transaction });
+  });
+}
+
+export async function down(qi: QueryInterface): Promise<void> {
+  for (const sql of [
+    'DROP FUNCTION IF EXISTS herald_sends_history() CASCADE',
+    'DROP FUNCTION IF EXISTS herald_deliveries_history() CASCADE',
+    'DROP FUNCTION IF EXISTS herald_hosted_messages_history() CASCADE',
+    'DROP INDEX IF EXISTS deliveries_failed_by_update',
+    'DROP TABLE IF EXISTS delivery_day_rollup',
+    'DROP TABLE IF EXISTS send_day_rollup',
+    'DROP TABLE IF EXISTS history_counters',
+    'DROP TABLE IF EXISTS search_backfill',
+    'DROP INDEX IF EXISTS sends_search',
+    'DROP INDEX IF EXISTS hosted_messages_search',
+  ]) {
+    await qi.sequelize.query(sql);
+  }
+}

@@ -14,7 +14,7 @@ import {
   type NewDelivery,
   type NewSend,
   type OutcomeRecord,
-} from '../db/hot-path';
+} from '../db/dialect-hot-path';
 import type { SqlExecutor } from '../db/sql';
 import type { BatchKind, Writer } from '../db/writer';
 import type { HeraldEvents } from '../events';

@@ -1,5 +1,6 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 
+import { onPostgres, searchCondition } from '../postgres/history-postgres';
 import { COUNT_CAP, MAX_PREFIX_TERMS, ftsPhrase, planSearch, type SearchPlan } from './search-plan';
 
 /**
@@ -147,7 +148,14 @@ async function searchPage(
   conditions: Condition[],
   page: PageWindow,
 ): Promise<IdPage> {
-  const matches = await matchingRows(sequelize, source, planSearch(q));
+  const matches = onPostgres(sequelize)
+    ? {
+        from: `FROM ${source.table} b`,
+        id: 'b.id',
+        params: {},
+        condition: searchCondition(source.table, q),
+      }
+    : await matchingRows(sequelize, source, planSearch(q));
   const where = whereOf([...conditions, ...(matches.condition ? [matches.condition] : [])]);
   const from = `${matches.from} ${where.sql}`;
   const params = { ...matches.params, ...where.params };
@@ -256,7 +264,7 @@ async function cappedCount(
 ): Promise<{ total: number; totalIsCapped: boolean }> {
   const rows = await select<{ n: number }>(
     sequelize,
-    `SELECT count(*) AS n FROM (${selectSql} LIMIT ${COUNT_CAP + 1})`,
+    `SELECT count(*) AS n FROM (${selectSql} LIMIT ${COUNT_CAP + 1}) AS capped`,
     params,
   );
   const n = Number(rows[0]?.n ?? 0);

@@ -104,6 +104,8 @@ export interface TestHeraldOptions {
   httpTimeouts?: StartServerOptions['httpTimeouts'];
   /** As HERALD_TRUST_PROXY. */
   trustProxy?: string;
+  /** On a fresh PostgreSQL database even without HERALD_TEST_DATABASE=postgres. */
+  postgres?: boolean;
 }
 
 export const ADMIN = { username: 'admin', password: 'correct horse battery' };
@@ -142,9 +144,10 @@ let counter = 0;
 export async function startTestHerald(opts: TestHeraldOptions = {}): Promise<TestHerald> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'herald-test-'));
   // On PostgreSQL a data folder has its database: a restart on the folder finds its data.
-  const database = onPostgres()
-    ? (keptDatabases.get(dataDir) ?? (await createTestDatabase()))
-    : undefined;
+  const database =
+    (opts.postgres ?? onPostgres())
+      ? (keptDatabases.get(dataDir) ?? (await createTestDatabase()))
+      : undefined;
   if (database) keptDatabases.set(dataDir, database);
   const server = await startServer({
     databaseUrl: database?.url,

@@ -42,6 +42,27 @@ const at = (ms: number) => new Date(ms).toISOString();
 /** The ids of a JSON array parameter, as a set to test `IN`. */
 const idsIn = (param: string) => `(SELECT (jsonb_array_elements_text(${param}::jsonb))::integer)`;
 
+/**
+ * A JSON parameter PostgreSQL accepts. JSON.stringify writes a lone surrogate (a string cut
+ * in the middle of a pair, a fuzzer's `"\ud800"`) as a `\ud800` escape, which json and jsonb
+ * refuse; it becomes U+FFFD, as it does in any text parameter (pg encodes those as UTF-8) and
+ * in SQLite.
+ */
+const json = (value: unknown) => JSON.stringify(wellFormed(value));
+
+/** Keys too: a request's placeholders are the caller's object, keys and all. */
+function wellFormed(value: unknown): unknown {
+  if (typeof value === 'string')
+    return (value as string & { toWellFormed(): string }).toWellFormed();
+  if (Array.isArray(value)) return value.map(wellFormed);
+  if (value !== null && typeof value === 'object' && !(value instanceof Date)) {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [wellFormed(k) as string, wellFormed(v)]),
+    );
+  }
+  return value;
+}
+
 const ids = (rows: Array<{ id: unknown }>) => rows.map((r) => Number(r.id)).sort((a, b) => a - b);
 
 /**
@@ -60,7 +81,7 @@ export async function insertSends(sql: SqlExecutor, sends: NewSend[], now: numbe
        value ->> 'credential', $2::timestamptz, $2::timestamptz
      FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS e(value, i) ORDER BY i
      RETURNING id`,
-    [JSON.stringify(sends), at(now)],
+    [json(sends), at(now)],
   );
   return ids(rows);
 }
@@ -79,7 +100,7 @@ export async function insertDeliveries(sql: SqlExecutor, deliveries: NewDelivery
        (value ->> 'nextAttemptAt')::bigint, $2::timestamptz, $2::timestamptz
      FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS e(value, i) ORDER BY i
      RETURNING id`,
-    [JSON.stringify(deliveries), at(now)],
+    [json(deliveries), at(now)],
   );
   return ids(rows);
 }
@@ -117,7 +138,7 @@ export async function claimDue(
      FROM due WHERE d.id = due.id
      RETURNING d.id, d.send_id, d.channel_id, d.title, d.content, d.content_type, d.url,
        d.recipient, d.mentions::text AS mentions, d.attempts, d.next_attempt_at`,
-    [opts.now, opts.leaseUntil, opts.limit, JSON.stringify(opts.exclude), at(opts.wallNow)],
+    [opts.now, opts.leaseUntil, opts.limit, json(opts.exclude), at(opts.wallNow)],
   );
   return rows
     .map((r) => ({
@@ -157,7 +178,7 @@ export async function recordOutcomes(
      WHERE deliveries.id = v.id AND deliveries.status IN (${OUTCOME_FROM})
      RETURNING deliveries.id, deliveries.send_id, deliveries.attempts`,
     [
-      JSON.stringify(
+      json(
         outcomes.map((o) => ({
           id: o.id,
           status: o.status,
@@ -182,7 +203,7 @@ export async function recordOutcomes(
          (value ->> 'startedAt')::timestamptz, $2::timestamptz
        FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS e(value, i) ORDER BY i`,
       [
-        JSON.stringify(
+        json(
           recorded.map((o) => ({
             id: o.id,
             attempt: attemptNo.get(o.id),
@@ -213,7 +234,7 @@ export async function recordOutcomes(
  */
 export async function rollUpSends(sql: SqlExecutor, sendIds: number[], wallNow: number) {
   if (sendIds.length === 0) return [];
-  const list = JSON.stringify(sendIds);
+  const list = json(sendIds);
   await sql.all(`SELECT id FROM sends WHERE id IN ${idsIn('$1')} ORDER BY id FOR UPDATE`, [list]);
   return sql.all<{ id: number; status: SendStatus }>(
     `UPDATE sends SET status = c.next, updated_at = $2::timestamptz
@@ -284,7 +305,7 @@ export async function deliveryRows(sql: SqlExecutor, deliveryIds: number[]) {
   }>(
     `SELECT id, send_id, status, attempts, last_error, reply FROM deliveries
      WHERE id IN ${idsIn('$1')}`,
-    [JSON.stringify(deliveryIds)],
+    [json(deliveryIds)],
   );
   return rows.map((r): DeliveryRow => ({
     id: r.id,
@@ -311,7 +332,7 @@ export async function countsBySend(sql: SqlExecutor, sendIds: number[]) {
   const rows = await sql.all<{ send_id: number; status: DeliveryStatus; n: number }>(
     `SELECT send_id, status, COUNT(*) AS n FROM deliveries
      WHERE send_id IN ${idsIn('$1')} GROUP BY send_id, status`,
-    [JSON.stringify(sendIds)],
+    [json(sendIds)],
   );
   for (const row of rows) {
     const c = counts.get(row.send_id) ?? {};
@@ -339,7 +360,7 @@ export async function insertHostedMessages(
      FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS e(value, i) ORDER BY i
      ON CONFLICT (delivery_id) DO NOTHING
      RETURNING id, delivery_id`,
-    [JSON.stringify(messages), at(wallNow)],
+    [json(messages), at(wallNow)],
   );
   const byDelivery = new Map<number, number>();
   const withoutDelivery: number[] = [];
@@ -353,7 +374,7 @@ export async function insertHostedMessages(
   if (stored.length > 0) {
     const rows = await sql.all<{ id: number; delivery_id: number }>(
       `SELECT id, delivery_id FROM hosted_messages WHERE delivery_id IN ${idsIn('$1')}`,
-      [JSON.stringify(stored)],
+      [json(stored)],
     );
     for (const row of rows) byDelivery.set(row.delivery_id, row.id);
   }

@@ -9,8 +9,8 @@
  *   it (`sending`, `lease_until` in the future) until the lease runs out;
  * - the send roll-up locks the sends it recomputes before counting their deliveries, so two
  *   processes recording outcomes of one send's deliveries at once count each other's;
- * - startup recovery takes back only claims whose lease ran out: a claim that still holds may
- *   belong to another process that is sending it now.
+ * - startup recovery takes back every claim only when no other Herald process is running
+ *   (an advisory lock each holds shared); otherwise only claims whose lease ran out.
  */
 import type { ContentType, Mentions } from '../../channels/channel-adapter';
 import {
@@ -277,19 +277,37 @@ export async function defer(sql: SqlExecutor, id: number, atMs: number, wallNow:
 }
 
 /**
- * At startup: claims whose lease ran out go back to waiting. Unlike SQLite (one process, so
- * every claim left is a dead one's), a claim whose lease still holds may be another live
- * process's delivery in flight; a dead process's claims are taken over when their lease ends,
- * by claimDue itself.
+ * Every Herald process on the database holds this advisory lock shared, on its Writer's
+ * connection, from its startup recovery on; PostgreSQL releases it when the connection ends,
+ * a SIGKILL included. (Two int4 keys: 'HRLD', 1.)
+ */
+const PROCESSES_LOCK = '1213352004, 1';
+
+/**
+ * At startup: claims left behind go back to waiting. Which ones depends on who else runs:
+ * - no other Herald process holds the processes lock (it is free to take exclusively): every
+ *   `sending` claim is a dead process's, and all go back at once, as on SQLite;
+ * - another process runs: only claims whose lease ran out, since one that holds may be that
+ *   process's delivery in flight; a dead process's claims are taken over when their lease
+ *   ends, by claimDue itself.
+ * Either way this process then holds the lock shared for as long as its connection lives.
  */
 export async function recoverClaims(sql: SqlExecutor, wallNow: number) {
-  const { changes } = await sql.run(
-    `UPDATE deliveries SET status = CASE WHEN attempts > 0 THEN 'retrying' ELSE 'queued' END,
-       lease_until = NULL, updated_at = $1::timestamptz
-     WHERE status IN (${RECOVER_FROM}) AND (lease_until IS NULL OR lease_until < $2)`,
-    [at(wallNow), wallNow],
+  const [{ alone }] = await sql.all<{ alone: boolean }>(
+    `SELECT pg_try_advisory_lock(${PROCESSES_LOCK}) AS alone`,
   );
-  return changes;
+  try {
+    const { changes } = await sql.run(
+      `UPDATE deliveries SET status = CASE WHEN attempts > 0 THEN 'retrying' ELSE 'queued' END,
+         lease_until = NULL, updated_at = $1::timestamptz
+       WHERE status IN (${RECOVER_FROM}) AND ($3 = 1 OR lease_until IS NULL OR lease_until < $2)`,
+      [at(wallNow), wallNow, alone ? 1 : 0],
+    );
+    return changes;
+  } finally {
+    await sql.all(`SELECT pg_advisory_lock_shared(${PROCESSES_LOCK})`);
+    if (alone) await sql.all(`SELECT pg_advisory_unlock(${PROCESSES_LOCK})`);
+  }
 }
 
 /** The current state of some deliveries (for refusals and for V1 answers after the wait). */

@@ -20,20 +20,38 @@ import { createTestDatabase, dropTestDatabase } from '../../helpers/test-databas
  * what two processes are to the database.
  */
 let name: string;
+let url: string;
 let a: Database;
 let b: Database;
+/** Databases open, closed in afterAll unless a test closed them (a process that stopped). */
+const open = new Set<Database>();
+
+async function start(): Promise<Database> {
+  const db = await openPostgresDatabase(url);
+  open.add(db);
+  // As each process's dispatcher does at start: this also registers it as running.
+  await db.writer.run(({ sql }) => recoverClaims(sql, NOW));
+  return db;
+}
+
+async function stop(db: Database): Promise<void> {
+  open.delete(db);
+  await db.close();
+}
 
 beforeAll(async () => {
   const created = await createTestDatabase();
   name = created.name;
-  a = await openPostgresDatabase(created.url);
-  initModels(a.sequelize);
-  await migrate(a.sequelize);
-  b = await openPostgresDatabase(created.url);
+  url = created.url;
+  const first = await openPostgresDatabase(url);
+  initModels(first.sequelize);
+  await migrate(first.sequelize);
+  await first.close();
+  a = await start();
+  b = await start();
 });
 afterAll(async () => {
-  await a?.close();
-  await b?.close();
+  for (const db of open) await stop(db);
   await dropTestDatabase(name);
 });
 
@@ -133,15 +151,17 @@ describe('claims on PostgreSQL, two processes on one queue', () => {
     expect([...fromA, ...fromB].sort((x, y) => x - y)).toEqual(ids);
   });
 
-  it('take over a dead process’s claims once their lease ran out, and only then', async () => {
+  it('take over claims only once their lease ran out while their process may be alive', async () => {
     const { ids } = await queue('lease', 3);
     await claim(a, NOW, 3);
-    // A process starting now must not take back claims whose lease still holds (A's, alive).
-    expect(await b.writer.run(({ sql }) => recoverClaims(sql, NOW + 1))).toBe(0);
-    expect(await claim(b, NOW + LEASE - 1, 10)).toEqual([]);
+    // A process starting while A runs must not take back claims whose lease still holds.
+    const c = await start();
+    expect(await c.writer.run(({ sql }) => recoverClaims(sql, NOW + 1))).toBe(0);
+    expect(await claim(c, NOW + LEASE - 1, 10)).toEqual([]);
     // Earlier tests' claims ran out with these: only this send's matter here.
-    const takenOver = await claim(b, NOW + LEASE + 1, 1000);
+    const takenOver = await claim(c, NOW + LEASE + 1, 1000);
     expect(takenOver.map((d) => d.id).filter((id) => ids.includes(id))).toEqual(ids);
+    await stop(c);
   });
 
   it('roll a send up from both processes’ outcomes when they record them at once', async () => {
@@ -190,6 +210,23 @@ describe('claims on PostgreSQL, two processes on one queue', () => {
       sendId,
     ]);
     expect(row.status).toBe('partial');
+  });
+
+  it('take back every claim at once when a process starts with no other running', async () => {
+    const { ids } = await queue('alone', 2);
+    await claim(a, NOW, 2);
+    // Both processes stop (as a SIGKILL would, their connections end) with claims in hand.
+    await stop(a);
+    await stop(b);
+    const d = await openPostgresDatabase(url);
+    open.add(d);
+    const recovered = await d.writer.run(({ sql }) => recoverClaims(sql, NOW + 1));
+    expect(recovered).toBeGreaterThanOrEqual(2);
+    const rows = await d.read.all<{ id: number; status: string }>(
+      `SELECT id, status FROM deliveries WHERE status = 'sending'`,
+    );
+    expect(rows).toEqual([]);
+    expect((await claim(d, NOW + 1, 1000)).map((x) => x.id)).toEqual(expect.arrayContaining(ids));
   });
 });
 

@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto';
 
+import { join } from 'node:path';
+
 import pg, { type Client } from 'pg';
+
+import { openDatabase, type Database } from '../../server/db/database';
+import { openPostgresDatabase } from '../../server/db/postgres/open-postgres';
 
 /**
  * PostgreSQL databases for tests. `HERALD_TEST_DATABASE=postgres` runs every test Herald on a
@@ -52,4 +57,34 @@ export async function dropKeptDatabases(): Promise<void> {
   const kept = [...keptDatabases.values()];
   keptDatabases.clear();
   for (const db of kept) await dropTestDatabase(db.name);
+}
+
+/**
+ * Opens the database of a data folder the way Herald would for that folder, to build "a
+ * folder an older version left" in tests: the SQLite file in it, or on PostgreSQL the
+ * folder's test database (created now, used by the Herald started on the folder later).
+ */
+export async function openFolderDatabase(dataDir: string): Promise<Database> {
+  if (!onPostgres()) return openDatabase(join(dataDir, 'herald.db'));
+  const database = keptDatabases.get(dataDir) ?? (await createTestDatabase());
+  keptDatabases.set(dataDir, database);
+  const db = await openPostgresDatabase(database.url);
+  return {
+    ...db,
+    async close() {
+      // Rows a test inserted with explicit ids leave the id sequences behind them.
+      const [tables] = await db.sequelize.query(
+        `SELECT c.relname AS name FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid
+         WHERE c.relkind = 'r' AND a.attname = 'id'
+           AND pg_get_serial_sequence(quote_ident(c.relname), 'id') IS NOT NULL`,
+      );
+      for (const { name } of tables as Array<{ name: string }>) {
+        await db.sequelize.query(
+          `SELECT setval(pg_get_serial_sequence('${name}', 'id'),
+                         coalesce((SELECT max(id) FROM ${name}), 0) + 1, false)`,
+        );
+      }
+      await db.close();
+    },
+  };
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import pg, { type Client } from 'pg';
@@ -87,4 +88,35 @@ export async function openFolderDatabase(dataDir: string): Promise<Database> {
       await db.close();
     },
   };
+}
+
+/**
+ * What a data folder's database holds at rest, to look for a secret in: the SQLite files
+ * (database and WAL), or on PostgreSQL the text of every row of every table of the folder's
+ * test database.
+ */
+export async function storedDatabase(dataDir: string): Promise<Buffer[]> {
+  const database = keptDatabases.get(dataDir);
+  if (!database) {
+    return readdirSync(dataDir)
+      .filter((f) => f.startsWith('herald.db'))
+      .map((f) => readFileSync(join(dataDir, f)));
+  }
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ name: string }>(
+      "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public'",
+    );
+    const dumps: Buffer[] = [];
+    for (const { name } of rows) {
+      const dump = await client.query<{ text: string | null }>(
+        `SELECT string_agg(t::text, E'\\n') AS text FROM "${name}" t`,
+      );
+      dumps.push(Buffer.from(dump.rows[0]?.text ?? ''));
+    }
+    return dumps;
+  } finally {
+    await client.end();
+  }
 }

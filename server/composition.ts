@@ -30,6 +30,7 @@ import { openDatabase, type Database } from './db/database';
 import { pruneHistorySerially } from './db/history/retention';
 import { SearchBackfill } from './db/history/search-backfill';
 import { migrate } from './db/migrate';
+import { openPostgresDatabase } from './db/postgres/open-postgres';
 import { Session, initModels } from './db/models';
 import { HeraldEvents } from './events';
 import { messageNestScheduleSink } from './import/message-nest/schedule-store';
@@ -72,7 +73,9 @@ export async function composeHerald(config: HeraldConfig): Promise<Herald> {
   restrictDataDir(config.dataDir);
   // Before the database: a key file that cannot be read stops the start with nothing created.
   const configuredKey = readServerKey(config.secretKey, config.dataDir);
-  const db = await openDatabase(precreateDatabase(config.dataDir));
+  const db = config.databaseUrl
+    ? await openPostgresDatabase(config.databaseUrl)
+    : await openDatabase(precreateDatabase(config.dataDir));
   try {
     return await composeOver(db, configuredKey, config);
   } catch (err) {

@@ -4,6 +4,7 @@ import { appRoot } from '../lib/app-root';
 import { systemClock, type Clock } from '../lib/clock';
 import { parseServerKeySource, type ServerKeySource } from '../crypto/server-key';
 import { parseMetricsSettings, type MetricsSettings } from './metrics-settings';
+import { parseDatabaseUrl } from './database-url';
 import { parseAllowedHosts, parseCorsOrigins, parseMaxConnections } from './http-guards';
 import { parseTrustProxy } from './trust-proxy';
 
@@ -40,6 +41,8 @@ export interface StartServerOptions {
   secretKeyFile?: string;
   /** `/metrics`, as HERALD_METRICS and HERALD_METRICS_TOKEN (which it overrides). */
   metrics?: { enabled: boolean; token?: string };
+  /** A PostgreSQL URL, as HERALD_DATABASE_URL (which it overrides); unset: SQLite in dataDir. */
+  databaseUrl?: string;
 }
 
 export interface HttpTimeouts {
@@ -85,6 +88,8 @@ export interface HeraldConfig {
   secretKey: ServerKeySource;
   /** HERALD_METRICS and HERALD_METRICS_TOKEN. */
   metrics: MetricsSettings;
+  /** HERALD_DATABASE_URL: PostgreSQL when set, else the SQLite file in the data folder. */
+  databaseUrl: string | null;
 }
 
 /**
@@ -125,6 +130,7 @@ export function readHeraldConfig(
           token: 'metrics.token',
         })
       : parseMetricsSettings(env.HERALD_METRICS, env.HERALD_METRICS_TOKEN),
+    databaseUrl: parseDatabaseUrl(opts.databaseUrl ?? env.HERALD_DATABASE_URL),
   };
 }
 

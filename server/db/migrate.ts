@@ -49,6 +49,8 @@ export async function migrate(sequelize: Sequelize, to?: string): Promise<string
  * exists: an existing database keeps its mode and reuses freed pages instead.
  */
 async function useIncrementalVacuumIfNew(sequelize: Sequelize): Promise<void> {
+  // PostgreSQL's autovacuum returns dead rows' space by itself.
+  if (sequelize.getDialect() !== 'sqlite') return;
   const [rows] = await sequelize.query('SELECT count(*) AS n FROM sqlite_master');
   if (Number((rows as Array<{ n: number }>)[0]?.n) === 0) {
     // Journal mode WAL has already written the header: only a VACUUM (instant while the

@@ -11,6 +11,8 @@ export interface SqlExecutor {
   all<T extends SqlRow = SqlRow>(sql: string, params?: SqlValue[]): Promise<T[]>;
   run(sql: string, params?: SqlValue[]): Promise<{ changes: number }>;
   exec(sql: string): Promise<void>;
+  /** Which SQL it speaks; unset is SQLite. The hot path picks its statements by it. */
+  readonly dialect?: 'sqlite' | 'postgres';
 }
 
 /** The hot path's statement texts are fixed, so their prepared statements are kept. */

@@ -17,7 +17,7 @@ import {
   type NewHostedMessage,
   type NewSend,
   type OutcomeRecord,
-} from '../db/hot-path';
+} from '../db/dialect-hot-path';
 import type { SqlExecutor } from '../db/sql';
 import type { BatchKind, Writer } from '../db/writer';
 import { announceHostedMessage } from '../channels/hosted-store';

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { SettingsPatch } from '../../server/config/settings-schema';
 import type { Clock } from '../../server/lib/clock';
 import { startServer, type HeraldServer, type StartServerOptions } from '../../server/index';
+import { createTestDatabase, dropTestDatabase, keptDatabases, onPostgres } from './test-database';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- tests read loosely typed JSON answers */
 
@@ -108,6 +109,8 @@ export interface TestHeraldOptions {
   /** As HERALD_SECRET_KEY and HERALD_SECRET_KEY_FILE. */
   secretKey?: string;
   secretKeyFile?: string;
+  /** On a fresh PostgreSQL database even without HERALD_TEST_DATABASE=postgres. */
+  postgres?: boolean;
 }
 
 export const ADMIN = { username: 'admin', password: 'correct horse battery' };
@@ -145,7 +148,14 @@ let counter = 0;
 /** Starts a real Herald (real SQLite file, real HTTP on loopback) on a temporary data dir. */
 export async function startTestHerald(opts: TestHeraldOptions = {}): Promise<TestHerald> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'herald-test-'));
+  // On PostgreSQL a data folder has its database: a restart on the folder finds its data.
+  const database =
+    (opts.postgres ?? onPostgres())
+      ? (keptDatabases.get(dataDir) ?? (await createTestDatabase()))
+      : undefined;
+  if (database) keptDatabases.set(dataDir, database);
   const server = await startServer({
+    databaseUrl: database?.url,
     host: '127.0.0.1',
     port: opts.port ?? 0,
     dataDir,
@@ -228,7 +238,13 @@ export async function startTestHerald(opts: TestHeraldOptions = {}): Promise<Tes
     },
     async close(removeData = false) {
       await server.close();
-      if (removeData) rmSync(dataDir, { recursive: true, force: true });
+      if (removeData) {
+        rmSync(dataDir, { recursive: true, force: true });
+        if (database) {
+          keptDatabases.delete(dataDir);
+          await dropTestDatabase(database.name);
+        }
+      }
     },
   };
   return herald;

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 
 import { QueryTypes, type Sequelize } from 'sequelize';
 
+import { onPostgres, postgresStorage } from '../postgres/history-postgres';
 import { pragma } from './retention';
 
 export interface DatabaseInfo {
@@ -34,15 +35,12 @@ const sizeOf = (path: string) => {
 export async function databaseInfo(sequelize: Sequelize): Promise<DatabaseInfo> {
   const select = <T extends object>(sql: string) =>
     sequelize.query<T>(sql, { type: QueryTypes.SELECT });
-  const [main] = await select<{ file: string }>(
-    "SELECT file FROM pragma_database_list WHERE name = 'main'",
-  );
-  const file = main?.file ?? '';
   const counters = new Map(
-    (await select<{ name: string; n: number }>('SELECT name, n FROM history_counters')).map((r) => [
-      r.name,
-      Number(r.n),
-    ]),
+    (
+      await select<{ name: string; n: number }>(
+        'SELECT name, sum(n) AS n FROM history_counters GROUP BY name',
+      )
+    ).map((r) => [r.name, Number(r.n)]),
   );
   // Deliveries and attempts have no counter: counting them reads an index, once per page view.
   const [counts] = await select<{ deliveries: number; attempts: number }>(
@@ -50,8 +48,22 @@ export async function databaseInfo(sequelize: Sequelize): Promise<DatabaseInfo> 
             (SELECT count(*) FROM delivery_attempts) AS attempts`,
   );
   const [pending] = await select<{ n: number }>(
-    'SELECT coalesce(sum(max(until - done, 0)), 0) AS n FROM search_backfill',
+    `SELECT coalesce(sum(${onPostgres(sequelize) ? 'greatest' : 'max'}(until - done, 0)), 0) AS n FROM search_backfill`,
   );
+  const rows = {
+    sends: counters.get('sends') ?? 0,
+    deliveries: Number(counts?.deliveries ?? 0),
+    attempts: Number(counts?.attempts ?? 0),
+    hostedMessages: counters.get('hosted_messages') ?? 0,
+  };
+  const searchIndexPending = Number(pending?.n ?? 0);
+  if (onPostgres(sequelize)) {
+    return { ...(await postgresStorage(sequelize)), rows, searchIndexPending };
+  }
+  const [main] = await select<{ file: string }>(
+    "SELECT file FROM pragma_database_list WHERE name = 'main'",
+  );
+  const file = main?.file ?? '';
   const dbBytes = sizeOf(file);
   const walBytes = sizeOf(`${file}-wal`);
   return {
@@ -63,12 +75,7 @@ export async function databaseInfo(sequelize: Sequelize): Promise<DatabaseInfo> 
     pageCount: await pragma(sequelize, 'page_count'),
     freePages: await pragma(sequelize, 'freelist_count'),
     autoVacuum: AUTO_VACUUM[await pragma(sequelize, 'auto_vacuum')] ?? 'none',
-    rows: {
-      sends: counters.get('sends') ?? 0,
-      deliveries: Number(counts?.deliveries ?? 0),
-      attempts: Number(counts?.attempts ?? 0),
-      hostedMessages: counters.get('hosted_messages') ?? 0,
-    },
-    searchIndexPending: Number(pending?.n ?? 0),
+    rows,
+    searchIndexPending,
   };
 }

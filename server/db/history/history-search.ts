@@ -1,5 +1,6 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 
+import { onPostgres, searchCondition } from '../postgres/history-postgres';
 import { COUNT_CAP, MAX_PREFIX_TERMS, ftsPhrase, planSearch, type SearchPlan } from './search-plan';
 
 /**
@@ -106,7 +107,8 @@ export async function unreadMessageCount(sequelize: Sequelize): Promise<number> 
 async function counter(sequelize: Sequelize, name: string): Promise<number> {
   const rows = await select<{ n: number }>(
     sequelize,
-    'SELECT n FROM history_counters WHERE name = :name',
+    // A sum: on PostgreSQL a counter is the deltas its triggers appended (history-index-schema.ts).
+    'SELECT sum(n) AS n FROM history_counters WHERE name = :name',
     { name },
   );
   return Number(rows[0]?.n ?? 0);
@@ -147,7 +149,14 @@ async function searchPage(
   conditions: Condition[],
   page: PageWindow,
 ): Promise<IdPage> {
-  const matches = await matchingRows(sequelize, source, planSearch(q));
+  const matches = onPostgres(sequelize)
+    ? {
+        from: `FROM ${source.table} b`,
+        id: 'b.id',
+        params: {},
+        condition: searchCondition(source.table, q),
+      }
+    : await matchingRows(sequelize, source, planSearch(q));
   const where = whereOf([...conditions, ...(matches.condition ? [matches.condition] : [])]);
   const from = `${matches.from} ${where.sql}`;
   const params = { ...matches.params, ...where.params };
@@ -256,7 +265,7 @@ async function cappedCount(
 ): Promise<{ total: number; totalIsCapped: boolean }> {
   const rows = await select<{ n: number }>(
     sequelize,
-    `SELECT count(*) AS n FROM (${selectSql} LIMIT ${COUNT_CAP + 1})`,
+    `SELECT count(*) AS n FROM (${selectSql} LIMIT ${COUNT_CAP + 1}) AS capped`,
     params,
   );
   const n = Number(rows[0]?.n ?? 0);

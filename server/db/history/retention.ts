@@ -3,6 +3,7 @@ import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import type { Retention } from '../../config/settings-schema';
 import { createLogger } from '../../lib/logger';
 import type { WriteLock } from '../writer';
+import { compactHistoryTotals, deleteCounting, onPostgres } from '../postgres/history-postgres';
 import { dbTime } from './history-search';
 
 const log = createLogger('retention');
@@ -51,18 +52,23 @@ export async function pruneHistory(
   if (retention.messagesDays > 0) {
     const cutoff = dbTime(new Date(now - retention.messagesDays * DAY_MS));
     for (;;) {
-      const n = await inTransaction(sequelize, writeLock, async (transaction) => {
-        await sequelize.query(
+      const n = await inTransaction(sequelize, writeLock, (transaction) =>
+        deleted(
+          sequelize,
           `DELETE FROM hosted_messages WHERE id IN (SELECT id FROM hosted_messages
            WHERE created_at < :cutoff ORDER BY id LIMIT ${PRUNE_BATCH_ROWS})`,
-          { replacements: { cutoff }, transaction },
-        );
-        return changes(sequelize, transaction);
-      });
+          { cutoff },
+          transaction,
+        ),
+      );
       result.hostedMessages += n;
       if (n < PRUNE_BATCH_ROWS) break;
       await yieldToRequests();
     }
+  }
+  if (onPostgres(sequelize)) {
+    // Every hour, pruned or not: the triggers append a few rows per write cycle.
+    await writeLock.run(({ transaction }) => compactHistoryTotals(sequelize, transaction));
   }
   if (result.sends + result.hostedMessages > 0) {
     await writeLock.run(async () => {
@@ -87,10 +93,7 @@ async function pruneSends(sequelize: Sequelize, transaction: Transaction, cutoff
   );
   const ids = rows.map((r) => r.id);
   if (ids.length === 0) return { sends: 0, deliveries: 0, attempts: 0 };
-  const run = async (sql: string) => {
-    await sequelize.query(sql, { replacements: { ids }, transaction });
-    return changes(sequelize, transaction);
-  };
+  const run = (sql: string) => deleted(sequelize, sql, { ids }, transaction);
   const attempts = await run(
     `DELETE FROM delivery_attempts WHERE delivery_id IN
        (SELECT id FROM deliveries WHERE send_id IN (:ids))`,
@@ -105,6 +108,8 @@ async function pruneSends(sequelize: Sequelize, transaction: Transaction, cutoff
  * pages back in small steps; an older database keeps them on its free list and reuses them.
  */
 async function returnFreePages(sequelize: Sequelize, writeLock: WriteLock): Promise<void> {
+  // PostgreSQL's autovacuum makes dead rows' space reusable by itself.
+  if (onPostgres(sequelize)) return;
   if ((await pragma(sequelize, 'auto_vacuum')) !== 2) return;
   const free = await pragma(sequelize, 'freelist_count');
   for (let i = 0; i < Math.ceil(free / VACUUM_BATCH_PAGES); i++) {
@@ -118,6 +123,18 @@ export async function pragma(sequelize: Sequelize, name: string): Promise<number
     type: QueryTypes.SELECT,
   });
   return Number(row ? Object.values(row)[0] : 0);
+}
+
+/** Runs a DELETE in the transaction and says how many rows it removed. */
+async function deleted(
+  sequelize: Sequelize,
+  sql: string,
+  replacements: Record<string, unknown>,
+  transaction: Transaction,
+): Promise<number> {
+  if (onPostgres(sequelize)) return deleteCounting(sequelize, sql, replacements, transaction);
+  await sequelize.query(sql, { replacements, transaction });
+  return changes(sequelize, transaction);
 }
 
 async function changes(sequelize: Sequelize, transaction: Transaction): Promise<number> {

@@ -1,5 +1,7 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 
+import { onPostgres } from '../postgres/history-postgres';
+
 /**
  * Dashboard reads from the daily roll-ups the triggers keep (migration history-index): each
  * answers from at most days × sources × statuses rows, however many sends there are.
@@ -53,9 +55,11 @@ export function sendsPerSource(sequelize: Sequelize, sinceDay: string) {
  * otherwise pick the status index and sort every failure ever recorded.
  */
 export async function latestFailedDeliveryIds(sequelize: Sequelize, limit: number) {
+  // PostgreSQL's planner picks the partial index by itself and has no INDEXED BY.
+  const indexedBy = onPostgres(sequelize) ? '' : ' INDEXED BY deliveries_failed_by_update';
   const rows = await select<{ id: number }>(
     sequelize,
-    `SELECT id FROM deliveries INDEXED BY deliveries_failed_by_update
+    `SELECT id FROM deliveries${indexedBy}
      WHERE status = 'failed' ORDER BY updated_at DESC LIMIT :limit`,
     { limit },
   );

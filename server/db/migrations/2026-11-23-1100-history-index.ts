@@ -1,5 +1,7 @@
 import type { QueryInterface } from 'sequelize';
 
+import * as postgres from '../postgres/history-index-schema';
+
 /**
  * History at scale: a full-text index of hosted messages and sends, row counters, and daily
  * roll-ups for the dashboard, all kept by triggers so that whatever code writes a row, the same
@@ -158,12 +160,14 @@ const statements = [
 ];
 
 export async function up({ context: qi }: { context: QueryInterface }): Promise<void> {
+  if (qi.sequelize.getDialect() === 'postgres') return postgres.up(qi);
   await qi.sequelize.transaction(async (transaction) => {
     for (const sql of statements) await qi.sequelize.query(sql, { transaction });
   });
 }
 
 export async function down({ context: qi }: { context: QueryInterface }): Promise<void> {
+  if (qi.sequelize.getDialect() === 'postgres') return postgres.down(qi);
   for (const sql of [
     'DROP TRIGGER IF EXISTS deliveries_history_rollup',
     'DROP TRIGGER IF EXISTS deliveries_history_delete',

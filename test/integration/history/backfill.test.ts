@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import * as historyIndex from '../../../server/db/migrations/2026-11-23-1100-history-index';
 import { startTestHerald, type TestHerald } from '../../helpers/herald';
+import { onPostgres } from '../../helpers/test-database';
 import { QUERIES, TEXTS, insertMessages, insertSends, likeScan, listAll } from './history-fixtures';
 
 let herald: TestHerald | undefined;
@@ -28,7 +29,9 @@ async function downgradeAndWrite(h: TestHerald) {
   await insertSends(h, TEXTS);
 }
 
-describe('rows written before the search index existed', () => {
+// PostgreSQL builds its trigram index from the rows already there (CREATE INDEX in the
+// migration): there is no catch-up to test, and no FTS5 table to downgrade.
+describe.skipIf(onPostgres())('rows written before the search index existed', () => {
   it('are indexed after start, and searches find them the way a LIKE scan does', async () => {
     herald = await startTestHerald({ startDispatcher: false });
     await downgradeAndWrite(herald);

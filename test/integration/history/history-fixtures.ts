@@ -70,12 +70,21 @@ export async function likeScan(
 ): Promise<number[]> {
   const columns = table === 'sends' ? ['title', 'text', 'html', 'markdown'] : ['title', 'content'];
   const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  // SQLite's LIKE ignores the case of ASCII letters; PostgreSQL's ILIKE is the same scan there.
+  const like = sequelize.getDialect() === 'postgres' ? 'ILIKE' : 'LIKE';
   const rows = await sequelize.query<{ id: number }>(
-    `SELECT id FROM ${table} WHERE ${columns.map((c) => `${c} LIKE :p ESCAPE '\\'`).join(' OR ')}
+    `SELECT id FROM ${table} WHERE ${columns.map((c) => `${c} ${like} :p ESCAPE '\\'`).join(' OR ')}
      ORDER BY id DESC`,
     { type: QueryTypes.SELECT, replacements: { p: pattern } },
   );
   return rows.map((r) => r.id);
+}
+
+/** A DATE column's UTC day as 'YYYY-MM-DD', in the database's own SQL. */
+export function dayOf(sequelize: Sequelize, column: string): string {
+  return sequelize.getDialect() === 'postgres'
+    ? `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD')`
+    : `substr(${column}, 1, 10)`;
 }
 
 export async function insertMessages(herald: TestHerald, texts: Array<[string, string]>) {

@@ -10,6 +10,7 @@ import { KEY_FILE } from '../../../server/crypto/server-key';
 import { DB_FILE, precreateDatabase } from '../../../server/data-dir/permissions';
 import { openDatabase } from '../../../server/db/database';
 import { migrate } from '../../../server/db/migrate';
+import { openPostgresDatabase } from '../../../server/db/postgres/open-postgres';
 import { startServer, type HeraldServer } from '../../../server/index';
 import { ADMIN, ConsoleClient, startTestHerald, type TestHerald } from '../../helpers/herald';
 import { startHttpPeer, type HttpPeer } from '../../helpers/http-peer';
@@ -242,6 +243,17 @@ describe('npm run migrate:to-postgres', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('cannot reach PostgreSQL at postgres://postgres@127.0.0.1:1/herald');
   }, 30_000);
+
+  it('moves into a database that holds only Herald’s empty schema, as a failed move leaves it', async () => {
+    const url = await freshDatabase();
+    const db = await openPostgresDatabase(url);
+    await migrate(db.sequelize);
+    await db.close();
+    const r = await runMove(dataDir, url);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^sends\s+7\s+7$/m);
+  }, 60_000);
 
   describe('on a stopped install', () => {
     let url: string;

@@ -138,13 +138,14 @@ async function copyAll(
  * before committing, they must agree with the rows themselves.
  */
 async function checkDerived(client: Client): Promise<void> {
+  // Summed by key: PostgreSQL may keep a counter or roll-up as appended deltas, several rows a key.
   const { rows } = await client.query<{ name: string; kept: string; actual: string }>(
-    `SELECT c.name, c.n AS kept, CASE c.name
+    `SELECT c.name, c.kept, CASE c.name
          WHEN 'sends' THEN (SELECT count(*) FROM sends)
          WHEN 'hosted_messages' THEN (SELECT count(*) FROM hosted_messages)
          WHEN 'hosted_messages_unread' THEN (SELECT count(*) FROM hosted_messages WHERE read_at IS NULL)
        END AS actual
-     FROM history_counters c
+     FROM (SELECT name, sum(n) AS kept FROM history_counters GROUP BY name) c
      UNION ALL
      SELECT 'send_day_rollup', (SELECT coalesce(sum(n), 0) FROM send_day_rollup), (SELECT count(*) FROM sends)
      UNION ALL
@@ -162,9 +163,11 @@ async function checkDerived(client: Client): Promise<void> {
 
 /** The dashboard's daily roll-ups on both sides, as comparable lines. */
 async function sameRollups(source: BetterSqlite3.Database, client: Client): Promise<boolean> {
+  const sendKeys = 'day, api, task_id, template_id, source_name, status';
   const queries = [
-    `SELECT day, api, task_id, template_id, source_name, status, n FROM send_day_rollup WHERE n <> 0`,
-    `SELECT day, channel_id, status, n FROM delivery_day_rollup WHERE n <> 0`,
+    `SELECT ${sendKeys}, sum(n) AS n FROM send_day_rollup GROUP BY ${sendKeys} HAVING sum(n) <> 0`,
+    `SELECT day, channel_id, status, sum(n) AS n FROM delivery_day_rollup
+     GROUP BY day, channel_id, status HAVING sum(n) <> 0`,
   ];
   const lines = (rows: Array<Record<string, unknown>>) =>
     // pg reads bigint counts as strings, SQLite as numbers: compared as text.

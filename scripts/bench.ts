@@ -11,6 +11,7 @@
  *
  * Writes bench/results/latest.json (--quick: bench/results/quick.json; --out FILE).
  * --profile runs Herald under `node --cpu-prof` and prints where the profile went.
+ * --history and --postgres run other benchmarks (scripts/bench-history.ts, bench-postgres.ts).
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -35,6 +36,8 @@ const ADMIN = { username: 'bench', password: 'bench password 1234' };
 
 const history = process.argv.includes('--history') ? await import('./bench-history') : null;
 if (history) await history.finished.then(() => process.exit(0));
+const postgres = process.argv.includes('--postgres') ? await import('./bench-postgres') : null;
+if (postgres) await postgres.finished.then(() => process.exit(0));
 const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },

@@ -26,6 +26,9 @@ const migrations: Array<[string, MigrationModule]> = [
   ['2026-11-23-1400-message-nest-import', messageNestImport],
 ];
 
+/** The names this code knows, in order: a database that lacks one is behind the code. */
+export const MIGRATION_NAMES: readonly string[] = migrations.map(([name]) => name);
+
 /** Applies every pending migration; `to` stops after the named one (tests build older folders). */
 export async function migrate(sequelize: Sequelize, to?: string): Promise<string[]> {
   await useIncrementalVacuumIfNew(sequelize);

@@ -7,8 +7,11 @@
  * client retries; Herald itself reconnects on the next request.
  */
 
-/** SQLSTATE classes and codes: 08 connection exception; 57P0x the server is going or coming. */
-const PG_UNAVAILABLE = /^(08...|57P0[1-3]|53300)$/;
+/**
+ * SQLSTATE classes and codes: 08 connection exception; 57P0x the server is going or coming;
+ * 53300 too many connections; 3D000 the database is gone; 28xxx the login is refused.
+ */
+const PG_UNAVAILABLE = /^(08...|57P0[1-3]|53300|3D000|28000|28P01)$/;
 const NODE_UNAVAILABLE = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -30,7 +33,7 @@ const SEQUELIZE_UNAVAILABLE = new Set([
 ]);
 /** pg's own words for a connection that ended under a query (no code is set for these). */
 const PG_MESSAGES =
-  /Connection terminated|Client has encountered a connection error|connection is closed|timeout exceeded when trying to connect/i;
+  /Connection terminated|Client has encountered a connection error|connection is closed|timeout exceeded when trying to connect|is not currently accepting connections/i;
 
 export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
   if (!err || typeof err !== 'object' || depth > 3) return false;

@@ -6,6 +6,7 @@ import { createLogger } from '../../lib/logger';
 import type { Database } from '../database';
 import { Writer } from '../writer';
 import { pgExecutor } from './pg-executor';
+import { WriteClient } from './write-client';
 
 const log = createLogger('db');
 
@@ -33,22 +34,6 @@ interface PgConnectionManager {
   releaseConnection(connection: unknown, force?: boolean): Promise<void> | void;
   getTypeParser(oid: number, format?: string): (value: string) => unknown;
   _refreshDynamicOIDs(connection: unknown): Promise<void>;
-}
-
-/**
- * The Writer runs a cycle's kinds side by side on its one client, as on SQLite's one write
- * connection, where the statements queue. pg queues them too but deprecates calling `query`
- * on a busy client; this queue keeps the order (Sequelize's calls and the hot path's alike)
- * without relying on that.
- */
-function serializeQueries(client: PoolClient): void {
-  const query = client.query.bind(client) as (...args: unknown[]) => Promise<unknown>;
-  let tail: Promise<unknown> = Promise.resolve();
-  (client as unknown as { query: typeof query }).query = (...args: unknown[]) => {
-    const run = tail.then(() => query(...args));
-    tail = run.catch(() => undefined);
-    return run;
-  };
 }
 
 /**
@@ -88,22 +73,18 @@ export async function openPostgresDatabase(url: string): Promise<Database> {
   });
   // A client that dies while idle in the pool is replaced at its next use; no crash for it.
   pool.on('error', (err) => log.warn(`a PostgreSQL connection failed: ${err.message}`));
-  let write: PoolClient;
+  let first: PoolClient;
   try {
-    write = await pool.connect();
-    await write.query('SELECT 1');
+    first = await pool.connect();
+    await first.query('SELECT 1');
   } catch (err) {
     await pool.end().catch(() => undefined);
     throw new DatabaseUnreachableError(url, err);
   }
-  // A connection lost between cycles is reported on the client: unheard, it would end the
-  // process. The next cycle fails on the dead client and its jobs are refused (not yet
-  // reconnected: docs/architecture.md, "PostgreSQL").
-  write.on('error', (err) =>
-    log.error(`the write connection to PostgreSQL failed: ${err.message}`),
-  );
-  serializeQueries(write);
-  await manager._refreshDynamicOIDs(write);
+  await manager._refreshDynamicOIDs(first);
+  // Lost at run time, the write connection is replaced at the next write (write-client.ts);
+  // the writes of the moment are refused (503) and nothing half-written stays.
+  const write = new WriteClient(pool, first);
 
   manager.getConnection = async (options) =>
     options?.type === QueryTypes.SELECT ? pool.connect() : write;
@@ -112,11 +93,11 @@ export async function openPostgresDatabase(url: string): Promise<Database> {
     if (connection !== write) (connection as PoolClient).release();
   };
 
-  const writeSql = pgExecutor(write);
+  const writeSql = pgExecutor(write as unknown as Pick<PoolClient, 'query'>);
   const writer = new Writer(writeSql, () => {
     // The cycle's transaction, already begun by the Writer, as Sequelize sees it.
     const t = new Transaction(sequelize, {});
-    (t as unknown as { connection: PoolClient }).connection = write;
+    (t as unknown as { connection: WriteClient }).connection = write;
     return t;
   });
 

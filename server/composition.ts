@@ -30,7 +30,8 @@ import { pruneHistorySerially } from './db/history/retention';
 import { SearchBackfill } from './db/history/search-backfill';
 import { migrate } from './db/migrate';
 import { openPostgresDatabase } from './db/postgres/open-postgres';
-import { Session, initModels } from './db/models';
+import { openSharedState, type SharedState } from './db/postgres/shared-state';
+import { HostedMessage, Session, initModels } from './db/models';
 import { HeraldEvents } from './events';
 import { messageNestScheduleSink } from './import/message-nest/schedule-store';
 import { startJobs } from './jobs';
@@ -79,15 +80,53 @@ export async function composeHerald(config: HeraldConfig): Promise<Herald> {
 
 async function composeOver(db: Database, masterKey: Buffer, config: HeraldConfig): Promise<Herald> {
   const { clock } = config;
-  const { sequelize, writer: writeLock, read } = db;
+  const { sequelize } = db;
   initModels(sequelize);
   registerConfigVersionHooks();
   // Before the writer's first job: schema changes run on the write connection on their own.
   await migrate(sequelize);
 
+  const events = new HeraldEvents();
+  // Several processes may share a PostgreSQL database: limits and live events go through it.
+  const shared = config.databaseUrl
+    ? await openSharedState({
+        url: config.databaseUrl,
+        events,
+        clock,
+        loadMessage: async (id) => {
+          const m = await HostedMessage.findByPk(id);
+          return m
+            ? {
+                id: m.id,
+                title: m.title,
+                content: m.content,
+                format: m.format,
+                url: m.url,
+                createdAt: m.createdAt.toISOString(),
+              }
+            : null;
+        },
+      })
+    : null;
+  try {
+    return await composeParts(db, masterKey, config, events, shared);
+  } catch (err) {
+    await shared?.close();
+    throw err;
+  }
+}
+
+async function composeParts(
+  db: Database,
+  masterKey: Buffer,
+  config: HeraldConfig,
+  events: HeraldEvents,
+  shared: SharedState | null,
+): Promise<Herald> {
+  const { clock } = config;
+  const { sequelize, writer: writeLock, read } = db;
   const settings = new SettingsStore(writeLock);
   await settings.load();
-  const events = new HeraldEvents();
   const deliveries = new DeliveryState({ writer: writeLock, read, events, clock });
   const registry = createChannelRegistry();
   const secrets = new SecretBox(masterKey);
@@ -118,6 +157,13 @@ async function composeOver(db: Database, masterKey: Buffer, config: HeraldConfig
     retryPolicy: () => settings.get().retry,
     loadChannel: (id) => channels.loadRuntime(id),
     random: config.random,
+    pacer: shared?.pacer,
+  });
+  // A V1 caller here may wait for an attempt another process records.
+  // Another process accepted sends (or queued one again): this one may claim them too.
+  shared?.relay.onRemote((e) => {
+    if (e.name === 'delivery') void dispatcher.recordedElsewhere(e.payload);
+    if (e.name === 'send' && e.payload.status === 'pending') dispatcher.wake();
   });
   const sends = new SendService({
     deliveries,
@@ -164,7 +210,7 @@ async function composeOver(db: Database, masterKey: Buffer, config: HeraldConfig
   // Only someone who sees Herald's output (or its own desktop window) can create the admin.
   if (await auth.setupRequired()) parts.setupCode.issue();
 
-  const app = composeApp(parts, auth, config);
+  const app = composeApp(parts, auth, config, shared);
 
   let stopJobs = () => {};
   return {
@@ -197,6 +243,15 @@ async function composeOver(db: Database, masterKey: Buffer, config: HeraldConfig
           everyMs: HOURLY,
           run: () => pruneIdempotencyKeys({ clock, writeLock }),
         },
+        ...(shared
+          ? [
+              {
+                name: 'prune shared limits',
+                everyMs: HOURLY,
+                run: () => shared.prune(clock.now()),
+              },
+            ]
+          : []),
         {
           name: 'prune expired sessions',
           everyMs: HOURLY,
@@ -213,13 +268,19 @@ async function composeOver(db: Database, masterKey: Buffer, config: HeraldConfig
       await searchBackfill.stop();
       // No new attempts before the database goes.
       await dispatcher.stop();
+      await shared?.close();
       await db.close();
     },
   };
 }
 
 /** The HTTP app: each router gets its service, or the few parts it reads. */
-function composeApp(parts: HeraldParts, auth: AuthService, config: HeraldConfig): Express {
+function composeApp(
+  parts: HeraldParts,
+  auth: AuthService,
+  config: HeraldConfig,
+  shared: SharedState | null,
+): Express {
   const { sequelize, writeLock, clock, settings, tokens, registry, secrets, events } = parts;
   const instances = new InstanceService({ writeLock, registry });
   return createApp({
@@ -227,11 +288,18 @@ function composeApp(parts: HeraldParts, auth: AuthService, config: HeraldConfig)
     trustProxy: parts.trustProxy,
     guards: config.guards,
     rendererDir: config.rendererDir,
-    send: { sends: parts.sends, limiter: new SendRateLimiter(), settings, clock, writeLock },
-    preview: { limiter: new SendRateLimiter(), clock },
+    send: {
+      sends: parts.sends,
+      limiter: shared?.sendLimiter ?? new SendRateLimiter(),
+      settings,
+      clock,
+      writeLock,
+    },
+    preview: { limiter: shared?.previewLimiter ?? new SendRateLimiter(), clock },
     console: {
       auth: {
         auth,
+        throttle: shared?.loginThrottle,
         clock,
         version: parts.version,
         desktopSecret: parts.desktopSecret,

@@ -104,6 +104,8 @@ export interface TestHeraldOptions {
   httpTimeouts?: StartServerOptions['httpTimeouts'];
   /** As HERALD_TRUST_PROXY. */
   trustProxy?: string;
+  /** A PostgreSQL database to open, shared with other test Heralds (the caller drops it). */
+  databaseUrl?: string;
 }
 
 export const ADMIN = { username: 'admin', password: 'correct horse battery' };
@@ -142,12 +144,13 @@ let counter = 0;
 export async function startTestHerald(opts: TestHeraldOptions = {}): Promise<TestHerald> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'herald-test-'));
   // On PostgreSQL a data folder has its database: a restart on the folder finds its data.
-  const database = onPostgres()
-    ? (keptDatabases.get(dataDir) ?? (await createTestDatabase()))
-    : undefined;
+  const database =
+    opts.databaseUrl === undefined && onPostgres()
+      ? (keptDatabases.get(dataDir) ?? (await createTestDatabase()))
+      : undefined;
   if (database) keptDatabases.set(dataDir, database);
   const server = await startServer({
-    databaseUrl: database?.url,
+    databaseUrl: opts.databaseUrl ?? database?.url,
     host: '127.0.0.1',
     port: opts.port ?? 0,
     dataDir,

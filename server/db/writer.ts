@@ -54,6 +54,17 @@ const singleJobs: BatchKind<(tx: WriteTx) => Promise<unknown>, unknown> = {
   },
 };
 
+/** Cycles rolled back by a deadlock (several processes on PostgreSQL) run again this often. */
+const MAX_CONFLICT_RETRIES = 5;
+
+/** PostgreSQL's deadlock and serialization failures, as pg or Sequelize report them. */
+function isLockConflict(err: unknown): boolean {
+  const codes = [err, (err as { parent?: unknown })?.parent].map(
+    (e) => (e as { code?: unknown } | undefined)?.code,
+  );
+  return codes.some((c) => c === '40P01' || c === '40001');
+}
+
 /** Items of one cycle are grouped by kind; kinds run in the order they first arrived. */
 function groupByKind(entries: Entry[]): Entry[][] {
   const groups = new Map<BatchKind<unknown, unknown>, Entry[]>();
@@ -154,7 +165,7 @@ export class Writer implements WriteLock {
    * Only when something fails does the cycle start again, kind after kind, with savepoints
    * (see isolateFailures).
    */
-  private async runCycle(entries: Entry[]): Promise<void> {
+  private async runCycle(entries: Entry[], conflicts = 0): Promise<void> {
     if (entries.length === 0) return;
     const values = new Map<Entry, unknown>();
     try {
@@ -173,6 +184,12 @@ export class Writer implements WriteLock {
         if (failed) throw failed.reason;
       });
     } catch (err) {
+      // PostgreSQL broke a deadlock with another process's transaction by rolling this one
+      // back: nothing in it was wrong, so it runs again as it was.
+      if (isLockConflict(err) && conflicts < MAX_CONFLICT_RETRIES) {
+        await new Promise((r) => setTimeout(r, Math.random() * 20 * (conflicts + 1)));
+        return this.runCycle(entries, conflicts + 1);
+      }
       if (entries.length === 1) entries[0].reject(err);
       else await this.isolateFailures(entries, err);
       return;

@@ -181,7 +181,11 @@ export class FuzzHarness {
     });
     if (sent.body?.code !== 200) throw new Error(`seed send failed: ${JSON.stringify(sent.body)}`);
     const instances = await herald.console.ok('GET', `/tasks/${task.id}/instances`);
-    const messages = await herald.console.ok('GET', '/messages');
+    // The hosted delivery is stored by the dispatcher after the send is answered.
+    const messages = await herald.waitFor(async () => {
+      const list = await herald.console.ok('GET', '/messages');
+      return list.items.length > 0 && list;
+    });
     const logs = await herald.console.ok('GET', '/logs');
     const log = await herald.console.ok('GET', `/logs/${logs.items[0].id}`);
     this.fixtures = {

@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 
 import { ADMIN } from './herald';
+import { createTestDatabase, keptDatabases, onPostgres } from './test-database';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -33,6 +34,12 @@ export async function startHeraldProcess(
   port: number,
   env: Record<string, string> = {},
 ): Promise<HeraldProcess> {
+  // On PostgreSQL a data folder has its database: a restart after a kill finds its data.
+  if (onPostgres() && env.HERALD_DATABASE_URL === undefined) {
+    const database = keptDatabases.get(dataDir) ?? (await createTestDatabase());
+    keptDatabases.set(dataDir, database);
+    env = { ...env, HERALD_DATABASE_URL: database.url };
+  }
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', join(root, 'server/cli.ts'), '--data-dir', dataDir, '--port', String(port)],

@@ -104,6 +104,8 @@ export interface TestHeraldOptions {
   httpTimeouts?: StartServerOptions['httpTimeouts'];
   /** As HERALD_TRUST_PROXY. */
   trustProxy?: string;
+  /** On a fresh PostgreSQL database even without HERALD_TEST_DATABASE=postgres. */
+  postgres?: boolean;
   /** A PostgreSQL database to open, shared with other test Heralds (the caller drops it). */
   databaseUrl?: string;
 }
@@ -145,7 +147,7 @@ export async function startTestHerald(opts: TestHeraldOptions = {}): Promise<Tes
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'herald-test-'));
   // On PostgreSQL a data folder has its database: a restart on the folder finds its data.
   const database =
-    opts.databaseUrl === undefined && onPostgres()
+    opts.databaseUrl === undefined && (opts.postgres ?? onPostgres())
       ? (keptDatabases.get(dataDir) ?? (await createTestDatabase()))
       : undefined;
   if (database) keptDatabases.set(dataDir, database);

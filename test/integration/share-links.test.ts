@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PREVIEW_PER_MINUTE } from '../../server/api/public/preview-router';
 import { migrate } from '../../server/db/migrate';
 import { HostedMessage } from '../../server/db/models';
-import { openDatabase } from '../../server/db/database';
 import { startTestHerald, type TestHerald } from '../helpers/herald';
+import { openFolderDatabase } from '../helpers/test-database';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- tests read loosely typed JSON answers */
 
@@ -232,7 +232,7 @@ describe('share links of hosted messages', () => {
 describe('share links on a data folder from before them', () => {
   it('old messages keep working, have no link until asked, and new sends get one', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'herald-upgrade-'));
-    const db = await openDatabase(join(dataDir, 'herald.db'));
+    const db = await openFolderDatabase(dataDir);
     const { sequelize } = db;
     try {
       await migrate(sequelize, '2026-11-23-1000-keep-task-id-on-existing-installs');

@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { migrate } from '../../server/db/migrate';
-import { openDatabase } from '../../server/db/database';
 import { startHttpPeer, type HttpPeer } from '../helpers/http-peer';
 import { startTestHerald, type TestHerald } from '../helpers/herald';
+import { openFolderDatabase } from '../helpers/test-database';
 
 const FIRST_RELEASE = '2026-11-22-1200-initial-schema';
 
@@ -25,7 +25,7 @@ describe('task_id across the upgrade', () => {
   async function previousVersionFolder(rows: string[]): Promise<string> {
     const dataDir = mkdtempSync(join(tmpdir(), 'herald-upgrade-'));
     cleanup.push(async () => rmSync(dataDir, { recursive: true, force: true }));
-    const db = await openDatabase(join(dataDir, 'herald.db'));
+    const db = await openFolderDatabase(dataDir);
     try {
       await migrate(db.sequelize, FIRST_RELEASE);
       for (const sql of rows) await db.sequelize.query(sql);

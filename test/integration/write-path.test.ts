@@ -4,6 +4,7 @@ import { HostedMessage, Task } from '../../server/db/models';
 import { LEASE_MS } from '../../server/queue/delivery-state';
 import { startHttpPeer, type HttpPeer } from '../helpers/http-peer';
 import { startTestHerald, type TestHerald } from '../helpers/herald';
+import { onPostgres } from '../helpers/test-database';
 import { ManualClock } from '../helpers/manual-clock';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- tests read loosely typed JSON answers */
@@ -58,11 +59,21 @@ describe('one write path', () => {
     const sendId = items[0].id;
     const deliveries = (await sendLog(sendId)).deliveries as Array<{ id: number }>;
     const victim = deliveries[1].id;
-    // A real SQLite failure for one delivery's attempt record, inside the batch of three.
+    // A real database failure for one delivery's attempt record, inside the batch of three.
     await writer().run(({ sql }) =>
-      sql.exec(`CREATE TRIGGER refuse_record BEFORE INSERT ON delivery_attempts
-                WHEN NEW.delivery_id = ${victim}
-                BEGIN SELECT RAISE(ABORT, 'injected failure'); END`),
+      sql.exec(
+        onPostgres()
+          ? `CREATE FUNCTION refuse_record() RETURNS trigger LANGUAGE plpgsql AS $$
+             BEGIN
+               IF NEW.delivery_id = ${victim} THEN RAISE EXCEPTION 'injected failure'; END IF;
+               RETURN NEW;
+             END $$;
+             CREATE TRIGGER refuse_record BEFORE INSERT ON delivery_attempts
+               FOR EACH ROW EXECUTE FUNCTION refuse_record()`
+          : `CREATE TRIGGER refuse_record BEFORE INSERT ON delivery_attempts
+             WHEN NEW.delivery_id = ${victim}
+             BEGIN SELECT RAISE(ABORT, 'injected failure'); END`,
+      ),
     );
 
     const dispatcher = herald.server.ctx.dispatcher;
@@ -79,7 +90,13 @@ describe('one write path', () => {
     clock.advance(LEASE_MS + 1);
     expect(await dispatcher.runDue()).toBe(0);
 
-    await writer().run(({ sql }) => sql.exec('DROP TRIGGER refuse_record'));
+    await writer().run(({ sql }) =>
+      sql.exec(
+        onPostgres()
+          ? 'DROP TRIGGER refuse_record ON delivery_attempts; DROP FUNCTION refuse_record()'
+          : 'DROP TRIGGER refuse_record',
+      ),
+    );
     expect(await running).toBe(3);
     const log = await sendLog(sendId);
     expect(log.status).toBe('sent');

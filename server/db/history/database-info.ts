@@ -36,10 +36,11 @@ export async function databaseInfo(sequelize: Sequelize): Promise<DatabaseInfo> 
   const select = <T extends object>(sql: string) =>
     sequelize.query<T>(sql, { type: QueryTypes.SELECT });
   const counters = new Map(
-    (await select<{ name: string; n: number }>('SELECT name, n FROM history_counters')).map((r) => [
-      r.name,
-      Number(r.n),
-    ]),
+    (
+      await select<{ name: string; n: number }>(
+        'SELECT name, sum(n) AS n FROM history_counters GROUP BY name',
+      )
+    ).map((r) => [r.name, Number(r.n)]),
   );
   // Deliveries and attempts have no counter: counting them reads an index, once per page view.
   const [counts] = await select<{ deliveries: number; attempts: number }>(

@@ -107,7 +107,8 @@ export async function unreadMessageCount(sequelize: Sequelize): Promise<number> 
 async function counter(sequelize: Sequelize, name: string): Promise<number> {
   const rows = await select<{ n: number }>(
     sequelize,
-    'SELECT n FROM history_counters WHERE name = :name',
+    // A sum: on PostgreSQL a counter is the deltas its triggers appended (history-index-schema.ts).
+    'SELECT sum(n) AS n FROM history_counters WHERE name = :name',
     { name },
   );
   return Number(rows[0]?.n ?? 0);

@@ -3,7 +3,7 @@ import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import type { Retention } from '../../config/settings-schema';
 import { createLogger } from '../../lib/logger';
 import type { WriteLock } from '../writer';
-import { deleteCounting, onPostgres } from '../postgres/history-postgres';
+import { compactHistoryTotals, deleteCounting, onPostgres } from '../postgres/history-postgres';
 import { dbTime } from './history-search';
 
 const log = createLogger('retention');
@@ -65,6 +65,10 @@ export async function pruneHistory(
       if (n < PRUNE_BATCH_ROWS) break;
       await yieldToRequests();
     }
+  }
+  if (onPostgres(sequelize)) {
+    // Every hour, pruned or not: the triggers append a few rows per write cycle.
+    await writeLock.run(({ transaction }) => compactHistoryTotals(sequelize, transaction));
   }
   if (result.sends + result.hostedMessages > 0) {
     await writeLock.run(async () => {

@@ -11,9 +11,13 @@ import { indexedText } from './search-text';
  * backfill: search_backfill exists (the code reads it) with nothing to do.
  *
  * Counters and roll-ups are kept by statement-level triggers in PL/pgSQL over transition
- * tables: one grouped upsert per statement rather than one per row, so a write cycle's
- * multi-row INSERT or UPDATE moves each roll-up row once, in key order (rows of concurrent
- * transactions are then locked in the same order).
+ * tables, and they only ever INSERT signed deltas (one row per key a statement changed): no
+ * row is shared between transactions, so processes claiming, recording and accepting at once
+ * never wait for each other's commit here. (Updating one counter row in place would lock it
+ * until commit: every write cycle of every process would queue behind the one before, and a
+ * cycle that stays open would stop them all.) Readers sum the deltas by key, which gives the
+ * same answer as SQLite's one row per key; compactHistoryTotals (history-postgres.ts) folds
+ * them back into one row per key with the hourly housekeeping.
  */
 const DAY = (alias: string) => `to_char(${alias}.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')`;
 
@@ -22,12 +26,11 @@ const SEND_KEY = (a: string) =>
   `coalesce(${a}.template_id, 0) AS template_id, ${a}.source_name, ${a}.status`;
 const DELIVERY_KEY = (a: string) => `${DAY(a)} AS day, ${a}.channel_id, ${a}.status`;
 
-/** An upsert of signed deltas into a roll-up, from `rows` (a UNION of +1 and -1 rows). */
-function rollupUpsert(table: string, keys: string[], rows: string): string {
+/** Appends the signed deltas of `rows` (+1 and -1 rows), one per key that changed. */
+function appendDeltas(table: string, keys: string[], rows: string): string {
   const k = keys.join(', ');
-  return `INSERT INTO ${table} AS r (${k}, n)
-      SELECT ${k}, sum(d) FROM (${rows}) AS delta GROUP BY ${k} HAVING sum(d) <> 0 ORDER BY ${k}
-      ON CONFLICT (${k}) DO UPDATE SET n = r.n + excluded.n;`;
+  return `INSERT INTO ${table} (${k}, n)
+      SELECT ${k}, sum(d) FROM (${rows}) AS delta GROUP BY ${k} HAVING sum(d) <> 0;`;
 }
 
 const SEND_KEYS = ['day', 'api', 'task_id', 'template_id', 'source_name', 'status'];
@@ -39,7 +42,7 @@ const deliveriesPlus = `SELECT ${DELIVERY_KEY('x')}, 1 AS d FROM new_rows x`;
 const deliveriesMinus = `SELECT ${DELIVERY_KEY('x')}, -1 AS d FROM old_rows x`;
 
 const counter = (name: string, delta: string) =>
-  `UPDATE history_counters SET n = n + (${delta}) WHERE name = '${name}';`;
+  `INSERT INTO history_counters (name, n) SELECT '${name}', n FROM (${delta}) AS c(n) WHERE n <> 0;`;
 
 // Each branch names only the transition tables its event has: PL/pgSQL plans a statement
 // when it first runs, so the others are never looked at.
@@ -56,7 +59,8 @@ const statements = [
    )`,
   `INSERT INTO search_backfill (source, done, until) VALUES ('hosted_messages', 0, 0), ('sends', 0, 0)`,
 
-  `CREATE TABLE history_counters (name TEXT PRIMARY KEY NOT NULL, n BIGINT NOT NULL)`,
+  `CREATE TABLE history_counters (name TEXT NOT NULL, n BIGINT NOT NULL)`,
+  `CREATE INDEX history_counters_name ON history_counters (name)`,
   `INSERT INTO history_counters (name, n) VALUES
      ('sends', (SELECT count(*) FROM sends)),
      ('hosted_messages', (SELECT count(*) FROM hosted_messages)),
@@ -69,18 +73,18 @@ const statements = [
      template_id INTEGER NOT NULL,
      source_name TEXT NOT NULL,
      status TEXT NOT NULL,
-     n BIGINT NOT NULL,
-     PRIMARY KEY (day, api, task_id, template_id, source_name, status)
+     n BIGINT NOT NULL
    )`,
+  `CREATE INDEX send_day_rollup_day ON send_day_rollup (day)`,
   `INSERT INTO send_day_rollup (day, api, task_id, template_id, source_name, status, n)
      SELECT ${SEND_KEY('s')}, count(*) FROM sends s GROUP BY 1, 2, 3, 4, 5, 6`,
   `CREATE TABLE delivery_day_rollup (
      day TEXT NOT NULL,
      channel_id INTEGER NOT NULL,
      status TEXT NOT NULL,
-     n BIGINT NOT NULL,
-     PRIMARY KEY (day, channel_id, status)
+     n BIGINT NOT NULL
    )`,
+  `CREATE INDEX delivery_day_rollup_day ON delivery_day_rollup (day)`,
   `INSERT INTO delivery_day_rollup (day, channel_id, status, n)
      SELECT ${DELIVERY_KEY('d')}, count(*) FROM deliveries d GROUP BY 1, 2, 3`,
   `CREATE INDEX deliveries_failed_by_update ON deliveries (updated_at) WHERE status = 'failed'`,
@@ -88,24 +92,24 @@ const statements = [
   `CREATE FUNCTION herald_sends_history() RETURNS trigger LANGUAGE plpgsql AS $$
    BEGIN
      IF TG_OP = 'INSERT' THEN
-       ${rollupUpsert('send_day_rollup', SEND_KEYS, sendsPlus)}
+       ${appendDeltas('send_day_rollup', SEND_KEYS, sendsPlus)}
        ${counter('sends', 'SELECT count(*) FROM new_rows')}
      ELSIF TG_OP = 'DELETE' THEN
-       ${rollupUpsert('send_day_rollup', SEND_KEYS, sendsMinus)}
+       ${appendDeltas('send_day_rollup', SEND_KEYS, sendsMinus)}
        ${counter('sends', 'SELECT -count(*) FROM old_rows')}
      ELSE
-       ${rollupUpsert('send_day_rollup', SEND_KEYS, `${sendsPlus} UNION ALL ${sendsMinus}`)}
+       ${appendDeltas('send_day_rollup', SEND_KEYS, `${sendsPlus} UNION ALL ${sendsMinus}`)}
      END IF;
      RETURN NULL;
    END $$`,
   `CREATE FUNCTION herald_deliveries_history() RETURNS trigger LANGUAGE plpgsql AS $$
    BEGIN
      IF TG_OP = 'INSERT' THEN
-       ${rollupUpsert('delivery_day_rollup', DELIVERY_KEYS, deliveriesPlus)}
+       ${appendDeltas('delivery_day_rollup', DELIVERY_KEYS, deliveriesPlus)}
      ELSIF TG_OP = 'DELETE' THEN
-       ${rollupUpsert('delivery_day_rollup', DELIVERY_KEYS, deliveriesMinus)}
+       ${appendDeltas('delivery_day_rollup', DELIVERY_KEYS, deliveriesMinus)}
      ELSE
-       ${rollupUpsert('delivery_day_rollup', DELIVERY_KEYS, `${deliveriesPlus} UNION ALL ${deliveriesMinus}`)}
+       ${appendDeltas('delivery_day_rollup', DELIVERY_KEYS, `${deliveriesPlus} UNION ALL ${deliveriesMinus}`)}
      END IF;
      RETURN NULL;
    END $$`,
@@ -118,12 +122,11 @@ const statements = [
        ${counter('hosted_messages', 'SELECT -count(*) FROM old_rows')}
        ${counter('hosted_messages_unread', 'SELECT -count(*) FROM old_rows WHERE read_at IS NULL')}
      ELSE
-       UPDATE history_counters SET n = n
-           + (SELECT count(*) FROM new_rows WHERE read_at IS NULL)
-           - (SELECT count(*) FROM old_rows WHERE read_at IS NULL)
-         WHERE name = 'hosted_messages_unread'
-           AND EXISTS (SELECT 1 FROM new_rows x JOIN old_rows o ON o.id = x.id
-                       WHERE (x.read_at IS NULL) <> (o.read_at IS NULL));
+       ${counter(
+         'hosted_messages_unread',
+         `SELECT (SELECT count(*) FROM new_rows WHERE read_at IS NULL)
+               - (SELECT count(*) FROM old_rows WHERE read_at IS NULL)`,
+       )}
      END IF;
      RETURN NULL;
    END $$`,

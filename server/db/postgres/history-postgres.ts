@@ -74,3 +74,29 @@ export async function postgresStorage(sequelize: Sequelize) {
     autoVacuum: 'none' as const,
   };
 }
+
+/**
+ * Folds the deltas the history triggers appended (history-index-schema.ts) into one row per
+ * key, dropping keys that sum to zero. One statement per table: rows committed after it
+ * started are not seen, so not deleted, and a second run at the same time skips the rows the
+ * first one deletes; sums are the same before and after, whoever reads meanwhile.
+ */
+export async function compactHistoryTotals(
+  sequelize: Sequelize,
+  transaction: Transaction,
+): Promise<void> {
+  const tables: Array<[string, string]> = [
+    ['history_counters', 'name'],
+    ['send_day_rollup', 'day, api, task_id, template_id, source_name, status'],
+    ['delivery_day_rollup', 'day, channel_id, status'],
+  ];
+  for (const [table, keys] of tables) {
+    await sequelize.query(
+      `WITH gone AS (DELETE FROM ${table} RETURNING ${keys}, n)
+       INSERT INTO ${table} (${keys}, n)
+       SELECT ${keys}, sum(n) FROM gone GROUP BY ${keys}
+       HAVING sum(n) <> 0 OR ${table === 'history_counters' ? 'true' : 'false'}`,
+      { transaction },
+    );
+  }
+}

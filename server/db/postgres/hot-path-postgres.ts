@@ -9,8 +9,8 @@
  *   it (`sending`, `lease_until` in the future) until the lease runs out;
  * - the send roll-up locks the sends it recomputes before counting their deliveries, so two
  *   processes recording outcomes of one send's deliveries at once count each other's;
- * - startup recovery takes back only claims whose lease ran out: a claim that still holds may
- *   belong to another process that is sending it now.
+ * - startup recovery takes back every claim only when no other Herald process is running
+ *   (an advisory lock each holds shared); otherwise only claims whose lease ran out.
  */
 import type { ContentType, Mentions } from '../../channels/channel-adapter';
 import {
@@ -42,6 +42,27 @@ const at = (ms: number) => new Date(ms).toISOString();
 /** The ids of a JSON array parameter, as a set to test `IN`. */
 const idsIn = (param: string) => `(SELECT (jsonb_array_elements_text(${param}::jsonb))::integer)`;
 
+/**
+ * A JSON parameter PostgreSQL accepts. JSON.stringify writes a lone surrogate (a string cut
+ * in the middle of a pair, a fuzzer's `"\ud800"`) as a `\ud800` escape, which json and jsonb
+ * refuse; it becomes U+FFFD, as it does in any text parameter (pg encodes those as UTF-8) and
+ * in SQLite.
+ */
+const json = (value: unknown) => JSON.stringify(wellFormed(value));
+
+/** Keys too: a request's placeholders are the caller's object, keys and all. */
+function wellFormed(value: unknown): unknown {
+  if (typeof value === 'string')
+    return (value as string & { toWellFormed(): string }).toWellFormed();
+  if (Array.isArray(value)) return value.map(wellFormed);
+  if (value !== null && typeof value === 'object' && !(value instanceof Date)) {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [wellFormed(k) as string, wellFormed(v)]),
+    );
+  }
+  return value;
+}
+
 const ids = (rows: Array<{ id: unknown }>) => rows.map((r) => Number(r.id)).sort((a, b) => a - b);
 
 /**
@@ -60,7 +81,7 @@ export async function insertSends(sql: SqlExecutor, sends: NewSend[], now: numbe
        value ->> 'credential', $2::timestamptz, $2::timestamptz
      FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS e(value, i) ORDER BY i
      RETURNING id`,
-    [JSON.stringify(sends), at(now)],
+    [json(sends), at(now)],
   );
   return ids(rows);
 }
@@ -79,7 +100,7 @@ export async function insertDeliveries(sql: SqlExecutor, deliveries: NewDelivery
        (value ->> 'nextAttemptAt')::bigint, $2::timestamptz, $2::timestamptz
      FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS e(value, i) ORDER BY i
      RETURNING id`,
-    [JSON.stringify(deliveries), at(now)],
+    [json(deliveries), at(now)],
   );
   return ids(rows);
 }
@@ -117,7 +138,7 @@ export async function claimDue(
      FROM due WHERE d.id = due.id
      RETURNING d.id, d.send_id, d.channel_id, d.title, d.content, d.content_type, d.url,
        d.recipient, d.mentions::text AS mentions, d.attempts, d.next_attempt_at`,
-    [opts.now, opts.leaseUntil, opts.limit, JSON.stringify(opts.exclude), at(opts.wallNow)],
+    [opts.now, opts.leaseUntil, opts.limit, json(opts.exclude), at(opts.wallNow)],
   );
   return rows
     .map((r) => ({
@@ -157,7 +178,7 @@ export async function recordOutcomes(
      WHERE deliveries.id = v.id AND deliveries.status IN (${OUTCOME_FROM})
      RETURNING deliveries.id, deliveries.send_id, deliveries.attempts`,
     [
-      JSON.stringify(
+      json(
         outcomes.map((o) => ({
           id: o.id,
           status: o.status,
@@ -182,7 +203,7 @@ export async function recordOutcomes(
          (value ->> 'startedAt')::timestamptz, $2::timestamptz
        FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS e(value, i) ORDER BY i`,
       [
-        JSON.stringify(
+        json(
           recorded.map((o) => ({
             id: o.id,
             attempt: attemptNo.get(o.id),
@@ -213,7 +234,7 @@ export async function recordOutcomes(
  */
 export async function rollUpSends(sql: SqlExecutor, sendIds: number[], wallNow: number) {
   if (sendIds.length === 0) return [];
-  const list = JSON.stringify(sendIds);
+  const list = json(sendIds);
   await sql.all(`SELECT id FROM sends WHERE id IN ${idsIn('$1')} ORDER BY id FOR UPDATE`, [list]);
   return sql.all<{ id: number; status: SendStatus }>(
     `UPDATE sends SET status = c.next, updated_at = $2::timestamptz
@@ -256,19 +277,37 @@ export async function defer(sql: SqlExecutor, id: number, atMs: number, wallNow:
 }
 
 /**
- * At startup: claims whose lease ran out go back to waiting. Unlike SQLite (one process, so
- * every claim left is a dead one's), a claim whose lease still holds may be another live
- * process's delivery in flight; a dead process's claims are taken over when their lease ends,
- * by claimDue itself.
+ * Every Herald process on the database holds this advisory lock shared, on its Writer's
+ * connection, from its startup recovery on; PostgreSQL releases it when the connection ends,
+ * a SIGKILL included. (Two int4 keys: 'HRLD', 1.)
+ */
+const PROCESSES_LOCK = '1213352004, 1';
+
+/**
+ * At startup: claims left behind go back to waiting. Which ones depends on who else runs:
+ * - no other Herald process holds the processes lock (it is free to take exclusively): every
+ *   `sending` claim is a dead process's, and all go back at once, as on SQLite;
+ * - another process runs: only claims whose lease ran out, since one that holds may be that
+ *   process's delivery in flight; a dead process's claims are taken over when their lease
+ *   ends, by claimDue itself.
+ * Either way this process then holds the lock shared for as long as its connection lives.
  */
 export async function recoverClaims(sql: SqlExecutor, wallNow: number) {
-  const { changes } = await sql.run(
-    `UPDATE deliveries SET status = CASE WHEN attempts > 0 THEN 'retrying' ELSE 'queued' END,
-       lease_until = NULL, updated_at = $1::timestamptz
-     WHERE status IN (${RECOVER_FROM}) AND (lease_until IS NULL OR lease_until < $2)`,
-    [at(wallNow), wallNow],
+  const [{ alone }] = await sql.all<{ alone: boolean }>(
+    `SELECT pg_try_advisory_lock(${PROCESSES_LOCK}) AS alone`,
   );
-  return changes;
+  try {
+    const { changes } = await sql.run(
+      `UPDATE deliveries SET status = CASE WHEN attempts > 0 THEN 'retrying' ELSE 'queued' END,
+         lease_until = NULL, updated_at = $1::timestamptz
+       WHERE status IN (${RECOVER_FROM}) AND ($3 = 1 OR lease_until IS NULL OR lease_until < $2)`,
+      [at(wallNow), wallNow, alone ? 1 : 0],
+    );
+    return changes;
+  } finally {
+    await sql.all(`SELECT pg_advisory_lock_shared(${PROCESSES_LOCK})`);
+    if (alone) await sql.all(`SELECT pg_advisory_unlock(${PROCESSES_LOCK})`);
+  }
 }
 
 /** The current state of some deliveries (for refusals and for V1 answers after the wait). */
@@ -284,7 +323,7 @@ export async function deliveryRows(sql: SqlExecutor, deliveryIds: number[]) {
   }>(
     `SELECT id, send_id, status, attempts, last_error, reply FROM deliveries
      WHERE id IN ${idsIn('$1')}`,
-    [JSON.stringify(deliveryIds)],
+    [json(deliveryIds)],
   );
   return rows.map((r): DeliveryRow => ({
     id: r.id,
@@ -311,7 +350,7 @@ export async function countsBySend(sql: SqlExecutor, sendIds: number[]) {
   const rows = await sql.all<{ send_id: number; status: DeliveryStatus; n: number }>(
     `SELECT send_id, status, COUNT(*) AS n FROM deliveries
      WHERE send_id IN ${idsIn('$1')} GROUP BY send_id, status`,
-    [JSON.stringify(sendIds)],
+    [json(sendIds)],
   );
   for (const row of rows) {
     const c = counts.get(row.send_id) ?? {};
@@ -339,7 +378,7 @@ export async function insertHostedMessages(
      FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS e(value, i) ORDER BY i
      ON CONFLICT (delivery_id) DO NOTHING
      RETURNING id, delivery_id`,
-    [JSON.stringify(messages), at(wallNow)],
+    [json(messages), at(wallNow)],
   );
   const byDelivery = new Map<number, number>();
   const withoutDelivery: number[] = [];
@@ -353,7 +392,7 @@ export async function insertHostedMessages(
   if (stored.length > 0) {
     const rows = await sql.all<{ id: number; delivery_id: number }>(
       `SELECT id, delivery_id FROM hosted_messages WHERE delivery_id IN ${idsIn('$1')}`,
-      [JSON.stringify(stored)],
+      [json(stored)],
     );
     for (const row of rows) byDelivery.set(row.delivery_id, row.id);
   }

@@ -96,6 +96,12 @@ export async function openPostgresDatabase(url: string): Promise<Database> {
     await pool.end().catch(() => undefined);
     throw new DatabaseUnreachableError(url, err);
   }
+  // A connection lost between cycles is reported on the client: unheard, it would end the
+  // process. The next cycle fails on the dead client and its jobs are refused (not yet
+  // reconnected: docs/architecture.md, "PostgreSQL").
+  write.on('error', (err) =>
+    log.error(`the write connection to PostgreSQL failed: ${err.message}`),
+  );
   serializeQueries(write);
   await manager._refreshDynamicOIDs(write);
 

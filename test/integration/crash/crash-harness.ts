@@ -3,6 +3,7 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import pg from 'pg';
 import sqlite3 from 'sqlite3';
 import { expect } from 'vitest';
 
@@ -10,6 +11,7 @@ import type { CrashPoint } from '../../../server/lib/crash-point';
 import { ADMIN, ConsoleClient } from '../../helpers/herald';
 import { freePort, startHeraldProcess, type HeraldProcess } from '../../helpers/herald-process';
 import { startHttpPeer, type HttpPeer, type ReceivedRequest } from '../../helpers/http-peer';
+import { keptDatabases } from '../../helpers/test-database';
 
 /** Every send goes to two webhook channels, told apart at the peer by the path. */
 export const PATHS = ['/a', '/b'] as const;
@@ -75,11 +77,37 @@ function query<T>(db: sqlite3.Database, sql: string): Promise<T[]> {
   );
 }
 
+type SendRow = { id: number; title: string; status: string; delivery_count: number };
+type DeliveryRow = {
+  id: number;
+  send_id: number;
+  channel_id: number;
+  status: string;
+  title: string | null;
+};
+const SENDS_SQL = 'SELECT id, title, status, delivery_count FROM sends';
+const DELIVERIES_SQL = `SELECT d.id, d.send_id, d.channel_id, d.status, s.title
+  FROM deliveries d LEFT JOIN sends s ON s.id = d.send_id`;
+
 /**
- * Reads the sends and deliveries of a data folder from a copy of its database files, so the
- * folder stays exactly as the crash left it for the restart (opening it would recover the WAL).
+ * The rows of a data folder's database. SQLite: from a copy of its files, so the folder stays
+ * exactly as the crash left it for the restart (opening it would recover the WAL). PostgreSQL
+ * (the folder's test database): read as they are, which changes nothing.
  */
-export async function readDb(dataDir: string, channelPaths: Map<number, string>): Promise<DbState> {
+async function loadRows(dataDir: string): Promise<{ sends: SendRow[]; deliveries: DeliveryRow[] }> {
+  const database = keptDatabases.get(dataDir);
+  if (database) {
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      return {
+        sends: (await client.query<SendRow>(SENDS_SQL)).rows,
+        deliveries: (await client.query<DeliveryRow>(DELIVERIES_SQL)).rows,
+      };
+    } finally {
+      await client.end();
+    }
+  }
   const copy = mkdtempSync(join(tmpdir(), 'herald-crash-copy-'));
   try {
     for (const name of ['herald.db', 'herald.db-wal']) {
@@ -91,50 +119,39 @@ export async function readDb(dataDir: string, channelPaths: Map<number, string>)
       );
     });
     try {
-      const sends = await query<{
-        id: number;
-        title: string;
-        status: string;
-        delivery_count: number;
-      }>(db, 'SELECT id, title, status, delivery_count FROM sends');
-      const deliveries = await query<{
-        id: number;
-        send_id: number;
-        channel_id: number;
-        status: string;
-        title: string | null;
-      }>(
-        db,
-        `SELECT d.id, d.send_id, d.channel_id, d.status, s.title
-         FROM deliveries d LEFT JOIN sends s ON s.id = d.send_id`,
-      );
-      const state: DbState = {
-        sends: new Map(
-          sends.map((s) => [
-            s.title,
-            { id: s.id, status: s.status, deliveryCount: s.delivery_count },
-          ]),
-        ),
-        deliveries: new Map(),
-        orphanDeliveries: 0,
-        deliveriesPerSend: new Map(),
+      return {
+        sends: await query<SendRow>(db, SENDS_SQL),
+        deliveries: await query<DeliveryRow>(db, DELIVERIES_SQL),
       };
-      for (const d of deliveries) {
-        if (d.title === null) {
-          state.orphanDeliveries += 1;
-          continue;
-        }
-        const key = `${channelPaths.get(d.channel_id)}|${d.title}`;
-        state.deliveries.set(key, { id: d.id, sendId: d.send_id, key, status: d.status });
-        state.deliveriesPerSend.set(d.send_id, (state.deliveriesPerSend.get(d.send_id) ?? 0) + 1);
-      }
-      return state;
     } finally {
       await new Promise((resolve) => db.close(resolve));
     }
   } finally {
     rmSync(copy, { recursive: true, force: true });
   }
+}
+
+/** The sends and deliveries of a data folder's database, as the last process left them. */
+export async function readDb(dataDir: string, channelPaths: Map<number, string>): Promise<DbState> {
+  const { sends, deliveries } = await loadRows(dataDir);
+  const state: DbState = {
+    sends: new Map(
+      sends.map((s) => [s.title, { id: s.id, status: s.status, deliveryCount: s.delivery_count }]),
+    ),
+    deliveries: new Map(),
+    orphanDeliveries: 0,
+    deliveriesPerSend: new Map(),
+  };
+  for (const d of deliveries) {
+    if (d.title === null) {
+      state.orphanDeliveries += 1;
+      continue;
+    }
+    const key = `${channelPaths.get(d.channel_id)}|${d.title}`;
+    state.deliveries.set(key, { id: d.id, sendId: d.send_id, key, status: d.status });
+    state.deliveriesPerSend.set(d.send_id, (state.deliveriesPerSend.get(d.send_id) ?? 0) + 1);
+  }
+  return state;
 }
 
 const titleOf = (r: ReceivedRequest) => (r.json as { title?: string } | undefined)?.title ?? '';

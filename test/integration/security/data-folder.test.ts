@@ -18,6 +18,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DataDirLockedError, startServer } from '../../../server/index';
 import { startHttpPeer, type HttpPeer } from '../../helpers/http-peer';
 import { ADMIN, startTestHerald } from '../../helpers/herald';
+import { onPostgres } from '../../helpers/test-database';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const mode = (path: string) => statSync(path).mode & 0o777;
@@ -117,15 +118,12 @@ describe('data folder permissions and lock', () => {
         }
         await peer.waitForRequests(3);
         const names = readdirSync(herald.dataDir).sort();
+        // On PostgreSQL the folder keeps the key and the lock, and no database file.
+        const databaseFiles = onPostgres() ? [] : ['herald.db', 'herald.db-shm', 'herald.db-wal'];
         expect(names).toEqual(
-          expect.arrayContaining([
-            'herald.db',
-            'herald.db-shm',
-            'herald.db-wal',
-            'herald.lock',
-            'secret.key',
-          ]),
+          expect.arrayContaining([...databaseFiles, 'herald.lock', 'secret.key']),
         );
+        if (onPostgres()) expect(names.filter((n) => n.startsWith('herald.db'))).toEqual([]);
         expect(mode(herald.dataDir).toString(8)).toBe('700');
         for (const name of names)
           expect([name, mode(join(herald.dataDir, name)).toString(8)]).toEqual([name, '600']);

@@ -8,6 +8,7 @@ import { startConnectProxy, type ConnectProxy } from '../../fixtures/peers/conne
 import { startSmtpSink, type SmtpSink } from '../../fixtures/peers/smtp-sink';
 import { startHttpPeer, type HttpPeer } from '../../helpers/http-peer';
 import { startTestHerald, type TestHerald } from '../../helpers/herald';
+import { onPostgres, storedDatabase } from '../../helpers/test-database';
 
 const MASK = '******';
 
@@ -153,9 +154,11 @@ describe('secrets follow their destination', () => {
     );
     expect(ch.config.proxy).toBe(`${proxy.url.replace('http://', `http://puser:${MASK}@`)}/`);
 
-    const files = readdirSync(herald.dataDir).filter((f) => f.startsWith('herald.db'));
-    expect(files).toEqual(expect.arrayContaining(['herald.db', 'herald.db-wal']));
-    const bytes = files.map((f) => readFileSync(join(herald.dataDir, f)));
+    if (!onPostgres()) {
+      const files = readdirSync(herald.dataDir).filter((f) => f.startsWith('herald.db'));
+      expect(files).toEqual(expect.arrayContaining(['herald.db', 'herald.db-wal']));
+    }
+    const bytes = await storedDatabase(herald.dataDir);
     expect(bytes.some((b) => b.includes('proxied-channel'))).toBe(true);
     for (const b of bytes) expect(b.includes('ppass-4711')).toBe(false);
 
@@ -183,8 +186,11 @@ describe('secrets follow their destination', () => {
 });
 
 describe('proxy credentials stored in clear by an older version', () => {
-  /** Every file of the data folder, as bytes. */
-  const files = (dir: string) => readdirSync(dir).map((f) => readFileSync(join(dir, f)));
+  /** Every file of the data folder, and on PostgreSQL every row of its database, as bytes. */
+  const files = async (dir: string) => [
+    ...readdirSync(dir).map((f) => readFileSync(join(dir, f))),
+    ...(onPostgres() ? await storedDatabase(dir) : []),
+  ];
 
   it('startServer() seals them, leaves no clear copy in any file, and the proxy keeps working', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'herald-proxy-upgrade-'));
@@ -195,11 +201,13 @@ describe('proxy credentials stored in clear by an older version', () => {
       const ch = await old.createChannel('webhook', { url: peer.url }, 'upgraded');
       const clearProxy = proxy.url.replace('http://', 'http://olduser:old-pass-0815@');
       await old.server.ctx.sequelize.query(
-        "UPDATE channels SET config = json_set(config, '$.proxy', ?) WHERE id = ?",
+        onPostgres()
+          ? "UPDATE channels SET config = jsonb_set(config::jsonb, '{proxy}', to_jsonb(?::text))::json WHERE id = ?"
+          : "UPDATE channels SET config = json_set(config, '$.proxy', ?) WHERE id = ?",
         { replacements: [clearProxy, ch.id] },
       );
       await old.close();
-      expect(files(dataDir).some((b) => b.includes('old-pass-0815'))).toBe(true);
+      expect((await files(dataDir)).some((b) => b.includes('old-pass-0815'))).toBe(true);
 
       const upgraded = await startTestHerald({ dataDir });
       const dto = await upgraded.console.ok('GET', `/channels/${ch.id}`);
@@ -207,7 +215,7 @@ describe('proxy credentials stored in clear by an older version', () => {
       expect((await upgraded.console.ok('POST', `/channels/${ch.id}/test`, {})).ok).toBe(true);
       expect(proxy.credentials).toEqual(['olduser:old-pass-0815']);
       await upgraded.close();
-      for (const b of files(dataDir)) expect(b.includes('old-pass-0815')).toBe(false);
+      for (const b of await files(dataDir)) expect(b.includes('old-pass-0815')).toBe(false);
     } finally {
       await proxy.close();
       await peer.close();

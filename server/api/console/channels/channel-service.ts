@@ -217,13 +217,15 @@ export class ChannelService {
     if (clear.length === 0) return 0;
     // secure_delete zeroes the bytes the old rows leave behind, so the password is not kept in
     // the file's free space; it is needed for this rewrite only.
+    // PostgreSQL has no such switch: the old row versions stay until (auto)vacuum reuses them.
+    const sqlite = this.deps.sequelize.getDialect() === 'sqlite';
     await this.deps.writeLock.run(async () => {
-      await this.deps.sequelize.query('PRAGMA secure_delete=ON');
+      if (sqlite) await this.deps.sequelize.query('PRAGMA secure_delete=ON');
       try {
         for (const channel of clear)
           await channel.update({ config: sealProxy(channel.config, this.deps.secrets) });
       } finally {
-        await this.deps.sequelize.query('PRAGMA secure_delete=OFF');
+        if (sqlite) await this.deps.sequelize.query('PRAGMA secure_delete=OFF');
       }
     });
     return clear.length;

@@ -24,7 +24,11 @@ import { SecretBox } from './crypto/secret-box';
 import { deriveInstallId, loadServerKey } from './crypto/server-key';
 import { TokenCodec } from './crypto/tokens';
 import { restrictDataDir, precreateDatabase } from './data-dir/permissions';
-import { registerConfigVersionHooks } from './db/config-version';
+import {
+  invalidateConfigCache,
+  onConfigChange,
+  registerConfigVersionHooks,
+} from './db/config-version';
 import { openDatabase, type Database } from './db/database';
 import { pruneHistorySerially } from './db/history/retention';
 import { SearchBackfill } from './db/history/search-backfill';
@@ -46,6 +50,8 @@ import { readVersion } from './version';
 const log = createLogger('server');
 
 const HOURLY = 60 * 60_000;
+/** How long after another process's configuration change this one drops its lookups again. */
+const CONFIG_SETTLE_MS = 1_000;
 
 /** Herald built from its config: the parts, the HTTP app over them, and their lifecycle. */
 export interface Herald {
@@ -125,7 +131,9 @@ async function composeParts(
 ): Promise<Herald> {
   const { clock } = config;
   const { sequelize, writer: writeLock, read } = db;
-  const settings = new SettingsStore(writeLock);
+  const settings = new SettingsStore(writeLock, () =>
+    events.emit('configuration', { what: 'settings' }),
+  );
   await settings.load();
   const deliveries = new DeliveryState({ writer: writeLock, read, events, clock });
   const registry = createChannelRegistry();
@@ -161,7 +169,9 @@ async function composeParts(
   });
   // A V1 caller here may wait for an attempt another process records.
   // Another process accepted sends (or queued one again): this one may claim them too.
+  // Another process changed what this one keeps in memory: it reads it again.
   shared?.relay.onRemote((e) => {
+    if (e.name === 'configuration') reloadConfiguration(e.payload.what);
     if (e.name === 'delivery') void dispatcher.recordedElsewhere(e.payload);
     if (e.name === 'send' && e.payload.status === 'pending') dispatcher.wake();
   });
@@ -201,6 +211,20 @@ async function composeParts(
     scheduleRunner,
     schedules,
   };
+
+  const reloadConfiguration = (what: 'settings' | 'sources') => {
+    if (what === 'settings') {
+      settings.load().catch((err) => log.warn(`reloading the settings failed: ${String(err)}`));
+      return;
+    }
+    invalidateConfigCache();
+    // The other process announced its change as it wrote it, maybe a moment before its commit:
+    // a lookup made in that moment read the old rows, so they are dropped once more.
+    setTimeout(invalidateConfigCache, CONFIG_SETTLE_MS).unref();
+  };
+  const stopConfigRelay = shared
+    ? onConfigChange(() => events.emit('configuration', { what: 'sources' }))
+    : () => {};
 
   const auth = new AuthService({ writeLock, clock });
   const { user, password } = config.admin;
@@ -264,6 +288,7 @@ async function composeParts(
     },
     async close() {
       stopJobs();
+      stopConfigRelay();
       await scheduler.stop();
       await searchBackfill.stop();
       // No new attempts before the database goes.

@@ -18,7 +18,11 @@ const RECONNECT_MS = 1_000;
 
 /** Events as they travel: ids and statuses only, a few dozen bytes each. */
 type WireEvent =
-  ['d', number, number, DeliveryStatus] | ['s', number, SendStatus] | ['m', number] | ['c', number];
+  | ['d', number, number, DeliveryStatus]
+  | ['s', number, SendStatus]
+  | ['m', number]
+  | ['c', number]
+  | ['g', 'settings' | 'sources'];
 
 interface Wire {
   /** The process that emitted the events: it drops its own batch when it comes back. */
@@ -30,7 +34,8 @@ export type RemoteEvent =
   | { name: 'delivery'; payload: HeraldEventMap['delivery'][0] }
   | { name: 'send'; payload: HeraldEventMap['send'][0] }
   | { name: 'message'; payload: { id: number } }
-  | { name: 'schedule'; payload: { id: number } };
+  | { name: 'schedule'; payload: { id: number } }
+  | { name: 'configuration'; payload: HeraldEventMap['configuration'][0] };
 
 export interface EventRelayDeps {
   url: string;
@@ -83,6 +88,7 @@ export class PostgresEventRelay {
     on('send', (s) => ['s', s.id, s.status]);
     on('message', (m) => ['m', m.id]);
     on('schedule', (c) => ['c', c.id]);
+    on('configuration', (g) => ['g', g.what]);
   }
 
   /** Called with every event another process emitted, after it is emitted here. */
@@ -210,6 +216,10 @@ function fromWire(e: WireEvent): RemoteEvent | null {
       return { name: 'message', payload: { id: e[1] } };
     case 'c':
       return { name: 'schedule', payload: { id: e[1] } };
+    case 'g':
+      return e[1] === 'settings' || e[1] === 'sources'
+        ? { name: 'configuration', payload: { what: e[1] } }
+        : null;
     default:
       return null;
   }

@@ -190,6 +190,12 @@ describe('several processes on one PostgreSQL database', () => {
     }
   });
 
+  it('take up settings the other process saved', async () => {
+    const [a, b] = await pair();
+    await a.console.ok('PUT', '/settings', { v1WaitMs: 4_321 });
+    await b.waitFor(async () => (await b.console.ok('GET', '/settings')).v1WaitMs === 4_321);
+  });
+
   it('answer a V1 send from the attempt another process recorded', async () => {
     const p = await peer();
     // First attempt fails; the retry comes only after 5 s, and A would wait 20 s: an answer

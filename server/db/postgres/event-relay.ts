@@ -112,6 +112,8 @@ export class PostgresEventRelay {
       log.warn(`the event listener's connection failed (${err.message}); reconnecting`);
       this.reconnect(client);
     });
+    // The server closed the connection without an error (a restart, an administrator).
+    client.on('end', () => this.reconnect(client));
     client.on('notification', (n) => {
       if (n.channel === EVENT_CHANNEL && n.payload) this.receive(n.payload);
     });

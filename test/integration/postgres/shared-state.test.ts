@@ -54,6 +54,16 @@ async function pair(
   return [first, second];
 }
 
+async function pgQuery<T>(sql: string, values: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  try {
+    return (await client.query<T>(sql, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
 async function peer(): Promise<HttpPeer> {
   const p = await startHttpPeer();
   peers.push(p);
@@ -194,6 +204,26 @@ describe('several processes on one PostgreSQL database', () => {
     const [a, b] = await pair();
     await a.console.ok('PUT', '/settings', { v1WaitMs: 4_321 });
     await b.waitFor(async () => (await b.console.ok('GET', '/settings')).v1WaitMs === 4_321);
+  });
+
+  it('hear the other process again after its listening connection was cut', async () => {
+    const [a, b] = await pair();
+    const listeners = async () =>
+      (
+        await pgQuery<{ pid: number }>(
+          `SELECT pid FROM pg_stat_activity WHERE datname = current_database()
+             AND query = 'LISTEN herald_events'`,
+        )
+      ).map((r) => r.pid);
+    const cut = await listeners();
+    expect(cut).toHaveLength(2);
+    await pgQuery('SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid', [cut]);
+    await b.waitFor(async () => {
+      const now = await listeners();
+      return now.length === 2 && now.every((pid) => !cut.includes(pid));
+    });
+    await a.console.ok('PUT', '/settings', { v1WaitMs: 5_432 });
+    await b.waitFor(async () => (await b.console.ok('GET', '/settings')).v1WaitMs === 5_432);
   });
 
   it('answer a V1 send from the attempt another process recorded', async () => {

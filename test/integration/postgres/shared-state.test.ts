@@ -6,7 +6,8 @@ import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { KEY_FILE } from '../../../server/crypto/server-key';
-import { PostgresPacer } from '../../../server/db/postgres/shared-limits';
+import { passwordKeys, USER_POLICY } from '../../../server/api/console/auth/login-throttle';
+import { PostgresLoginThrottle, PostgresPacer } from '../../../server/db/postgres/shared-limits';
 import {
   ADMIN,
   startTestHerald,
@@ -123,6 +124,27 @@ describe('several processes on one PostgreSQL database', () => {
       expect((await take(now + 60_003)).filter((w) => w === 0)).toHaveLength(5);
       // Another robot has its own window.
       expect(await pacers[1].reserve({ ...limit, key: 'dingtalk:other' }, now)).toBe(0);
+    } finally {
+      await Promise.all(pools.map((p) => p.end()));
+    }
+  });
+
+  it('let exactly the free tries of a guesser through, however many race on two processes', async () => {
+    const pools = [1, 2].map(() => new pg.Pool({ connectionString: database.url, max: 5 }));
+    heralds.push(await startTestHerald({ databaseUrl: database.url })); // runs the migrations
+    try {
+      const clock = new ManualClock(Date.parse('2026-11-23T12:00:00.000Z'));
+      const throttles = pools.map((p) => new PostgresLoginThrottle(p, clock));
+      const keys = passwordKeys('admin', '203.0.113.9');
+      const waits = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => throttles[i % 2].begin(keys)),
+      );
+      // Five free failures for a username; the fifth already sets the first delay.
+      expect(waits.filter((w) => w === 0)).toHaveLength(USER_POLICY.freeFailures);
+      clock.advance(USER_POLICY.baseDelayMs);
+      expect(await throttles[1].begin(keys)).toBe(0);
+      await throttles[0].succeed(keys);
+      expect(await throttles[1].begin(keys)).toBe(0);
     } finally {
       await Promise.all(pools.map((p) => p.end()));
     }

@@ -25,20 +25,25 @@ import { settleServerKey } from './crypto/key-fingerprint';
 import { deriveInstallId, readServerKey, type ServerKey } from './crypto/server-key';
 import { TokenCodec } from './crypto/tokens';
 import { restrictDataDir, precreateDatabase } from './data-dir/permissions';
-import { registerConfigVersionHooks } from './db/config-version';
+import {
+  invalidateConfigCache,
+  onConfigChange,
+  registerConfigVersionHooks,
+} from './db/config-version';
 import { openDatabase, type Database } from './db/database';
 import { pruneHistorySerially } from './db/history/retention';
 import { SearchBackfill } from './db/history/search-backfill';
 import { migrate } from './db/migrate';
 import { openPostgresDatabase } from './db/postgres/open-postgres';
-import { Session, initModels } from './db/models';
+import { openSharedState, type SharedState } from './db/postgres/shared-state';
+import { HostedMessage, Session, initModels } from './db/models';
+import { HeraldMetrics } from './ops/metrics';
+import type { OpsRouterDeps } from './ops/ops-router';
+import { Readiness } from './ops/readiness';
 import { HeraldEvents } from './events';
 import { messageNestScheduleSink } from './import/message-nest/schedule-store';
 import { startJobs } from './jobs';
 import { createLogger } from './lib/logger';
-import { HeraldMetrics } from './ops/metrics';
-import type { OpsRouterDeps } from './ops/ops-router';
-import { Readiness } from './ops/readiness';
 import type { HeraldParts } from './parts';
 import { DeliveryState } from './queue/delivery-state';
 import { Dispatcher } from './queue/dispatcher';
@@ -49,6 +54,8 @@ import { readVersion } from './version';
 const log = createLogger('server');
 
 const HOURLY = 60 * 60_000;
+/** How long after another process's configuration change this one drops its lookups again. */
+const CONFIG_SETTLE_MS = 1_000;
 
 /** Herald built from its config: the parts, the HTTP app over them, and their lifecycle. */
 export interface Herald {
@@ -98,12 +105,58 @@ async function composeOver(
   // Before anything is sealed or opened: a key other than the database's stops the start here.
   const masterKey = (await settleServerKey(configuredKey, config.dataDir, writeLock)).key;
   const version = readVersion();
-  const readiness = new Readiness(read);
-  const metrics = config.metrics.enabled ? new HeraldMetrics({ read, clock, version }) : null;
+  const ops = {
+    readiness: new Readiness(read),
+    metrics: config.metrics.enabled ? new HeraldMetrics({ read, clock, version }) : null,
+    metricsSettings: config.metrics,
+  };
 
-  const settings = new SettingsStore(writeLock);
-  await settings.load();
   const events = new HeraldEvents();
+  // Several processes may share a PostgreSQL database: limits and live events go through it.
+  const shared = config.databaseUrl
+    ? await openSharedState({
+        url: config.databaseUrl,
+        events,
+        clock,
+        loadMessage: async (id) => {
+          const m = await HostedMessage.findByPk(id);
+          return m
+            ? {
+                id: m.id,
+                title: m.title,
+                content: m.content,
+                format: m.format,
+                url: m.url,
+                createdAt: m.createdAt.toISOString(),
+              }
+            : null;
+        },
+      })
+    : null;
+  try {
+    return await composeParts(db, masterKey, config, events, shared, ops, version);
+  } catch (err) {
+    await shared?.close();
+    throw err;
+  }
+}
+
+async function composeParts(
+  db: Database,
+  masterKey: Buffer,
+  config: HeraldConfig,
+  events: HeraldEvents,
+  shared: SharedState | null,
+  ops: OpsRouterDeps,
+  version: string,
+): Promise<Herald> {
+  const { readiness, metrics } = ops;
+  const { clock } = config;
+  const { sequelize, writer: writeLock, read } = db;
+  const settings = new SettingsStore(writeLock, () =>
+    events.emit('configuration', { what: 'settings' }),
+  );
+  await settings.load();
   const deliveries = new DeliveryState({
     writer: writeLock,
     read,
@@ -140,6 +193,15 @@ async function composeOver(
     retryPolicy: () => settings.get().retry,
     loadChannel: (id) => channels.loadRuntime(id),
     random: config.random,
+    pacer: shared?.pacer,
+  });
+  // A V1 caller here may wait for an attempt another process records.
+  // Another process accepted sends (or queued one again): this one may claim them too.
+  // Another process changed what this one keeps in memory: it reads it again.
+  shared?.relay.onRemote((e) => {
+    if (e.name === 'configuration') reloadConfiguration(e.payload.what);
+    if (e.name === 'delivery') void dispatcher.recordedElsewhere(e.payload);
+    if (e.name === 'send' && e.payload.status === 'pending') dispatcher.wake();
   });
   const sends = new SendService({
     deliveries,
@@ -178,6 +240,20 @@ async function composeOver(
     schedules,
   };
 
+  const reloadConfiguration = (what: 'settings' | 'sources') => {
+    if (what === 'settings') {
+      settings.load().catch((err) => log.warn(`reloading the settings failed: ${String(err)}`));
+      return;
+    }
+    invalidateConfigCache();
+    // The other process announced its change as it wrote it, maybe a moment before its commit:
+    // a lookup made in that moment read the old rows, so they are dropped once more.
+    setTimeout(invalidateConfigCache, CONFIG_SETTLE_MS).unref();
+  };
+  const stopConfigRelay = shared
+    ? onConfigChange(() => events.emit('configuration', { what: 'sources' }))
+    : () => {};
+
   const auth = new AuthService({ writeLock, clock });
   const { user, password } = config.admin;
   if (await auth.ensureAdminFromEnv(user, password)) {
@@ -186,11 +262,7 @@ async function composeOver(
   // Only someone who sees Herald's output (or its own desktop window) can create the admin.
   if (await auth.setupRequired()) parts.setupCode.issue();
 
-  const app = composeApp(parts, auth, config, {
-    readiness,
-    metrics,
-    metricsSettings: config.metrics,
-  });
+  const app = composeApp(parts, auth, config, shared, ops);
 
   let stopJobs = () => {};
   return {
@@ -224,6 +296,15 @@ async function composeOver(
           everyMs: HOURLY,
           run: () => pruneIdempotencyKeys({ clock, writeLock }),
         },
+        ...(shared
+          ? [
+              {
+                name: 'prune shared limits',
+                everyMs: HOURLY,
+                run: () => shared.prune(clock.now()),
+              },
+            ]
+          : []),
         {
           name: 'prune expired sessions',
           everyMs: HOURLY,
@@ -238,10 +319,12 @@ async function composeOver(
     async close() {
       readiness.closing();
       stopJobs();
+      stopConfigRelay();
       await scheduler.stop();
       await searchBackfill.stop();
       // No new attempts before the database goes.
       await dispatcher.stop();
+      await shared?.close();
       await db.close();
     },
   };
@@ -252,6 +335,7 @@ function composeApp(
   parts: HeraldParts,
   auth: AuthService,
   config: HeraldConfig,
+  shared: SharedState | null,
   ops: OpsRouterDeps,
 ): Express {
   const { sequelize, writeLock, clock, settings, tokens, registry, secrets, events } = parts;
@@ -261,12 +345,19 @@ function composeApp(
     trustProxy: parts.trustProxy,
     guards: config.guards,
     rendererDir: config.rendererDir,
-    send: { sends: parts.sends, limiter: new SendRateLimiter(), settings, clock, writeLock },
-    preview: { limiter: new SendRateLimiter(), clock },
+    send: {
+      sends: parts.sends,
+      limiter: shared?.sendLimiter ?? new SendRateLimiter(),
+      settings,
+      clock,
+      writeLock,
+    },
+    preview: { limiter: shared?.previewLimiter ?? new SendRateLimiter(), clock },
     ops,
     console: {
       auth: {
         auth,
+        throttle: shared?.loginThrottle,
         clock,
         version: parts.version,
         desktopSecret: parts.desktopSecret,

@@ -19,6 +19,12 @@ export interface HeraldEventMap {
   send: [{ id: number; status: SendStatus }];
   /** A schedule was created, changed or deleted: the scheduler looks at its due times again. */
   schedule: [{ id: number }];
+  /**
+   * What a process keeps in memory changed: the settings, or the channels, tasks, templates and
+   * instances the send path caches. Only the relay between processes listens (several
+   * processes on PostgreSQL): the others read it again.
+   */
+  configuration: [{ what: 'settings' | 'sources' }];
 }
 
 /** In-process events: the console's SSE stream and the desktop shell (tray, notifications) listen. */

@@ -14,7 +14,11 @@ const KEY = 'settings';
 export class SettingsStore {
   private current: Settings = settingsSchema.parse({});
 
-  constructor(private readonly writeLock: WriteLock) {}
+  constructor(
+    private readonly writeLock: WriteLock,
+    /** Told once a change is committed (other processes then load the settings again). */
+    private readonly changed: () => void = () => {},
+  ) {}
 
   async load(): Promise<Settings> {
     const row = await Setting.findByPk(KEY);
@@ -41,6 +45,7 @@ export class SettingsStore {
     }
     await this.writeLock.run(() => Setting.upsert({ key: KEY, value: next }));
     this.current = next;
+    this.changed();
     return next;
   }
 }

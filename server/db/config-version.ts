@@ -4,6 +4,7 @@ import { Channel, Instance, Task, Template } from './models';
 
 let version = 0;
 let registered = false;
+const listeners = new Set<() => void>();
 
 /**
  * A counter that moves whenever a channel, task, template or instance is written, so the send
@@ -14,12 +15,27 @@ export function configVersion(): number {
   return version;
 }
 
+/**
+ * Another process changed the configuration (its event came by NOTIFY): what this process
+ * looked up is stale. Listeners are not told, so the change does not travel back.
+ */
+export function invalidateConfigCache(): void {
+  version += 1;
+}
+
+/** Calls `listener` whenever this process writes a channel, task, template or instance. */
+export function onConfigChange(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
 export function registerConfigVersionHooks(): void {
   // Models are module singletons and keep their hooks across restarts in one process.
   if (registered) return;
   registered = true;
   const bump = () => {
     version += 1;
+    for (const l of listeners) l();
   };
   const models: ModelStatic<Model>[] = [
     Channel,

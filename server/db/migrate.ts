@@ -7,6 +7,7 @@ import * as historyIndex from './migrations/2026-11-23-1100-history-index';
 import * as previewKeys from './migrations/2026-11-23-1200-hosted-message-preview-keys';
 import * as schedules from './migrations/2026-11-23-1300-schedules';
 import * as messageNestImport from './migrations/2026-11-23-1400-message-nest-import';
+import * as sharedLimits from './migrations/2026-11-23-1600-shared-limits';
 
 interface MigrationModule {
   up(params: { context: QueryInterface }): Promise<void>;
@@ -24,6 +25,7 @@ const migrations: Array<[string, MigrationModule]> = [
   ['2026-11-23-1200-hosted-message-preview-keys', previewKeys],
   ['2026-11-23-1300-schedules', schedules],
   ['2026-11-23-1400-message-nest-import', messageNestImport],
+  ['2026-11-23-1600-shared-limits', sharedLimits],
 ];
 
 /** The names this code knows, in order: a database that lacks one is behind the code. */

@@ -68,6 +68,17 @@ const singleJobs: BatchKind<(tx: WriteTx) => Promise<unknown>, unknown> = {
   },
 };
 
+/** Cycles rolled back by a deadlock (several processes on PostgreSQL) run again this often. */
+const MAX_CONFLICT_RETRIES = 5;
+
+/** PostgreSQL's deadlock and serialization failures, as pg or Sequelize report them. */
+function isLockConflict(err: unknown): boolean {
+  const codes = [err, (err as { parent?: unknown })?.parent].map(
+    (e) => (e as { code?: unknown } | undefined)?.code,
+  );
+  return codes.some((c) => c === '40P01' || c === '40001');
+}
+
 /**
  * Jobs that are not repeatable (see JobOptions): each runs once, under its own savepoint, and
  * its outcome is its own; the kind never fails the cycle. Only a failed COMMIT (a deferred
@@ -78,14 +89,20 @@ const onceJobs: BatchKind<(tx: WriteTx) => Promise<unknown>, Settled> = {
   async run(tx, jobs) {
     const results: Settled[] = [];
     for (const job of jobs) {
-      await tx.sql.exec('SAVEPOINT once');
-      try {
-        const value = await job(tx);
-        await tx.sql.exec('RELEASE once');
-        results.push({ ok: true, value });
-      } catch (error) {
-        await tx.sql.exec('ROLLBACK TO once; RELEASE once');
-        results.push({ ok: false, error });
+      for (let conflicts = 0; ; conflicts++) {
+        await tx.sql.exec('SAVEPOINT once');
+        try {
+          const value = await job(tx);
+          await tx.sql.exec('RELEASE once');
+          results.push({ ok: true, value });
+        } catch (error) {
+          await tx.sql.exec('ROLLBACK TO once; RELEASE once');
+          // A deadlock with another process failed the job's own statement before it took
+          // effect: that one job may run again.
+          if (isLockConflict(error) && conflicts < MAX_CONFLICT_RETRIES) continue;
+          results.push({ ok: false, error });
+        }
+        break;
       }
     }
     return results;
@@ -207,7 +224,7 @@ export class Writer implements WriteLock {
    * Only when something fails does the cycle start again, kind after kind, with savepoints
    * (see isolateFailures).
    */
-  private async runCycle(entries: Entry[]): Promise<void> {
+  private async runCycle(entries: Entry[], conflicts = 0): Promise<void> {
     if (entries.length === 0) return;
     const values = new Map<Entry, unknown>();
     try {
@@ -226,6 +243,12 @@ export class Writer implements WriteLock {
         if (failed) throw failed.reason;
       });
     } catch (err) {
+      // PostgreSQL broke a deadlock with another process's transaction by rolling this one
+      // back: nothing in it was wrong, so it runs again as it was.
+      if (isLockConflict(err) && conflicts < MAX_CONFLICT_RETRIES) {
+        await new Promise((r) => setTimeout(r, Math.random() * 20 * (conflicts + 1)));
+        return this.runCycle(entries, conflicts + 1);
+      }
       if (entries.length === 1) entries[0].reject(err);
       else await this.isolateFailures(entries, err);
       return;

@@ -6,10 +6,12 @@ import type { ClaimedDelivery, OutcomeRecord } from '../db/hot-path';
 import type { Clock } from '../lib/clock';
 import { errorMessage } from '../lib/errors';
 import { nextAttemptAt } from './backoff';
-import type { Pacer } from './pacer';
+import type { ChannelPacer } from './pacer';
 
 /** An adapter that neither resolves nor rejects is cut off here and counted as a transient failure. */
 const ATTEMPT_TIMEOUT_MS = 120_000;
+/** How long a delivery waits when its channel's shared rate window cannot be taken. */
+const PACING_UNAVAILABLE_WAIT_MS = 1_000;
 
 export interface LoadedChannel {
   type: string;
@@ -20,7 +22,7 @@ export interface AttemptDeps {
   registry: ChannelRegistry;
   runtime: AdapterRuntime;
   clock: Clock;
-  pacer: Pacer;
+  pacer: ChannelPacer;
   retryPolicy(): RetryPolicy;
   loadChannel(id: number): Promise<LoadedChannel | null>;
   random?: () => number;
@@ -70,7 +72,14 @@ export async function runAttempt(
   }
   const limit = adapter.rateLimit?.(channel.config);
   if (limit) {
-    const wait = deps.pacer.reserve(limit, startedAt);
+    let wait: number;
+    try {
+      wait = await deps.pacer.reserve(limit, startedAt);
+    } catch {
+      // The shared window could not be taken (the database is away): nothing was sent, so
+      // the delivery waits a moment without spending an attempt, and the limit holds.
+      wait = PACING_UNAVAILABLE_WAIT_MS;
+    }
     if (wait > 0) return { deferUntil: startedAt + wait };
   }
   try {

@@ -35,8 +35,23 @@ export {
 } from './delivery-transitions';
 export type { ClaimedDelivery, OutcomeRecord };
 
-/** A claim older than this belongs to a worker that died; the delivery is claimed again. */
-export const LEASE_MS = 5 * 60_000;
+/**
+ * A claim older than this belongs to a worker that died; the delivery is claimed again.
+ * TEST ONLY: HERALD_TEST_LEASE_MS shortens it, so the multi-process test sees a killed
+ * process's claims taken over without waiting five minutes.
+ */
+export const LEASE_MS = leaseFromEnv(process.env.HERALD_TEST_LEASE_MS) ?? 5 * 60_000;
+
+function leaseFromEnv(value: string | undefined): number | null {
+  if (value === undefined || value === '') return null;
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < 1_000) {
+    throw new Error(
+      `HERALD_TEST_LEASE_MS must be a whole number of ms, at least 1000, not "${value}"`,
+    );
+  }
+  return ms;
+}
 
 export interface AcceptInput {
   send: NewSend;

@@ -8,12 +8,16 @@ import { createLogger } from '../lib/logger';
 import { runAttempt, type AttemptDeps, type LoadedChannel } from './attempt';
 import { DeliveryQueue } from './delivery-queue';
 import type { ClaimedDelivery, DeliveryState } from './delivery-state';
-import { Pacer } from './pacer';
+import type { DeliveryStatus } from './delivery-transitions';
+import { Pacer, type ChannelPacer } from './pacer';
 import { AttemptWaiters, type AttemptResult } from './waiters';
 
 export type { AttemptResult, LoadedChannel };
 
 const log = createLogger('dispatcher');
+
+/** The statuses an attempt ends in (a requeue's `queued` is not an attempt). */
+const ATTEMPT_OUTCOMES = new Set<DeliveryStatus>(['sent', 'failed', 'retrying']);
 
 /** Upper bound between two looks at the table, in case a timer was lost. */
 const MAX_IDLE_MS = 30_000;
@@ -27,6 +31,8 @@ export interface DispatcherDeps {
   loadChannel(id: number): Promise<LoadedChannel | null>;
   /** Attempts under way at once. */
   concurrency?: number;
+  /** Where channels' rate windows are kept; unset, this process's memory. */
+  pacer?: ChannelPacer;
   random?: () => number;
 }
 
@@ -38,7 +44,6 @@ export interface DispatcherDeps {
 export class Dispatcher {
   private readonly deps: DispatcherDeps;
   private readonly concurrency: number;
-  private readonly pacer = new Pacer();
   private readonly waiters = new AttemptWaiters();
   private readonly queue: DeliveryQueue;
   private readonly attemptDeps: AttemptDeps;
@@ -56,7 +61,7 @@ export class Dispatcher {
     this.deps = deps;
     this.concurrency = deps.concurrency ?? 64;
     this.queue = new DeliveryQueue(deps.state, this.waiters);
-    this.attemptDeps = { ...deps, pacer: this.pacer };
+    this.attemptDeps = { ...deps, pacer: deps.pacer ?? new Pacer() };
   }
 
   get paused(): boolean {
@@ -136,6 +141,27 @@ export class Dispatcher {
         reply: row.reply,
       })),
     );
+  }
+
+  /**
+   * Another process recorded an attempt of a delivery (its event came by the database's
+   * NOTIFY): a V1 caller here waiting for it is answered now, with the status the event
+   * carries and the error and reply as the row holds them.
+   */
+  async recordedElsewhere(event: { id: number; status: DeliveryStatus }): Promise<void> {
+    if (!ATTEMPT_OUTCOMES.has(event.status) || !this.waiters.waitsFor(event.id)) return;
+    try {
+      const [row] = await this.deps.state.current([event.id]);
+      this.waiters.notify({
+        deliveryId: event.id,
+        status: event.status,
+        error: row?.lastError ?? null,
+        reply: row?.reply ?? null,
+      });
+    } catch (err) {
+      // The wait's own end reads the state again.
+      log.warn(`reading delivery ${event.id} for a waiting V1 caller failed: ${errorMessage(err)}`);
+    }
   }
 
   private async loop(): Promise<void> {

@@ -1,12 +1,22 @@
 import type { RateLimit } from '../channels/channel-adapter';
 
 /**
+ * Pacing of deliveries per rate-limit key. The Pacer below keeps its windows in this process's
+ * memory (SQLite, one process); on PostgreSQL the windows are rows every process takes from
+ * (server/db/postgres/shared-limits.ts), so N processes together keep one robot's limit.
+ */
+export interface ChannelPacer {
+  /** Takes a slot and returns 0, or returns the wait in ms until a slot frees (nothing taken). */
+  reserve(limit: RateLimit, now: number): number | Promise<number>;
+}
+
+/**
  * Sliding-window pacing per rate-limit key (one robot webhook, say). A delivery that would
  * exceed the platform's limit is told how long to wait instead of being sent and rejected.
  * The window lives in memory: after a restart the platform's own limit error (transient)
  * is the safety net.
  */
-export class Pacer {
+export class Pacer implements ChannelPacer {
   private readonly windows = new Map<string, number[]>();
 
   /** Takes a slot and returns 0, or returns the wait in ms until a slot frees (nothing taken). */

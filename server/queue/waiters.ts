@@ -50,6 +50,11 @@ export class AttemptWaiters {
     return results;
   }
 
+  /** Whether someone waits for this delivery's next attempt. */
+  waitsFor(deliveryId: number): boolean {
+    return this.waiters.has(deliveryId);
+  }
+
   notify(result: AttemptResult): void {
     const list = this.waiters.get(result.deliveryId);
     if (!list) return;

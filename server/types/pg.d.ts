@@ -43,6 +43,7 @@ declare module 'pg' {
     ): Promise<QueryResult<R>>;
     on(event: 'error', listener: (err: Error) => void): this;
     on(event: 'notification', listener: (message: Notification) => void): this;
+    on(event: 'end', listener: () => void): this;
   }
   export interface PoolClient extends Client {
     release(err?: Error | boolean): void;

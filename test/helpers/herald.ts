@@ -111,6 +111,8 @@ export interface TestHeraldOptions {
   secretKeyFile?: string;
   /** On a fresh PostgreSQL database even without HERALD_TEST_DATABASE=postgres. */
   postgres?: boolean;
+  /** A PostgreSQL database to open, shared with other test Heralds (the caller drops it). */
+  databaseUrl?: string;
 }
 
 export const ADMIN = { username: 'admin', password: 'correct horse battery' };
@@ -150,12 +152,12 @@ export async function startTestHerald(opts: TestHeraldOptions = {}): Promise<Tes
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'herald-test-'));
   // On PostgreSQL a data folder has its database: a restart on the folder finds its data.
   const database =
-    (opts.postgres ?? onPostgres())
+    opts.databaseUrl === undefined && (opts.postgres ?? onPostgres())
       ? (keptDatabases.get(dataDir) ?? (await createTestDatabase()))
       : undefined;
   if (database) keptDatabases.set(dataDir, database);
   const server = await startServer({
-    databaseUrl: database?.url,
+    databaseUrl: opts.databaseUrl ?? database?.url,
     host: '127.0.0.1',
     port: opts.port ?? 0,
     dataDir,

@@ -6,7 +6,7 @@ import { ok } from '../../lib/envelope';
 import { AppError, notFound } from '../../lib/errors';
 import type { HeraldParts } from '../../parts';
 import { safeHtmlOf } from '../console/messages/message-service';
-import type { SendRateLimiter } from '../send/rate-limiter';
+import type { RateLimiter } from '../send/rate-limiter';
 
 /** Preview answers per client address per minute: plenty to read, far too few to guess keys. */
 export const PREVIEW_PER_MINUTE = 60;
@@ -17,7 +17,7 @@ export const PREVIEW_PER_MINUTE = 60;
  * malformed key is one and the same 404.
  */
 /** The preview route's own limiter, per client address, and the clock it counts by. */
-export type PreviewRouterDeps = Pick<HeraldParts, 'clock'> & { limiter: SendRateLimiter };
+export type PreviewRouterDeps = Pick<HeraldParts, 'clock'> & { limiter: RateLimiter };
 
 export function createPreviewRouter(deps: PreviewRouterDeps): Router {
   const router = Router();
@@ -25,7 +25,7 @@ export function createPreviewRouter(deps: PreviewRouterDeps): Router {
 
   router.get('/api/public/preview/:key', async (req, res) => {
     // req.ip honours HERALD_TRUST_PROXY, so clients behind one proxy are still told apart.
-    if (!limiter.allow(`ip:${req.ip ?? ''}`, PREVIEW_PER_MINUTE, deps.clock.now())) {
+    if (!(await limiter.allow(`ip:${req.ip ?? ''}`, PREVIEW_PER_MINUTE, deps.clock.now()))) {
       throw new AppError(
         429,
         `too many previews from this address: at most ${PREVIEW_PER_MINUTE} a minute; wait a minute and reload`,

@@ -4,11 +4,21 @@ const WINDOW_MS = 60_000;
 export const RATE_LIMITER_MAX_KEYS = 10_000;
 
 /**
+ * A per-key limit of calls a minute. SendRateLimiter keeps it in this process's memory (SQLite,
+ * one process); on PostgreSQL several processes count together in the database
+ * (server/db/postgres/shared-limits.ts).
+ */
+export interface RateLimiter {
+  /** Returns true when the call is allowed (and counts it). */
+  allow(key: string, perMinute: number, now: number): boolean | Promise<boolean>;
+}
+
+/**
  * Per-credential sliding-window limit on sends, for a Herald reachable by more than one script.
  * Callers key it on the resolved task or template, so only credentials that opened something
  * reach it; the cap still bounds its memory whatever the number of tasks and templates.
  */
-export class SendRateLimiter {
+export class SendRateLimiter implements RateLimiter {
   // A Map iterates in insertion order; every call re-inserts its key, so the first key is
   // always the least recently used one.
   private readonly hits = new Map<string, number[]>();

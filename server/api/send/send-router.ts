@@ -7,7 +7,7 @@ import { AppError } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import type { HeraldParts } from '../../parts';
 import { withIdempotency } from './idempotency';
-import type { SendRateLimiter } from './rate-limiter';
+import type { RateLimiter } from './rate-limiter';
 import { v1RequestSchema, v2RequestSchema } from './send-schemas';
 import type { SendService } from './send-service';
 
@@ -17,7 +17,7 @@ import type { SendService } from './send-service';
  */
 export type SendRouterDeps = Pick<HeraldParts, 'settings' | 'clock' | 'writeLock'> & {
   sends: SendService;
-  limiter: SendRateLimiter;
+  limiter: RateLimiter;
 };
 
 /** POST /api/v1/message/send and POST /api/v2/message/send. */
@@ -31,9 +31,9 @@ export function createSendRouter(deps: SendRouterDeps): Router {
   // Keyed on the task or template the credential opened, after it was checked: spellings of
   // one task_id, or its token and task_id, share one budget, and made-up credentials never
   // reach the limiter.
-  const checkRate = (rateKey: string) => {
+  const checkRate = async (rateKey: string) => {
     const perMinute = deps.settings.get().rateLimitPerMinute;
-    if (!limiter.allow(rateKey, perMinute, deps.clock.now())) {
+    if (!(await limiter.allow(rateKey, perMinute, deps.clock.now()))) {
       const per = rateKey.startsWith('template:') ? 'template' : 'task';
       throw new AppError(429, `rate limit: at most ${perMinute} sends a minute per ${per}`);
     }
@@ -67,7 +67,7 @@ export function createSendRouter(deps: SendRouterDeps): Router {
   router.post('/api/v1/message/send', httpStatus, json, async (req: Request, res: Response) => {
     const body = parseInput(v1RequestSchema, bodyObject(req));
     const task = await service.resolveTask(body);
-    checkRate(task.rateKey);
+    await checkRate(task.rateKey);
     const answer = await withIdempotency(
       deps,
       `v1:${task.credential}`,
@@ -88,7 +88,7 @@ export function createSendRouter(deps: SendRouterDeps): Router {
   router.post('/api/v2/message/send', httpStatus, json, async (req: Request, res: Response) => {
     const body = parseInput(v2RequestSchema, bodyObject(req));
     const template = await service.resolveTemplate(body);
-    checkRate(template.rateKey);
+    await checkRate(template.rateKey);
     const answer = await withIdempotency(
       deps,
       `v2:${template.credential}`,

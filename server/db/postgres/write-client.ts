@@ -68,9 +68,12 @@ export class WriteClient {
     const first = args[0] as string | { text?: unknown } | undefined;
     const text =
       typeof first === 'string' ? first : typeof first?.text === 'string' ? first.text : '';
-    const verb = /^\s*(\w+)/.exec(text)?.[1]?.toUpperCase();
+    // Whole statements only: `ROLLBACK TO <savepoint>` does not end the transaction.
+    const statement = text.trim().replace(/;$/, '').toUpperCase();
+    const begins = /^(BEGIN|START TRANSACTION)\b/.test(statement);
+    const ends = /^(COMMIT|END|ROLLBACK)( WORK| TRANSACTION)?$/.test(statement);
     if (this.lostTransaction) {
-      if (verb === 'ROLLBACK') {
+      if (ends && statement.startsWith('ROLLBACK')) {
         this.lostTransaction = false;
         this.inTransaction = false;
         return { rows: [], rowCount: 0 };
@@ -80,8 +83,8 @@ export class WriteClient {
     const client = await this.current();
     try {
       const result = await (client.query as (...a: unknown[]) => Promise<unknown>)(...args);
-      if (verb === 'BEGIN' || verb === 'START') this.inTransaction = true;
-      if (verb === 'COMMIT' || verb === 'ROLLBACK' || verb === 'END') this.inTransaction = false;
+      if (begins) this.inTransaction = true;
+      if (ends) this.inTransaction = false;
       return result;
     } catch (err) {
       if (isDatabaseUnavailable(err)) this.drop(client, err);

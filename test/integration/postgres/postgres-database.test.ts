@@ -88,14 +88,22 @@ describe('migrations on PostgreSQL', () => {
   it('apply every migration once, and again nothing', async () => {
     const applied = await migrate(db.sequelize);
     expect(applied).toContain('2026-11-23-1100-history-index');
-    expect(applied.at(-1)).toBe('2026-11-23-1400-message-nest-import');
+    expect(applied.at(-1)).toBe('2026-11-23-1600-shared-limits');
     expect(await migrate(db.sequelize)).toEqual([]);
     const tables = (
       await select<{ tablename: string }>(
         "SELECT tablename FROM pg_tables WHERE schemaname = 'public'",
       )
     ).map((t) => t.tablename);
-    for (const t of ['sends', 'deliveries', 'schedules', 'import_map', 'send_day_rollup'])
+    for (const t of [
+      'sends',
+      'deliveries',
+      'schedules',
+      'import_map',
+      'send_day_rollup',
+      'rate_windows',
+      'login_failures',
+    ])
       expect(tables).toContain(t);
   });
 

@@ -21,6 +21,7 @@ import {
   addressKey,
   describeWait,
   passwordKeys,
+  type SignInThrottle,
   type ThrottleKey,
 } from './login-throttle';
 
@@ -58,6 +59,8 @@ export type AuthRouterDeps = Pick<
   'clock' | 'version' | 'desktopSecret' | 'setupCode'
 > & {
   auth: AuthService;
+  /** Where failures are counted; unset, this process's memory (one process, SQLite). */
+  throttle?: SignInThrottle;
 };
 
 /** Session routes plus the middleware that guards the rest of the console API. */
@@ -65,7 +68,7 @@ export function createAuth(deps: AuthRouterDeps, streams: LiveStreams) {
   const { auth } = deps;
   // One throttle for every way of guessing a secret, so sign-in, password change and setup
   // code share the per-address count.
-  const throttle = new LoginThrottle(deps.clock);
+  const throttle = deps.throttle ?? new LoginThrottle(deps.clock);
   const router = Router();
 
   const cookieOptions = (req: Request): CookieOptions => ({
@@ -92,7 +95,7 @@ export function createAuth(deps: AuthRouterDeps, streams: LiveStreams) {
   });
 
   // The code is checked before the fields, so a caller without it learns nothing else.
-  const checkSetupCode = (req: Request, res: Response) => {
+  const checkSetupCode = async (req: Request, res: Response) => {
     const body: unknown = req.body;
     const supplied =
       typeof body === 'object' && body !== null && 'setupCode' in body ? body.setupCode : undefined;
@@ -103,7 +106,7 @@ export function createAuth(deps: AuthRouterDeps, streams: LiveStreams) {
       );
     }
     const keys: ThrottleKey[] = [{ key: 'setup-code', policy: USER_POLICY }, addressKey(req.ip)];
-    const wait = throttle.begin(keys);
+    const wait = await throttle.begin(keys);
     if (wait > 0) throw tooManyTries(res, wait, 'wrong setup codes');
     if (!deps.setupCode.matches(supplied.slice(0, 100))) {
       throw new AppError(
@@ -111,12 +114,12 @@ export function createAuth(deps: AuthRouterDeps, streams: LiveStreams) {
         'setupCode: is not correct; use the code Herald printed in its terminal (or log) when it started',
       );
     }
-    throttle.succeed(keys);
+    await throttle.succeed(keys);
   };
 
   router.post('/setup', async (req, res) => {
     if (!(await auth.setupRequired())) throw conflict('Herald is already set up; sign in instead');
-    checkSetupCode(req, res);
+    await checkSetupCode(req, res);
     const body = parseInput(
       credentialsSchema.extend({ password: newPassword, setupCode: z.string() }),
       req.body,
@@ -130,11 +133,11 @@ export function createAuth(deps: AuthRouterDeps, streams: LiveStreams) {
   router.post('/login', async (req, res) => {
     const body = parseInput(credentialsSchema, req.body);
     const keys = passwordKeys(body.username, req.ip);
-    const wait = throttle.begin(keys);
+    const wait = await throttle.begin(keys);
     if (wait > 0) throw tooManyTries(res, wait, 'failed sign-ins');
     const user = await auth.verify(body.username, body.password);
     if (!user) throw unauthorized('wrong username or password');
-    throttle.succeed(keys);
+    await throttle.succeed(keys);
     await signIn(req, res, user);
     ok(res, { user });
   });
@@ -189,7 +192,7 @@ export function createAuth(deps: AuthRouterDeps, streams: LiveStreams) {
     );
     // Guessing the current password with a stolen session is slowed like signing in.
     const keys = passwordKeys(req.user!.username, req.ip);
-    const wait = throttle.begin(keys);
+    const wait = await throttle.begin(keys);
     if (wait > 0) throw tooManyTries(res, wait, 'wrong current passwords');
     await auth.changePassword(
       req.user!,
@@ -197,7 +200,7 @@ export function createAuth(deps: AuthRouterDeps, streams: LiveStreams) {
       body.newPassword,
       readCookie(req, SESSION_COOKIE),
     );
-    throttle.succeed(keys);
+    await throttle.succeed(keys);
     // Streams opened under the old password end; this session's own reconnect on their own.
     streams.endUser(req.user!.id);
     ok(res, null);

@@ -41,10 +41,42 @@ export function passwordKeys(username: string, address: string | undefined): Thr
   ];
 }
 
-interface KeyState {
+/** One key's failures: what the throttle remembers, in memory or in the database. */
+export interface KeyState {
   failures: number;
   lastFailureAt: number;
   notBefore: number;
+}
+
+/**
+ * How a try is throttled, wherever the failures are kept: LoginThrottle in this process's
+ * memory (SQLite, one process), or the database on PostgreSQL, where several processes must
+ * count one guesser's failures together (server/db/postgres/shared-limits.ts).
+ */
+export interface SignInThrottle {
+  /** As LoginThrottle.begin: 0 and the try counted as a failure, or the wait in ms. */
+  begin(keys: ThrottleKey[]): number | Promise<number>;
+  succeed(keys: ThrottleKey[]): void | Promise<void>;
+}
+
+/** The wait a key's record imposes now; null when the record is old enough to forget. */
+export function waitOf(record: KeyState, policy: ThrottlePolicy, now: number): number | null {
+  if (now - record.lastFailureAt >= policy.forgetAfterMs) return null;
+  return Math.max(0, record.notBefore - now);
+}
+
+/** The record after one more failure at `now` (a forgotten record starts from zero). */
+export function afterFailure(
+  record: KeyState | undefined,
+  policy: ThrottlePolicy,
+  now: number,
+): KeyState {
+  const failures = (record ? record.failures : 0) + 1;
+  const over = failures - policy.freeFailures;
+  // 2 ** over overflows to Infinity for huge counts; min() still caps it.
+  const notBefore =
+    over < 0 ? 0 : now + Math.min(policy.baseDelayMs * 2 ** over, policy.maxDelayMs);
+  return { failures, lastFailureAt: now, notBefore };
 }
 
 const MAX_KEYS = 10_000;
@@ -57,7 +89,7 @@ const MAX_KEYS = 10_000;
  * A try is counted as a failure when it starts and forgotten when it succeeds, so many tries
  * sent at once cannot all slip through before the first one is judged.
  */
-export class LoginThrottle {
+export class LoginThrottle implements SignInThrottle {
   private readonly records = new Map<string, KeyState>();
 
   constructor(private readonly clock: Clock) {}
@@ -83,22 +115,13 @@ export class LoginThrottle {
   private waitFor({ key, policy }: ThrottleKey, now: number): number {
     const record = this.records.get(key);
     if (!record) return 0;
-    if (now - record.lastFailureAt >= policy.forgetAfterMs) {
-      this.records.delete(key);
-      return 0;
-    }
-    return Math.max(0, record.notBefore - now);
+    const wait = waitOf(record, policy, now);
+    if (wait === null) this.records.delete(key);
+    return wait ?? 0;
   }
 
   private recordFailure({ key, policy }: ThrottleKey, now: number): void {
-    const record = this.records.get(key) ?? { failures: 0, lastFailureAt: now, notBefore: 0 };
-    record.failures += 1;
-    record.lastFailureAt = now;
-    const over = record.failures - policy.freeFailures;
-    // 2 ** over overflows to Infinity for huge counts; min() still caps it.
-    record.notBefore =
-      over < 0 ? 0 : now + Math.min(policy.baseDelayMs * 2 ** over, policy.maxDelayMs);
-    this.records.set(key, record);
+    this.records.set(key, afterFailure(this.records.get(key), policy, now));
   }
 
   /** Made-up usernames add keys: drop the ones nobody has failed on for a while. */

@@ -9,8 +9,9 @@ const CONNECT_TIMEOUT_MS = 10_000;
 
 /**
  * Tables kept from other rows, by triggers or by the migrations (history_counters, the daily
- * roll-ups, the backfill's progress) and the migrations' own bookkeeping: the target builds its
- * own, they are never copied.
+ * roll-ups, the backfill's progress), the migrations' own bookkeeping, and the passing state
+ * that processes on PostgreSQL share (rate windows, recent sign-in failures: migration
+ * 2026-11-23-1600, PostgreSQL only): the target builds its own, they are never copied.
  */
 export const DERIVED_TABLES = new Set([
   'schema_migrations',
@@ -18,6 +19,8 @@ export const DERIVED_TABLES = new Set([
   'search_backfill',
   'send_day_rollup',
   'delivery_day_rollup',
+  'rate_windows',
+  'login_failures',
 ]);
 
 export function checkPostgresUrl(url: string): void {

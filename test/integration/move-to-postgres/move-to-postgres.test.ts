@@ -92,7 +92,8 @@ async function waitFor<T>(check: () => T | false | Promise<T | false>): Promise<
   }
 }
 
-describe('npm run migrate:to-postgres', () => {
+// One journey: its steps build on each other, so they run in order even when CI shuffles.
+describe('npm run migrate:to-postgres', { shuffle: false }, () => {
   const env = process.env.HERALD_TEST_DATABASE;
   let source: TestHerald;
   let dataDir: string;

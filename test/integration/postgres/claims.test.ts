@@ -102,7 +102,8 @@ const claim = (db: Database, now: number, limit: number) =>
     claimDue(sql, { now, leaseUntil: now + LEASE, limit, exclude: [], wallNow: now }),
   );
 
-describe('claims on PostgreSQL, two processes on one queue', () => {
+// One journey: its steps build on each other, so they run in order even when CI shuffles.
+describe('claims on PostgreSQL, two processes on one queue', { shuffle: false }, () => {
   it('skip rows another process is claiming instead of taking or waiting for them', async () => {
     const { ids } = await queue('skip locked', 20);
     let release!: () => void;

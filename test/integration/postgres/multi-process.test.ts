@@ -116,7 +116,8 @@ async function countRows(sql: string, values: unknown[] = []): Promise<number> {
   return Number(rows[0].n);
 }
 
-describe('three Herald processes on one PostgreSQL database', () => {
+// One journey: its steps build on each other, so they run in order even when CI shuffles.
+describe('three Herald processes on one PostgreSQL database', { shuffle: false }, () => {
   it('keep a rate-limited robot within its limit together', async () => {
     // Herald paces Feishu bots at 5 per 3 s; the bot refuses a sixth within one second. Each
     // process alone would send its 5 at once: 15 within a moment, 10 refused and retried.

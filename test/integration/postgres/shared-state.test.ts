@@ -100,7 +100,8 @@ async function streamEvents(h: TestHerald) {
   };
 }
 
-describe('several processes on one PostgreSQL database', () => {
+// One journey: its steps build on each other, so they run in order even when CI shuffles.
+describe('several processes on one PostgreSQL database', { shuffle: false }, () => {
   it('pace a rate-limited channel together: concurrent takers get exactly its limit', async () => {
     // Two pools are two processes' connections; the same `now` for every taker, so only the
     // row lock decides who gets a slot.

@@ -112,6 +112,7 @@ describe('normalisePlaceholderValues', () => {
         z: null,
         u: undefined,
         e: '',
+        big: 12345678901234567890n,
       }),
     ).toStrictEqual({
       s: 'text',
@@ -121,6 +122,7 @@ describe('normalisePlaceholderValues', () => {
       o: '{"a":1}',
       l: '[1,"x"]',
       e: '',
+      big: '12345678901234567890',
     });
   });
 });

@@ -7,18 +7,6 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
-    // StrykerJS's Vitest runner asks for worker threads; under them a V1 send's third hosted
-    // delivery is never claimed (send-compat.test.ts), so the tests run in forked processes
-    // as in CI. A project's pool outranks the runner's.
-    projects: [
-      {
-        extends: true,
-        test: {
-          name: 'mutation',
-          pool: 'forks',
-        },
-      },
-    ],
     environment: 'node',
     // HERALD_MUTATION_TESTS narrows the tests with the mutants (globs separated by spaces).
     include: process.env.HERALD_MUTATION_TESTS?.split(/\s+/) ?? [

@@ -157,8 +157,10 @@ export class Dispatcher {
           log.error(`claiming deliveries failed: ${errorMessage(err)}`);
         }
       }
+      // A wake-up that arrives while the next timer is planned goes round again: the look
+      // for the next due delivery may have read the table before the new work was committed.
+      if (!this.tickAgain) await this.scheduleNext();
     } while (this.tickAgain);
-    await this.scheduleNext();
   }
 
   private async scheduleNext(): Promise<void> {

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
+import { buildBarkBody, checkBarkReply } from '../../../server/channels/bark';
+import { buildDiscordBody, checkDiscordReply } from '../../../server/channels/discord';
 import { buildGotifyBody, checkGotifyReply } from '../../../server/channels/gotify';
+import { buildSlackBody, checkSlackReply } from '../../../server/channels/slack';
 import { buildNtfyBody, ntfyConfigSchema } from '../../../server/channels/ntfy';
 import {
   buildTelegramBody,
@@ -178,5 +181,117 @@ describe('WeCom size refusals', () => {
     expect(markdown.message).toBe(
       'message too large for WeCom: markdown content is 4098 bytes (title included), WeCom accepts at most 4096',
     );
+  });
+});
+
+describe('Discord options and replies', () => {
+  it('sets username and avatar only when configured; trims title and mention ids', () => {
+    const message = outboundMessage({
+      title: '  Disk  ',
+      content: '1. first',
+      mentions: { mobiles: [], userIds: [' 123456789012345678 '], all: false },
+    });
+    expect(
+      buildDiscordBody({ username: 'Herald', avatarUrl: 'https://a/x.png' }, message),
+    ).toStrictEqual({
+      content: '**Disk**\n1\\. first\n<@123456789012345678>',
+      allowed_mentions: { parse: [], users: ['123456789012345678'] },
+      username: 'Herald',
+      avatar_url: 'https://a/x.png',
+    });
+    const bare = buildDiscordBody({}, message);
+    expect('username' in bare || 'avatar_url' in bare).toBe(false);
+  });
+
+  it('quotes the error code with the message, and hints by code', () => {
+    const err = (body: unknown) => thrownBy(() => checkDiscordReply(httpReply(body, 404))).message;
+    const both = err({ message: 'Unknown Webhook', code: 10015 });
+    expect(both).toContain('Unknown Webhook (code 10015)');
+    expect(both).toContain('(the webhook was deleted; create a new one and update webhookUrl)');
+    const messageOnly = err({ message: 'Not Found' });
+    expect(messageOnly).toContain('Not Found');
+    expect(messageOnly).not.toContain('(code');
+  });
+});
+
+describe('Slack replies', () => {
+  it('accepts "ok" with surrounding whitespace', () => {
+    expect(() => checkSlackReply(httpReply(' ok\n'))).not.toThrow();
+  });
+
+  it('hints by the error string Slack answers, trimmed', () => {
+    const err = thrownBy(() => checkSlackReply(httpReply('no_service\n', 404)));
+    expect(err.message).toContain('no_service (the webhook was removed; create a new one)');
+    expect(err.message).toContain('Slack');
+  });
+
+  it('refuses a 200 that is not "ok", keeping the reply', () => {
+    const err = thrownBy(() => checkSlackReply(httpReply('<html>login</html>')));
+    expect(err.message).toBe(
+      'Slack answered without "ok"; is webhookUrl a Slack incoming webhook?',
+    );
+    expect(err.retryable).toBe(false);
+    expect(err.reply).toContain('<html>login</html>');
+  });
+
+  it('trims the title and the member ids it mentions', () => {
+    const body = buildSlackBody(
+      outboundMessage({
+        title: ' Disk ',
+        content: 'c',
+        mentions: { mobiles: [], userIds: [' U024BE7LH '], all: false },
+      }),
+    );
+    expect(body.text).toBe('Disk\nc\n<@U024BE7LH>');
+  });
+});
+
+describe('Bark options and replies', () => {
+  const key = { deviceKey: 'dk' };
+
+  it('sends group, sound, level, icon and url only when set, and a trimmed title', () => {
+    const message = outboundMessage({ title: ' Disk ', url: 'https://x.example/' });
+    expect(
+      buildBarkBody(
+        { ...key, group: 'ops', sound: 'alarm', level: 'timeSensitive', icon: 'https://i/x.png' },
+        message,
+      ),
+    ).toStrictEqual({
+      device_key: 'dk',
+      body: 'web-3 at 98%',
+      title: 'Disk',
+      group: 'ops',
+      sound: 'alarm',
+      level: 'timeSensitive',
+      icon: 'https://i/x.png',
+      url: 'https://x.example/',
+    });
+    expect(buildBarkBody(key, outboundMessage({ title: '' }))).toStrictEqual({
+      device_key: 'dk',
+      body: 'web-3 at 98%',
+    });
+  });
+
+  it('retries a failed push unless APNs refused the device for good', () => {
+    const busy = thrownBy(() =>
+      checkBarkReply(httpReply({ code: 503, message: 'push failed: timeout' }, 503)),
+    );
+    expect(busy.retryable).toBe(true);
+    const gone = thrownBy(() =>
+      checkBarkReply(httpReply({ code: 500, message: 'push failed: BadDeviceToken' }, 500)),
+    );
+    expect(gone.retryable).toBe(false);
+    expect(gone.message).toContain('Bark');
+  });
+
+  it('refuses a 200 whose code is not 200, quoting code and message', () => {
+    const err = thrownBy(() => checkBarkReply(httpReply({ code: 400, message: 'bad key' })));
+    expect(err.message).toBe('Bark refused the push: code 400 bad key');
+    expect(err.retryable).toBe(false);
+    expect(err.reply).toContain('bad key');
+    expect(thrownBy(() => checkBarkReply(httpReply({ code: 500 }))).message).toBe(
+      'Bark refused the push: code 500',
+    );
+    expect(() => checkBarkReply(httpReply({ code: 200, message: 'success' }))).not.toThrow();
   });
 });

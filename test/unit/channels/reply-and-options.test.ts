@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 
 import { buildBarkBody, checkBarkReply } from '../../../server/channels/bark';
+import {
+  buildDingTalkBody,
+  dingTalkConfigSchema,
+  dingTalkRequestUrl,
+  stripSignParams,
+} from '../../../server/channels/dingtalk';
 import { buildDiscordBody, checkDiscordReply } from '../../../server/channels/discord';
+import { buildFeishuBody } from '../../../server/channels/feishu';
 import { buildGotifyBody, checkGotifyReply } from '../../../server/channels/gotify';
 import { buildSlackBody, checkSlackReply } from '../../../server/channels/slack';
 import { buildNtfyBody, ntfyConfigSchema } from '../../../server/channels/ntfy';
@@ -11,7 +18,11 @@ import {
   telegramConfigSchema,
   telegramText,
 } from '../../../server/channels/telegram';
-import { WECOM_MAX_CONTENT_BYTES, assertWeComSize } from '../../../server/channels/wecom';
+import {
+  WECOM_MAX_CONTENT_BYTES,
+  assertWeComSize,
+  buildWeComBody,
+} from '../../../server/channels/wecom';
 import { httpReply, thrownBy } from '../../fixtures/peers/expect-delivery-error';
 import { outboundMessage } from '../../fixtures/peers/outbound-message';
 
@@ -293,5 +304,80 @@ describe('Bark options and replies', () => {
       'Bark refused the push: code 500',
     );
     expect(() => checkBarkReply(httpReply({ code: 200, message: 'success' }))).not.toThrow();
+  });
+});
+
+describe('robot bodies: titles and mentions as the platforms read them', () => {
+  it('DingTalk: trims mention handles, flattens the title, previews a title-less Markdown body', () => {
+    const body = buildDingTalkBody(
+      outboundMessage({
+        title: ' Disk \n alert ',
+        content: 'c',
+        mentions: { mobiles: [' 13800000000 ', ''], userIds: [' u1 '], all: false },
+      }),
+    );
+    expect(body.at).toStrictEqual({
+      atMobiles: ['13800000000'],
+      atUserIds: ['u1'],
+      isAtAll: false,
+    });
+    expect(body.text).toStrictEqual({ content: 'Disk alert\nc\n@13800000000 @u1' });
+    const untitled = buildDingTalkBody(
+      outboundMessage({ title: '', contentType: 'markdown', content: '## >  Disk   full\nmore' }),
+    );
+    expect(untitled.markdown!.title).toBe('Disk full more');
+    const blank = buildDingTalkBody(
+      outboundMessage({ title: '', contentType: 'markdown', content: '### ' }),
+    );
+    expect(blank.markdown!.title).toBe('Herald');
+  });
+
+  it('DingTalk: refuses a webhook URL that does not parse, strips a pasted signature', () => {
+    expect(
+      dingTalkConfigSchema.safeParse({ webhookUrl: 'https://%zz/robot/send?access_token=a' })
+        .success,
+    ).toBe(false);
+    expect(stripSignParams('https://oapi.example/robot/send?access_token=a&timestamp=1')).toBe(
+      'https://oapi.example/robot/send?access_token=a',
+    );
+    // Without a signature the URL is used exactly as pasted.
+    const pasted = 'https://OAPI.example/robot/send?access_token=a';
+    expect(stripSignParams(pasted)).toBe(pasted);
+    expect(dingTalkRequestUrl('https://oapi.example/robot/send', 'SECx', 1000)).toMatch(
+      /^https:\/\/oapi\.example\/robot\/send\?timestamp=1000&sign=/,
+    );
+  });
+
+  it('WeCom: trims mention ids and mobiles, flattens the title', () => {
+    const body = buildWeComBody(
+      outboundMessage({
+        title: ' Disk \n alert ',
+        content: 'c',
+        mentions: { mobiles: [' 13800000000 '], userIds: [' zhangsan ', ' '], all: false },
+      }),
+    );
+    expect(body).toStrictEqual({
+      msgtype: 'text',
+      text: {
+        content: 'Disk alert\nc',
+        mentioned_list: ['zhangsan'],
+        mentioned_mobile_list: ['13800000000'],
+      },
+    });
+    const untitled = buildWeComBody(outboundMessage({ title: '', content: 'c' }));
+    expect(untitled).toStrictEqual({ msgtype: 'text', text: { content: 'c' } });
+  });
+
+  it('Feishu: trims open_ids and flattens the title', () => {
+    const body = buildFeishuBody(
+      outboundMessage({
+        title: ' Disk \n alert ',
+        content: 'c',
+        mentions: { mobiles: [], userIds: [' ou_abc123 '], all: false },
+      }),
+    );
+    expect(JSON.stringify(body)).toContain('<at user_id=\\"ou_abc123\\"></at>');
+    expect(JSON.stringify(body)).toContain('Disk alert');
+    expect(JSON.stringify(body)).not.toContain('Disk \\n alert');
   });
 });

@@ -25,7 +25,7 @@ export default defineConfig({
       // (about 15 s together); most of the builders' request fields are only asserted there.
       'test/integration/channels/{dingtalk,wecom,feishu,slack,discord,telegram,ntfy,gotify,bark,wechat-official}.test.ts',
       'test/integration/channels/{dingtalk,wecom,wechat-official,extra-kinds}-e2e.test.ts',
-      'test/integration/channels/webhook-signing.test.ts',
+      'test/integration/channels/{webhook-signing,request-envelope}.test.ts',
     ],
     testTimeout: 30_000,
     hookTimeout: 120_000,

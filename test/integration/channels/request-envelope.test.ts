@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { AnyChannelAdapter } from '../../../server/channels/channel-adapter';
 import { createChannelRegistry } from '../../../server/channels/registry';
+import { SLACK_MAX_CHARS, createSlackAdapter } from '../../../server/channels/slack';
 import { rejectionOf } from '../../fixtures/peers/expect-delivery-error';
 import { adapterRuntime, outboundMessage } from '../../fixtures/peers/outbound-message';
 import { startHttpPeer, type HttpPeer } from '../../helpers/http-peer';
@@ -123,5 +124,30 @@ describe('request envelope of the JSON channel kinds', () => {
       adapter.send(adapter.configSchema.parse(k.config()), outboundMessage(), runtime),
     );
     expect(error.message).toContain(k.platform);
+  });
+});
+
+describe('Slack length limit', () => {
+  const adapter = createSlackAdapter();
+  let peer: HttpPeer;
+
+  beforeAll(async () => {
+    peer = await startHttpPeer({ status: 200, body: 'ok' });
+  });
+  afterAll(async () => {
+    await peer.close();
+  });
+
+  it('posts a text of exactly the limit and refuses one character more, before posting', async () => {
+    const config = adapter.configSchema.parse({ webhookUrl: `${peer.url}/services/T/B/x` });
+    const at = (length: number) =>
+      outboundMessage({ title: '', content: 'x'.repeat(length), contentType: 'text' });
+    await adapter.send(config, at(SLACK_MAX_CHARS), adapterRuntime());
+    expect(peer.received).toHaveLength(1);
+    const over = await rejectionOf(adapter.send(config, at(SLACK_MAX_CHARS + 1), adapterRuntime()));
+    expect(over.message).toBe(
+      `message too long for Slack: ${SLACK_MAX_CHARS + 1} characters, the limit is ${SLACK_MAX_CHARS}; shorten the content`,
+    );
+    expect(peer.received).toHaveLength(1);
   });
 });

@@ -19,6 +19,11 @@ import {
   telegramText,
 } from '../../../server/channels/telegram';
 import {
+  OPENID_MAX_LENGTH,
+  validateOpenId,
+  weChatOfficialConfigSchema,
+} from '../../../server/channels/wechat-official';
+import {
   WECOM_MAX_CONTENT_BYTES,
   assertWeComSize,
   buildWeComBody,
@@ -379,5 +384,24 @@ describe('robot bodies: titles and mentions as the platforms read them', () => {
     expect(JSON.stringify(body)).toContain('<at user_id=\\"ou_abc123\\"></at>');
     expect(JSON.stringify(body)).toContain('Disk alert');
     expect(JSON.stringify(body)).not.toContain('Disk \\n alert');
+  });
+});
+
+describe('WeChat official account recipients and base URL', () => {
+  it('takes an OpenID up to the length limit and quotes the start of a longer one', () => {
+    expect(validateOpenId('o'.repeat(OPENID_MAX_LENGTH))).toBeNull();
+    expect(validateOpenId(` ${'o'.repeat(OPENID_MAX_LENGTH + 1)} `)).toBe(
+      `"${'o'.repeat(16)}…" is not an OpenID: it is longer than ${OPENID_MAX_LENGTH} characters`,
+    );
+  });
+
+  it('drops every trailing slash of apiBaseUrl', () => {
+    const parsed = weChatOfficialConfigSchema.parse({
+      appId: 'wx1',
+      appSecret: 's',
+      templateId: 't',
+      apiBaseUrl: 'https://wechat.example///',
+    });
+    expect(parsed.apiBaseUrl).toBe('https://wechat.example');
   });
 });

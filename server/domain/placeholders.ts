@@ -46,6 +46,7 @@ export function filledLength(
   for (const match of content.matchAll(MARKER)) {
     const key = match[1];
     let filled = lengths.get(key);
+    // Stryker disable next-line ConditionalExpression: the cache only saves recomputing the same length
     if (filled === undefined) {
       const value = valueFor(defined.get(key), key, values);
       filled =
@@ -65,6 +66,7 @@ function valueFor(
 ): string | undefined {
   if (!def) return undefined;
   if (Object.prototype.hasOwnProperty.call(values, key)) return values[key];
+  // Stryker disable next-line ConditionalExpression: either half alone returns undefined for the other
   if (def.default !== undefined && def.default !== null) return def.default;
   return undefined;
 }
@@ -72,6 +74,7 @@ function valueFor(
 /** escapeHtml(text).length, counted rather than built. */
 function escapedHtmlLength(text: string): number {
   let length = text.length;
+  // Stryker disable next-line EqualityOperator: charCodeAt past the end is NaN, which counts nothing
   for (let i = 0; i < text.length; i++) {
     switch (text.charCodeAt(i)) {
       case 0x26: // &amp;
@@ -98,6 +101,7 @@ export function normalisePlaceholderValues(input: Record<string, unknown>): Reco
   for (const [key, value] of Object.entries(input)) {
     if (value === null || value === undefined) continue;
     out[key] =
+      // Stryker disable next-line ConditionalExpression,StringLiteral: String(s) is s for a string
       typeof value === 'string'
         ? value
         : typeof value === 'object'

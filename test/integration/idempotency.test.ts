@@ -1,5 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
+import {
+  pruneIdempotencyKeys,
+  withIdempotency,
+  type IdempotencyDeps,
+} from '../../server/api/send/idempotency';
+import type { SendResponse } from '../../server/api/send/send-service';
 import { IdempotencyKey, Send } from '../../server/db/models';
 import { startHttpPeer, type HttpPeer } from '../helpers/http-peer';
 import { startTestHerald, type TestHerald } from '../helpers/herald';
@@ -122,5 +128,57 @@ describe('Idempotency-Key', () => {
     );
     expect(v1Other.body.data.sendId).not.toBe(sent.body.data.sendId);
     expect(await Send.count({ where: { title: 'legacy v1 other' } })).toBe(1);
+  });
+
+  describe('withIdempotency() on its own, against the same database', () => {
+    const HOUR = 60 * 60 * 1000;
+    const depsAt = (now: number) =>
+      ({
+        clock: { now: () => now },
+        writeLock: { run: <T>(fn: () => Promise<T>) => fn() },
+      }) as unknown as IdempotencyDeps;
+    const ok: SendResponse = { code: 200, msg: 'success', data: { n: 1 } };
+
+    it('takes keys of 1 to 255 characters', async () => {
+      const deps = depsAt(Date.now());
+      await expect(withIdempotency(deps, 'unit', '', async () => ok)).rejects.toMatchObject({
+        code: 400,
+        message: 'Idempotency-Key: must be 1 to 255 characters',
+      });
+      expect(await withIdempotency(deps, 'unit', 'k'.repeat(255), async () => ok)).toEqual(ok);
+    });
+
+    it('answers a repeat 409 when the first request with its key failed meanwhile', async () => {
+      const deps = depsAt(Date.now());
+      let fail!: (err: Error) => void;
+      const first = withIdempotency(
+        deps,
+        'unit',
+        'first-fails',
+        () => new Promise<SendResponse>((_resolve, reject) => (fail = reject)),
+      );
+      await vi.waitFor(() => expect(fail).toBeTypeOf('function'));
+      const looks = vi.spyOn(IdempotencyKey, 'findOne');
+      const repeat = withIdempotency(deps, 'unit', 'first-fails', async () => ok);
+      // The repeat found the key taken and waits for the first answer.
+      await vi.waitFor(() => expect(looks).toHaveBeenCalled());
+      fail(new Error('refused'));
+      await expect(first).rejects.toThrow('refused');
+      await expect(repeat).rejects.toMatchObject({
+        code: 409,
+        message:
+          'Idempotency-Key: the first request with this key failed; send again with a new key',
+      });
+      looks.mockRestore();
+    });
+
+    it('prunes keys only once they are 24 hours old', async () => {
+      const now = Date.now();
+      await withIdempotency(depsAt(now), 'unit', 'prune-me', async () => ok);
+      expect(await pruneIdempotencyKeys(depsAt(now + 23 * HOUR))).toBe(0);
+      expect(await IdempotencyKey.count({ where: { key: 'prune-me' } })).toBe(1);
+      expect(await pruneIdempotencyKeys(depsAt(now + 25 * HOUR))).toBeGreaterThanOrEqual(1);
+      expect(await IdempotencyKey.count({ where: { key: 'prune-me' } })).toBe(0);
+    });
   });
 });

@@ -5,6 +5,7 @@ import {
   DEFAULT_WEBHOOK_BODY,
   bodyEncoding,
   renderWebhookBody,
+  renderWebhookUrl,
 } from '../../../server/channels/webhook-body';
 
 describe('renderWebhookBody()', () => {
@@ -39,5 +40,32 @@ describe('renderWebhookBody()', () => {
     expect(bodyEncoding('application/x-www-form-urlencoded')).toBe('form');
     expect(bodyEncoding('text/xml')).toBe('xml');
     expect(bodyEncoding('text/plain')).toBe('text');
+  });
+
+  it('renderWebhookBody() reads escaped quotes in the template as part of the string', () => {
+    const v = { title: 'T "q"', content: 'c', url: '', format: 'text' };
+    const body = renderWebhookBody('{"a":"say \\"hi\\" {{title}}","b":{{content}}}', v, 'json');
+    expect(JSON.parse(body)).toEqual({ a: 'say "hi" T "q"', b: 'c' });
+  });
+
+  it('renderWebhookBody() leaves an unknown marker as written, even before a known one', () => {
+    const v = { title: 'T', content: 'c', url: '', format: 'text' };
+    const body = renderWebhookBody('{"a":"{{nope}}","b":"{{title}}"}', v, 'json');
+    expect(JSON.parse(body)).toEqual({ a: '{{nope}}', b: 'T' });
+  });
+
+  it('renderWebhookBody() escapes every XML-special character and leaves text bodies as they are', () => {
+    const v = { title: `&"'<>`, content: '', url: '', format: 'text' };
+    expect(renderWebhookBody('<t>{{title}}</t>', v, 'xml')).toBe('<t>&amp;&quot;&#39;&lt;&gt;</t>');
+    expect(renderWebhookBody('t={{ title }}', v, 'text')).toBe(`t=&"'<>`);
+  });
+});
+
+describe('renderWebhookUrl()', () => {
+  it('percent-encodes each value', () => {
+    const v = { title: 'a b&c/d', content: '', url: '', format: 'html' };
+    expect(renderWebhookUrl('https://hook.example/p?t={{title}}&f={{format}}', v)).toBe(
+      'https://hook.example/p?t=a%20b%26c%2Fd&f=html',
+    );
   });
 });

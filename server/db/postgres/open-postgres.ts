@@ -73,6 +73,12 @@ export async function openPostgresDatabase(url: string): Promise<Database> {
   });
   // A client that dies while idle in the pool is replaced at its next use; no crash for it.
   pool.on('error', (err) => log.warn(`a PostgreSQL connection failed: ${err.message}`));
+  // The pool listens for errors on idle clients only: a connection the server ends while a
+  // client is checked out or being closed (a database dropped or restarted) would otherwise
+  // raise an error nobody hears, which ends the process.
+  pool.on('connect', (client) =>
+    client.on('error', (err: Error) => log.debug(`a PostgreSQL connection ended: ${err.message}`)),
+  );
   let first: PoolClient;
   try {
     first = await pool.connect();

@@ -58,6 +58,12 @@ export async function openSharedState(deps: {
   });
   // An idle connection that dies is replaced at its next use.
   pool.on('error', (err) => log.warn(`a shared-limits connection failed: ${err.message}`));
+  // The pool listens for errors on idle clients only: a connection the server ends while a
+  // client is checked out or being closed (a database dropped or restarted) would otherwise
+  // raise an error nobody hears, which ends the process.
+  pool.on('connect', (client) =>
+    client.on('error', (err: Error) => log.debug(`a PostgreSQL connection ended: ${err.message}`)),
+  );
   const relay = new PostgresEventRelay({
     url: deps.url,
     pool,

@@ -2,7 +2,7 @@ import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import pg from 'pg';
+import pg, { type Pool } from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { KEY_FILE } from '../../../server/crypto/server-key';
@@ -100,12 +100,24 @@ async function streamEvents(h: TestHerald) {
   };
 }
 
+/**
+ * A pool of the test's own. A later test ends every connection of the database (the relay's
+ * reconnect), and the database is dropped at the end: a connection ended under a pool that
+ * nobody listens to would be an unhandled error.
+ */
+function quietPool(url: string): Pool {
+  const pool = new pg.Pool({ connectionString: url, max: 5 });
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  return pool;
+}
+
 // One journey: its steps build on each other, so they run in order even when CI shuffles.
 describe('several processes on one PostgreSQL database', { shuffle: false }, () => {
   it('pace a rate-limited channel together: concurrent takers get exactly its limit', async () => {
     // Two pools are two processes' connections; the same `now` for every taker, so only the
     // row lock decides who gets a slot.
-    const pools = [1, 2].map(() => new pg.Pool({ connectionString: database.url, max: 5 }));
+    const pools = [1, 2].map(() => quietPool(database.url));
     const first = await startTestHerald({ databaseUrl: database.url }); // runs the migrations
     heralds.push(first);
     try {
@@ -131,7 +143,7 @@ describe('several processes on one PostgreSQL database', { shuffle: false }, () 
   });
 
   it('let exactly the free tries of a guesser through, however many race on two processes', async () => {
-    const pools = [1, 2].map(() => new pg.Pool({ connectionString: database.url, max: 5 }));
+    const pools = [1, 2].map(() => quietPool(database.url));
     heralds.push(await startTestHerald({ databaseUrl: database.url })); // runs the migrations
     try {
       const clock = new ManualClock(Date.parse('2026-11-23T12:00:00.000Z'));

@@ -20,6 +20,14 @@ import {
   type SendStatus,
 } from '../queue/delivery-transitions';
 import { sqliteDate, type SqlExecutor } from './sql';
+import {
+  claimedDeliveries,
+  countsFrom,
+  deliveryRowsFrom,
+  insertedIds,
+  type ClaimedRow,
+  type StateRow,
+} from './hot-path-rows';
 
 export interface NewSend {
   api: 'v1' | 'v2';
@@ -120,8 +128,6 @@ const DEFER_FROM = sqlList(TRANSITIONS.defer.from);
 const RECOVER_FROM = sqlList(TRANSITIONS.recover.from);
 const OPEN = sqlList(OPEN_STATUSES);
 
-const ids = (rows: Array<{ id: unknown }>) => rows.map((r) => Number(r.id)).sort((a, b) => a - b);
-
 /** Inserts a cycle's sends in one statement; ids come back in the order given. */
 export async function insertSends(sql: SqlExecutor, sends: NewSend[], now: number) {
   if (sends.length === 0) return [];
@@ -137,7 +143,7 @@ export async function insertSends(sql: SqlExecutor, sends: NewSend[], now: numbe
     [JSON.stringify(sends), sqliteDate(now)],
   );
   // One statement on the only writer: AUTOINCREMENT ids rise in insertion order.
-  return ids(rows);
+  return insertedIds(rows);
 }
 
 /** Inserts a cycle's deliveries (all `queued`) in one statement; ids in the order given. */
@@ -155,7 +161,7 @@ export async function insertDeliveries(sql: SqlExecutor, deliveries: NewDelivery
      RETURNING id`,
     [JSON.stringify(deliveries), sqliteDate(now)],
   );
-  return ids(rows);
+  return insertedIds(rows);
 }
 
 /**
@@ -166,19 +172,7 @@ export async function claimDue(
   sql: SqlExecutor,
   opts: { now: number; leaseUntil: number; limit: number; exclude: number[]; wallNow: number },
 ): Promise<ClaimedDelivery[]> {
-  const rows = await sql.all<{
-    id: number;
-    send_id: number;
-    channel_id: number;
-    title: string;
-    content: string;
-    content_type: ContentType;
-    url: string | null;
-    recipient: string | null;
-    mentions: string;
-    attempts: number;
-    next_attempt_at: number;
-  }>(
+  const rows = await sql.all<ClaimedRow>(
     `UPDATE deliveries SET status = 'sending', lease_until = ?2, updated_at = ?5
      WHERE id IN (
        SELECT id FROM (${CLAIM_ARMS}) ORDER BY next_attempt_at, id LIMIT ?3)
@@ -186,21 +180,7 @@ export async function claimDue(
        attempts, next_attempt_at`,
     [opts.now, opts.leaseUntil, opts.limit, JSON.stringify(opts.exclude), sqliteDate(opts.wallNow)],
   );
-  return rows
-    .map((r) => ({
-      id: r.id,
-      sendId: r.send_id,
-      channelId: r.channel_id,
-      title: r.title,
-      content: r.content,
-      contentType: r.content_type,
-      url: r.url,
-      recipient: r.recipient,
-      mentions: JSON.parse(r.mentions) as Mentions,
-      attempts: r.attempts,
-      nextAttemptAt: Number(r.next_attempt_at),
-    }))
-    .sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || a.id - b.id);
+  return claimedDeliveries(rows);
 }
 
 /**
@@ -360,26 +340,12 @@ export async function recoverClaims(sql: SqlExecutor, wallNow: number) {
 /** The current state of some deliveries (for refusals and for V1 answers after the wait). */
 export async function deliveryRows(sql: SqlExecutor, deliveryIds: number[]) {
   if (deliveryIds.length === 0) return [];
-  const rows = await sql.all<{
-    id: number;
-    send_id: number;
-    status: DeliveryStatus;
-    attempts: number;
-    last_error: string | null;
-    reply: string | null;
-  }>(
+  const rows = await sql.all<StateRow>(
     `SELECT id, send_id, status, attempts, last_error, reply FROM deliveries
      WHERE id IN (SELECT value FROM json_each(?1))`,
     [JSON.stringify(deliveryIds)],
   );
-  return rows.map((r): DeliveryRow => ({
-    id: r.id,
-    sendId: r.send_id,
-    status: r.status,
-    attempts: r.attempts,
-    lastError: r.last_error,
-    reply: r.reply,
-  }));
+  return deliveryRowsFrom(rows);
 }
 
 /** When the earliest waiting delivery is due (epoch ms), or null when none waits. */
@@ -392,19 +358,13 @@ export async function nextDueAt(sql: SqlExecutor): Promise<number | null> {
 
 /** How many deliveries of each send are in each status, in one grouped query. */
 export async function countsBySend(sql: SqlExecutor, sendIds: number[]) {
-  const counts = new Map<number, Partial<Record<DeliveryStatus, number>>>();
-  if (sendIds.length === 0) return counts;
+  if (sendIds.length === 0) return countsFrom([]);
   const rows = await sql.all<{ send_id: number; status: DeliveryStatus; n: number }>(
     `SELECT send_id, status, COUNT(*) AS n FROM deliveries
      WHERE send_id IN (SELECT value FROM json_each(?1)) GROUP BY send_id, status`,
     [JSON.stringify(sendIds)],
   );
-  for (const row of rows) {
-    const c = counts.get(row.send_id) ?? {};
-    c[row.status] = Number(row.n);
-    counts.set(row.send_id, c);
-  }
-  return counts;
+  return countsFrom(rows);
 }
 
 export interface NewHostedMessage {

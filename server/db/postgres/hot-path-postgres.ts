@@ -12,7 +12,6 @@
  * - startup recovery takes back every claim only when no other Herald process is running
  *   (an advisory lock each holds shared); otherwise only claims whose lease ran out.
  */
-import type { ContentType, Mentions } from '../../channels/channel-adapter';
 import {
   OPEN_STATUSES,
   TRANSITIONS,
@@ -22,13 +21,20 @@ import {
 } from '../../queue/delivery-transitions';
 import type {
   ClaimedDelivery,
-  DeliveryRow,
   NewDelivery,
   NewHostedMessage,
   NewSend,
   OutcomeRecord,
 } from '../hot-path';
 import type { SqlExecutor } from '../sql';
+import {
+  claimedDeliveries,
+  countsFrom,
+  deliveryRowsFrom,
+  insertedIds,
+  type ClaimedRow,
+  type StateRow,
+} from '../hot-path-rows';
 
 const CLAIM_DUE = sqlList(TRANSITIONS.claim.from.filter((s) => s !== 'sending'));
 const OUTCOME_FROM = sqlList(TRANSITIONS.succeed.from);
@@ -63,8 +69,6 @@ function wellFormed(value: unknown): unknown {
   return value;
 }
 
-const ids = (rows: Array<{ id: unknown }>) => rows.map((r) => Number(r.id)).sort((a, b) => a - b);
-
 /**
  * Inserts a cycle's sends in one statement; ids come back in the order given (one statement
  * draws its ids from the sequence in the order its rows are produced, and they rise).
@@ -83,7 +87,7 @@ export async function insertSends(sql: SqlExecutor, sends: NewSend[], now: numbe
      RETURNING id`,
     [json(sends), at(now)],
   );
-  return ids(rows);
+  return insertedIds(rows);
 }
 
 /** Inserts a cycle's deliveries (all `queued`) in one statement; ids in the order given. */
@@ -102,7 +106,7 @@ export async function insertDeliveries(sql: SqlExecutor, deliveries: NewDelivery
      RETURNING id`,
     [json(deliveries), at(now)],
   );
-  return ids(rows);
+  return insertedIds(rows);
 }
 
 /**
@@ -114,19 +118,7 @@ export async function claimDue(
   sql: SqlExecutor,
   opts: { now: number; leaseUntil: number; limit: number; exclude: number[]; wallNow: number },
 ): Promise<ClaimedDelivery[]> {
-  const rows = await sql.all<{
-    id: number;
-    send_id: number;
-    channel_id: number;
-    title: string;
-    content: string;
-    content_type: ContentType;
-    url: string | null;
-    recipient: string | null;
-    mentions: string;
-    attempts: number;
-    next_attempt_at: number;
-  }>(
+  const rows = await sql.all<ClaimedRow>(
     `WITH due AS (
        SELECT id FROM deliveries
        WHERE ((status IN (${CLAIM_DUE}) AND next_attempt_at <= $1)
@@ -140,21 +132,7 @@ export async function claimDue(
        d.recipient, d.mentions::text AS mentions, d.attempts, d.next_attempt_at`,
     [opts.now, opts.leaseUntil, opts.limit, json(opts.exclude), at(opts.wallNow)],
   );
-  return rows
-    .map((r) => ({
-      id: r.id,
-      sendId: r.send_id,
-      channelId: r.channel_id,
-      title: r.title,
-      content: r.content,
-      contentType: r.content_type,
-      url: r.url,
-      recipient: r.recipient,
-      mentions: JSON.parse(r.mentions) as Mentions,
-      attempts: r.attempts,
-      nextAttemptAt: Number(r.next_attempt_at),
-    }))
-    .sort((a, b) => a.nextAttemptAt - b.nextAttemptAt || a.id - b.id);
+  return claimedDeliveries(rows);
 }
 
 /** Claims the given deliveries if they are still waiting (the accept cycle's hosted ones). */
@@ -330,26 +308,12 @@ export async function recoverClaims(sql: SqlExecutor, wallNow: number) {
 /** The current state of some deliveries (for refusals and for V1 answers after the wait). */
 export async function deliveryRows(sql: SqlExecutor, deliveryIds: number[]) {
   if (deliveryIds.length === 0) return [];
-  const rows = await sql.all<{
-    id: number;
-    send_id: number;
-    status: DeliveryStatus;
-    attempts: number;
-    last_error: string | null;
-    reply: string | null;
-  }>(
+  const rows = await sql.all<StateRow>(
     `SELECT id, send_id, status, attempts, last_error, reply FROM deliveries
      WHERE id IN ${idsIn('$1')}`,
     [json(deliveryIds)],
   );
-  return rows.map((r): DeliveryRow => ({
-    id: r.id,
-    sendId: r.send_id,
-    status: r.status,
-    attempts: r.attempts,
-    lastError: r.last_error,
-    reply: r.reply,
-  }));
+  return deliveryRowsFrom(rows);
 }
 
 /** When the earliest waiting delivery is due (epoch ms), or null when none waits. */
@@ -362,19 +326,13 @@ export async function nextDueAt(sql: SqlExecutor): Promise<number | null> {
 
 /** How many deliveries of each send are in each status, in one grouped query. */
 export async function countsBySend(sql: SqlExecutor, sendIds: number[]) {
-  const counts = new Map<number, Partial<Record<DeliveryStatus, number>>>();
-  if (sendIds.length === 0) return counts;
+  if (sendIds.length === 0) return countsFrom([]);
   const rows = await sql.all<{ send_id: number; status: DeliveryStatus; n: number }>(
     `SELECT send_id, status, COUNT(*) AS n FROM deliveries
      WHERE send_id IN ${idsIn('$1')} GROUP BY send_id, status`,
     [json(sendIds)],
   );
-  for (const row of rows) {
-    const c = counts.get(row.send_id) ?? {};
-    c[row.status] = Number(row.n);
-    counts.set(row.send_id, c);
-  }
-  return counts;
+  return countsFrom(rows);
 }
 
 /** As hot-path.ts: one statement, and a delivery's message already stored is not stored twice. */

@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import sqlite3 from 'sqlite3';
 
 import { startTestHerald, type TestHerald } from '../test/helpers/herald';
+import { median } from './bench/shared';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--history'),
@@ -220,8 +221,6 @@ async function fill(dbFile: string, target: number, channelId: number) {
   const s = (Date.now() - started) / 1000;
   console.log(`  filled to ${target} sends + ${target} messages in ${s.toFixed(0)} s`);
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const reads: Array<[string, string]> = [
   ['reader, first page', '/messages?page=1&pageSize=20'],

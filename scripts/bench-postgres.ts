@@ -25,6 +25,7 @@ import pg, { type Client } from 'pg';
 import { appRoot } from '../server/lib/app-root';
 import { cliFile, ensureServerBuilt } from './build-server.mjs';
 import { cpuMs, spawnUntil, stopGroup, type Spawned } from './bench/processes';
+import { ConsoleClient, freePort, median, round1, round2 } from './bench/shared';
 
 const root = appRoot(import.meta.url);
 const ADMIN = { username: 'bench', password: 'bench password 1234' };
@@ -65,40 +66,7 @@ if (processCounts.some((n) => !Number.isInteger(n) || n <= 0)) {
   throw new Error('--processes takes positive integers, e.g. 1,2,3');
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const round1 = (n: number) => Math.round(n * 10) / 10;
-const round2 = (n: number) => Math.round(n * 100) / 100;
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
-
-/** Signs in to one Herald and sets it up over its console API. */
-class Console {
-  private cookie = '';
-  constructor(private readonly base: string) {}
-
-  async call<T>(method: string, url: string, body?: unknown): Promise<T> {
-    const res = await fetch(`${this.base}/api/console${url}`, {
-      method,
-      headers: { 'Content-Type': 'application/json', Cookie: this.cookie },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const cookie = res.headers.get('set-cookie');
-    if (cookie) this.cookie = cookie.split(';')[0];
-    const answer = (await res.json()) as { code: number; msg: string; data: T };
-    if (answer.code !== 200) throw new Error(`${method} ${url}: ${answer.msg}`);
-    return answer.data;
-  }
-}
-
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function admin<T>(fn: (client: Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: adminUrl });
@@ -224,7 +192,7 @@ async function measure(database: 'sqlite' | 'postgres', n: number, peer: Peer): 
     // The first process runs the migrations and creates the administrator; the others join.
     herald.push(await startHerald(db?.url ?? null));
     herald.push(...(await Promise.all(shares(n - 1, n - 1).map(() => startHerald(db!.url)))));
-    const api = new Console(herald[0].url);
+    const api = new ConsoleClient(herald[0].url);
     await api.call('POST', '/login', ADMIN);
     const hooks: number[] = [];
     for (const hook of ['hook-a', 'hook-b']) {

@@ -22,6 +22,7 @@ import autocannon from 'autocannon';
 
 import { appRoot } from '../server/lib/app-root';
 import { cliFile, ensureServerBuilt } from './build-server.mjs';
+import { ConsoleClient, freePort, median, round1, round2 } from './bench/shared';
 import {
   cpuMs,
   firstAnswerMs,
@@ -72,10 +73,6 @@ for (const [name, n] of Object.entries({ rounds, seconds, sends, starts, idleSec
   if (!Number.isFinite(n) || n <= 0) throw new Error(`--${name} must be a positive number`);
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const round1 = (n: number) => Math.round(n * 10) / 10;
-const round2 = (n: number) => Math.round(n * 100) / 100;
-
 interface Load {
   rps: number;
   p99: number;
@@ -103,23 +100,7 @@ async function load(
 }
 
 /** A signed-in console client for setting Herald up over its own API. */
-class Console {
-  private cookie = '';
-  constructor(private readonly base: string) {}
-
-  async call<T>(method: string, url: string, body?: unknown): Promise<T> {
-    const res = await fetch(`${this.base}/api/console${url}`, {
-      method,
-      headers: { 'Content-Type': 'application/json', Cookie: this.cookie },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const cookie = res.headers.get('set-cookie');
-    if (cookie) this.cookie = cookie.split(';')[0];
-    const answer = (await res.json()) as { code: number; msg: string; data: T };
-    if (answer.code !== 200) throw new Error(`${method} ${url}: ${answer.msg}`);
-    return answer.data;
-  }
-
+class Console extends ConsoleClient {
   async channel(type: string, config: Record<string, unknown> = {}): Promise<number> {
     const name = `bench-${type}-${Math.random().toString(36).slice(2, 8)}`;
     return (await this.call<{ id: number }>('POST', '/channels', { name, type, config })).id;
@@ -155,17 +136,6 @@ async function startHerald(dataDir: string, port: number, profileDir?: string): 
       HERALD_ADMIN_USER: ADMIN.username,
       HERALD_ADMIN_PASSWORD: ADMIN.password,
     },
-  });
-}
-
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
   });
 }
 

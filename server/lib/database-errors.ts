@@ -53,7 +53,7 @@ export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
   if (typeof e.message === 'string') {
     if (PG_MESSAGES.test(e.message)) return true;
     // node-sqlite3 puts the code only in the message.
-    if (/^SQLITE_(BUSY|FULL|IOERR|CANTOPEN)\b/.test(e.message)) return true;
+    if (SQLITE_UNAVAILABLE.test(e.message)) return true;
   }
   // Sequelize wraps the driver's error (parent/original); a failed write cycle may carry a cause.
   return [e.parent, e.original, e.cause].some((inner) => isDatabaseUnavailable(inner, depth + 1));

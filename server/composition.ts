@@ -82,7 +82,7 @@ export async function composeHerald(config: HeraldConfig): Promise<Herald> {
   const configuredKey = readServerKey(config.secretKey, config.dataDir);
   const db = config.databaseUrl
     ? await openPostgresDatabase(config.databaseUrl)
-    : await openDatabase(precreateDatabase(config.dataDir));
+    : await openDatabase(precreateDatabase(config.dataDir), { writeWorker: config.writeWorker });
   try {
     return await composeOver(db, configuredKey, config);
   } catch (err) {

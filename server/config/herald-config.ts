@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 
+import { writeWorkerMode, type WriteWorkerMode } from '../db/write-worker/remote-cycles';
 import { appRoot } from '../lib/app-root';
 import { systemClock, type Clock } from '../lib/clock';
 import { parseServerKeySource, type ServerKeySource } from '../crypto/server-key';
@@ -90,6 +91,8 @@ export interface HeraldConfig {
   metrics: MetricsSettings;
   /** HERALD_DATABASE_URL: PostgreSQL when set, else the SQLite file in the data folder. */
   databaseUrl: string | null;
+  /** HERALD_WRITE_WORKER: when SQLite's hot-path writes run on a thread of their own. */
+  writeWorker: WriteWorkerMode;
 }
 
 /**
@@ -131,6 +134,7 @@ export function readHeraldConfig(
         })
       : parseMetricsSettings(env.HERALD_METRICS, env.HERALD_METRICS_TOKEN),
     databaseUrl: parseDatabaseUrl(opts.databaseUrl ?? env.HERALD_DATABASE_URL),
+    writeWorker: writeWorkerMode(env.HERALD_WRITE_WORKER),
   };
 }
 

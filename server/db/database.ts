@@ -4,6 +4,13 @@ import sqlite3 from 'sqlite3';
 import { createLogger } from '../lib/logger';
 import { sqliteExecutor, type SqlExecutor } from './sql';
 import { connectionExecutor, LegacyConnection, SqliteConnection } from './sqlite-connection';
+import {
+  RemoteCycles,
+  WORKER_IDLE_MS,
+  writeWorkerMode,
+  WriteWorkerSlot,
+  type WriteWorkerMode,
+} from './write-worker/remote-cycles';
 import { Writer } from './writer';
 
 const log = createLogger('db');
@@ -17,6 +24,8 @@ export interface Database {
   writer: Writer;
   /** Raw statements on the read connection: never inside a write transaction. */
   read: SqlExecutor;
+  /** The SQLite write worker's slot (null: off, node-sqlite3, or PostgreSQL). */
+  writeWorker: WriteWorkerSlot | null;
   /** Drains the writer, then closes both connections. */
   close(): Promise<void>;
 }
@@ -39,6 +48,8 @@ function openReadOnly(file: string): Promise<sqlite3.Database> {
 
 /** The two connections, as Sequelize and the hot path use them, on one driver. */
 interface Connections {
+  /** True on better-sqlite3, whose build the write worker loads too. */
+  betterSqlite: boolean;
   write: sqlite3.Database;
   writeSql: SqlExecutor;
   read: sqlite3.Database;
@@ -86,6 +97,7 @@ async function openConnections(
     read.configure('busyTimeout', BUSY_TIMEOUT_MS);
     const readSql = sqliteExecutor(read);
     return {
+      betterSqlite: false,
       write,
       writeSql,
       read,
@@ -102,6 +114,7 @@ async function openConnections(
   await writeSql.exec(PRAGMAS);
   const readConn = new SqliteConnection(dbFile, BUSY_TIMEOUT_MS, { readonly: true });
   return {
+    betterSqlite: true,
     write: new LegacyConnection(writeConn, 'write') as unknown as sqlite3.Database,
     writeSql,
     read: new LegacyConnection(readConn, 'read') as unknown as sqlite3.Database,
@@ -132,7 +145,7 @@ async function openConnections(
  */
 export async function openDatabase(
   dbFile: string,
-  options: { writeDriver?: WriteDriver } = {},
+  options: { writeDriver?: WriteDriver; writeWorker?: WriteWorkerMode } = {},
 ): Promise<Database> {
   const sequelize = new Sequelize({
     dialect: 'sqlite',
@@ -160,13 +173,28 @@ export async function openDatabase(
     (t as unknown as { connection: sqlite3.Database }).connection = write;
     return t;
   });
+  // Only beside better-sqlite3: the worker loads the same build (one copy of SQLite in the
+  // process, see openConnections), and node-sqlite3 already writes off the main thread.
+  const mode = options.writeWorker ?? writeWorkerMode();
+  let slot: WriteWorkerSlot | null = null;
+  if (connections.betterSqlite && mode !== 'off') {
+    slot = new WriteWorkerSlot(
+      () => RemoteCycles.start(dbFile, BUSY_TIMEOUT_MS),
+      mode === 'always' ? Infinity : WORKER_IDLE_MS,
+    );
+    writer.useWorkers(slot);
+    if (mode === 'always') await slot.startNow();
+  }
 
   return {
     sequelize,
     writer,
     read: readSql,
+    writeWorker: slot,
     async close() {
       await writer.close();
+      // Before the main connections: the last to close checkpoints the WAL and removes it.
+      await writer.closeWorker();
       await connections.close();
       await sequelize.close();
     },

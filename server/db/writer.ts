@@ -2,6 +2,7 @@ import type { Transaction } from 'sequelize';
 
 import { createLogger } from '../lib/logger';
 import type { SqlExecutor } from './sql';
+import type { RemoteCycles, WriteWorkerSlot } from './write-worker/remote-cycles';
 
 const log = createLogger('writer');
 
@@ -24,6 +25,12 @@ export interface WriteTx {
 export interface BatchKind<I, R> {
   readonly name: string;
   run(tx: WriteTx, items: readonly I[]): Promise<R[]>;
+  /**
+   * A kind the SQLite write worker can run instead (write-worker.ts): the name of its program
+   * there (delivery-programs.ts), which does what `run` does, and the moment the cycle runs
+   * at, taken on this thread when the cycle starts. Items and results must be plain data.
+   */
+  readonly remote?: { program: string; moment(): unknown };
 }
 
 /**
@@ -147,12 +154,26 @@ export class Writer implements WriteLock {
   private cycling: Promise<void> | null = null;
   private closed = false;
   private savepoints = 0;
+  private workers: WriteWorkerSlot | null = null;
 
   constructor(
     private readonly sql: SqlExecutor,
     private readonly newTransaction: () => Transaction,
     private readonly maxEntries = 1000,
   ) {}
+
+  /**
+   * From now on, the kinds that name a worker program are written by the write worker while
+   * it runs, in a cycle of their own (remote-cycles.ts); the rest stay on this connection.
+   */
+  useWorkers(workers: WriteWorkerSlot): void {
+    this.workers = workers;
+  }
+
+  /** Stops the write worker, if one runs (after close(), before the main connection closes). */
+  async closeWorker(): Promise<void> {
+    await this.workers?.close();
+  }
 
   /**
    * One job. A repeatable one shares the cycle's transaction with whatever else is queued;
@@ -197,10 +218,14 @@ export class Writer implements WriteLock {
 
   private cycle(): Promise<void> {
     const entries = this.queue.splice(0, this.maxEntries);
+    const worker = entries.some((e) => e.kind.remote) ? (this.workers?.take() ?? null) : null;
+    const remote = worker ? entries.filter((e) => e.kind.remote) : [];
+    const local = remote.length === 0 ? entries : entries.filter((e) => !e.kind.remote);
     // Once-jobs never share a transaction with jobs the Writer may run again.
-    const once = entries.filter((e) => e.kind === onceJobs);
-    const rest = once.length === 0 ? entries : entries.filter((e) => e.kind !== onceJobs);
-    this.cycling = this.runCycle(rest)
+    const once = local.filter((e) => e.kind === onceJobs);
+    const rest = once.length === 0 ? local : local.filter((e) => e.kind !== onceJobs);
+    this.cycling = this.runRemoteCycle(worker, remote)
+      .then(() => this.runCycle(rest))
       .then(() => this.runCycle(once))
       .catch((err) => {
         // runCycle settles every entry itself; this is a last guard against a hung caller.
@@ -254,6 +279,36 @@ export class Writer implements WriteLock {
       return;
     }
     for (const [e, value] of values) answer(e, value);
+  }
+
+  /**
+   * A cycle of worker kinds, written by the worker in one transaction of its own connection
+   * while this thread goes on parsing requests. The worker isolates failures as runCycle does
+   * and answers each item. Nothing else writes meanwhile: the next cycle waits for this one.
+   */
+  private async runRemoteCycle(worker: RemoteCycles | null, entries: Entry[]): Promise<void> {
+    if (entries.length === 0 || !worker) return;
+    const groups = groupByKind(entries);
+    let results;
+    try {
+      results = await worker.run(
+        groups.map((group) => ({
+          program: group[0].kind.remote!.program,
+          moment: group[0].kind.remote!.moment(),
+          items: group.map((e) => e.item),
+        })),
+      );
+    } catch (err) {
+      for (const e of entries) e.reject(err);
+      return;
+    }
+    groups.forEach((group, g) =>
+      group.forEach((e, i) => {
+        const settled = results[g][i];
+        if (settled.ok) e.resolve(settled.value);
+        else e.reject(settled.error);
+      }),
+    );
   }
 
   /**

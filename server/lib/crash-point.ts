@@ -1,3 +1,6 @@
+import { writeSync } from 'node:fs';
+import { isMainThread } from 'node:worker_threads';
+
 /**
  * TEST ONLY: lets the crash suite (test/integration/crash) kill Herald at a named point of the
  * write and delivery paths, so "what survives a crash right here" is tested at that point and
@@ -37,7 +40,9 @@ let reached = 0;
 
 export function crashPoint(point: CrashPoint): void {
   if (armed?.point !== point || ++reached < armed.at) return;
-  // Written to a pipe, this is synchronous: the test sees where the process died.
-  process.stderr.write(`herald: test crash at ${point} (#${reached})\n`);
+  // Written straight to the descriptor, so it is out before the kill, from a worker thread
+  // (whose process.stderr goes through the main thread) as from the main one.
+  const where = isMainThread ? '' : ' in the write worker';
+  writeSync(2, `herald: test crash at ${point} (#${reached})${where}\n`);
   process.kill(process.pid, 'SIGKILL');
 }

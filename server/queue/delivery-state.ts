@@ -1,20 +1,12 @@
 import {
-  claimByIds,
-  claimDue,
   countsBySend,
   defer,
   deliveryRows,
-  insertDeliveries,
-  insertHostedMessages,
-  insertSends,
   nextDueAt,
-  recordOutcomes,
   recoverClaims,
   requeue,
   rollUpSends,
   type ClaimedDelivery,
-  type NewDelivery,
-  type NewHostedMessage,
   type NewSend,
   type OutcomeRecord,
 } from '../db/dialect-hot-path';
@@ -25,7 +17,18 @@ import type { HeraldEvents } from '../events';
 import type { Clock } from '../lib/clock';
 import { crashPoint } from '../lib/crash-point';
 import { AppError, notFound } from '../lib/errors';
-import { TRANSITIONS, type DeliveryStatus, type SendStatus } from './delivery-transitions';
+import {
+  acceptSends,
+  claimDeliveries,
+  recordAttempts,
+  type ClaimRequest,
+  type AcceptedInCycle,
+  type AcceptInput,
+  type Accepted,
+  type CycleMoment,
+  type RecordedInCycle,
+} from './delivery-programs';
+import { TRANSITIONS, type DeliveryStatus } from './delivery-transitions';
 
 export {
   statusFromCounts,
@@ -34,6 +37,7 @@ export {
   type DeliveryEvent,
 } from './delivery-transitions';
 export type { ClaimedDelivery, OutcomeRecord };
+export type { AcceptInput, Accepted, StoredOnAccept } from './delivery-programs';
 
 /**
  * A claim older than this belongs to a worker that died; the delivery is claimed again.
@@ -53,39 +57,6 @@ function leaseFromEnv(value: string | undefined): number | null {
   return ms;
 }
 
-export interface AcceptInput {
-  send: NewSend;
-  /**
-   * The send's deliveries, without sendId (it is not known before the insert). A delivery
-   * marked `storeOnAccept` is a hosted message: it is stored in the accept's own transaction
-   * (claimed and sent there), so it is in the reader the moment the send is answered, and never
-   * waits behind other channels' backlog in the queue.
-   */
-  deliveries: Array<Omit<NewDelivery, 'sendId' | 'nextAttemptAt'> & { storeOnAccept?: boolean }>;
-}
-
-/** A hosted delivery stored by the accept: its attempt, already recorded as sent. */
-export interface StoredOnAccept {
-  deliveryId: number;
-  hostedMessageId: number;
-  reply: string;
-}
-
-export interface Accepted {
-  sendId: number;
-  /** In the order the deliveries were given. */
-  deliveryIds: number[];
-  /** The deliveries stored with the accept (see AcceptInput). */
-  stored: StoredOnAccept[];
-}
-
-/** What the accept cycle returns per send, before the events that follow its commit. */
-interface AcceptedInCycle extends Accepted {
-  sendStatus: SendStatus;
-  outcomes: OutcomeRecord[];
-  createdAt: string;
-}
-
 /**
  * Told of what DeliveryState committed, after the commit: metrics count here. Called at most
  * once per accepted send and per recorded attempt; it must not throw or wait.
@@ -96,13 +67,7 @@ export interface DeliveryObserver {
   recorded(outcome: OutcomeRecord, channelType: string | null): void;
 }
 
-export interface Recorded {
-  id: number;
-  sendId: number;
-  /** False when the delivery was no longer `sending`: the table refused the outcome. */
-  recorded: boolean;
-  status: DeliveryStatus;
-}
+export type Recorded = Omit<RecordedInCycle, 'sendStatus'>;
 
 /**
  * The one owner of delivery state (the table is in delivery-transitions.ts). Sends are
@@ -112,10 +77,8 @@ export interface Recorded {
  */
 export class DeliveryState {
   private readonly acceptKind: BatchKind<AcceptInput, AcceptedInCycle>;
-  private readonly outcomeKind: BatchKind<
-    OutcomeRecord,
-    Recorded & { sendStatus: SendStatus | null }
-  >;
+  private readonly outcomeKind: BatchKind<OutcomeRecord, RecordedInCycle>;
+  private readonly claimKind: BatchKind<ClaimRequest, ClaimedDelivery[]>;
 
   constructor(
     private readonly deps: {
@@ -126,63 +89,28 @@ export class DeliveryState {
       observer?: DeliveryObserver;
     },
   ) {
+    // The moment is taken on this thread for either writer: the delivery clock is this
+    // process's (tests move it), and the write worker has none.
+    const moment = (): CycleMoment => {
+      const now = this.deps.clock.now();
+      return { now, wallNow: Date.now(), leaseUntil: now + LEASE_MS };
+    };
     this.acceptKind = {
       name: 'accept',
-      run: async ({ sql }, items) => {
-        const wallNow = Date.now();
-        const nextAttemptAt = this.deps.clock.now();
-        const sendIds = await insertSends(
-          sql,
-          items.map((i) => i.send),
-          wallNow,
-        );
-        crashPoint('during-cycle');
-        const deliveryIds = await insertDeliveries(
-          sql,
-          items.flatMap((item, i) =>
-            item.deliveries.map(({ storeOnAccept: _, ...d }) => ({
-              ...d,
-              sendId: sendIds[i],
-              nextAttemptAt,
-            })),
-          ),
-          wallNow,
-        );
-        let next = 0;
-        const accepted: AcceptedInCycle[] = items.map((item, i) => ({
-          sendId: sendIds[i],
-          deliveryIds: item.deliveries.map(() => deliveryIds[next++]),
-          stored: [],
-          sendStatus: 'pending',
-          outcomes: [],
-          createdAt: new Date(wallNow).toISOString(),
-        }));
-        await this.storeOnAccept(sql, items, accepted, nextAttemptAt, wallNow);
-        crashPoint('before-commit');
-        return accepted;
-      },
+      run: ({ sql }, items) => acceptSends(sql, items, moment()),
+      remote: { program: 'accept', moment },
     };
     this.outcomeKind = {
       name: 'outcome',
-      run: async ({ sql }, outcomes) => {
-        const wallNow = Date.now();
-        const recorded = await recordOutcomes(sql, [...outcomes], wallNow);
-        const moved = new Map(recorded.moved.map((m) => [m.id, m]));
-        const changed = new Map(recorded.sends.map((s) => [s.id, s.status]));
-        // Each changed send is reported once, with the first of its outcomes.
-        return outcomes.map((o) => {
-          const m = moved.get(o.id);
-          const sendStatus = m ? (changed.get(m.sendId) ?? null) : null;
-          if (m) changed.delete(m.sendId);
-          return {
-            id: o.id,
-            sendId: m?.sendId ?? 0,
-            recorded: m !== undefined,
-            status: o.status,
-            sendStatus,
-          };
-        });
-      },
+      run: ({ sql }, outcomes) => recordAttempts(sql, outcomes, moment()),
+      remote: { program: 'outcome', moment },
+    };
+    // Statements only, and repeatable like every merged kind: it shares the accept path's
+    // cycles (writer.ts).
+    this.claimKind = {
+      name: 'claim',
+      run: ({ sql }, requests) => claimDeliveries(sql, requests, moment()),
+      remote: { program: 'claim', moment },
     };
   }
 
@@ -221,83 +149,10 @@ export class DeliveryState {
     return accepted;
   }
 
-  /**
-   * The accept cycle's hosted deliveries go through the same transitions as the dispatcher's
-   * (claim, then succeed: delivery-transitions.ts), in the accept's transaction: a crash before
-   * its commit leaves neither the send nor the message.
-   */
-  private async storeOnAccept(
-    sql: SqlExecutor,
-    items: readonly AcceptInput[],
-    accepted: AcceptedInCycle[],
-    now: number,
-    wallNow: number,
-  ): Promise<void> {
-    const hosted: Array<{ item: number; deliveryId: number; message: NewHostedMessage }> = [];
-    items.forEach((item, i) =>
-      item.deliveries.forEach((d, j) => {
-        if (!d.storeOnAccept) return;
-        const deliveryId = accepted[i].deliveryIds[j];
-        hosted.push({
-          item: i,
-          deliveryId,
-          message: {
-            channelId: d.channelId,
-            deliveryId,
-            title: d.title,
-            content: d.content,
-            format: d.contentType,
-            url: d.url,
-          },
-        });
-      }),
-    );
-    if (hosted.length === 0) return;
-    await claimByIds(
-      sql,
-      hosted.map((h) => h.deliveryId),
-      now + LEASE_MS,
-      wallNow,
-    );
-    const messages = await insertHostedMessages(
-      sql,
-      hosted.map((h) => h.message),
-      wallNow,
-    );
-    const outcomes: OutcomeRecord[] = hosted.map((h, k) => ({
-      id: h.deliveryId,
-      status: 'sent',
-      outcome: 'sent',
-      error: null,
-      reply: `stored as hosted message ${messages[k].id}`,
-      startedAt: now,
-      durationMs: 0,
-      retryAt: null,
-    }));
-    const recorded = await recordOutcomes(sql, outcomes, wallNow);
-    const sendStatus = new Map(recorded.sends.map((r) => [r.id, r.status]));
-    hosted.forEach((h, k) => {
-      const a = accepted[h.item];
-      a.stored.push({
-        deliveryId: h.deliveryId,
-        hostedMessageId: messages[k].id,
-        reply: outcomes[k].reply!,
-      });
-      a.outcomes.push(outcomes[k]);
-      a.sendStatus = sendStatus.get(a.sendId) ?? a.sendStatus;
-    });
-  }
-
   /** claim: up to `limit` due deliveries become `sending` under a lease. */
   claim(limit: number, exclude: number[] = []): Promise<ClaimedDelivery[]> {
     if (limit <= 0) return Promise.resolve([]);
-    const now = this.deps.clock.now();
-    // Statements only: it shares the accept path's cycles (JobOptions in writer.ts).
-    return this.deps.writer.run(
-      ({ sql }) =>
-        claimDue(sql, { now, leaseUntil: now + LEASE_MS, limit, exclude, wallNow: Date.now() }),
-      { repeatable: true },
-    );
+    return this.deps.writer.submit(this.claimKind, { limit, exclude });
   }
 
   /**

@@ -516,7 +516,8 @@ export class SendService {
       })),
     });
     input.origin?.stored?.(sendId);
-    this.deps.dispatcher.wake();
+    // A send whose deliveries were all stored with it leaves the queue nothing to claim.
+    if (stored.length < deliveryIds.length) this.deps.dispatcher.wake();
     const storedById = new Map(stored.map((s) => [s.deliveryId, s]));
     return {
       send: { id: sendId },

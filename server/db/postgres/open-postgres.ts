@@ -111,6 +111,8 @@ export async function openPostgresDatabase(url: string): Promise<Database> {
     sequelize,
     writer,
     read: pgExecutor(pool),
+    // PostgreSQL's server does the work SQLite does in this process.
+    writeWorker: null,
     async close() {
       await writer.close();
       write.release();

@@ -201,6 +201,9 @@ export async function runCrashScenario(s: CrashScenario): Promise<CrashRun> {
     const url = `http://127.0.0.1:${port}`;
     const crashing = await startHeraldProcess(dataDir, port, {
       HERALD_TEST_CRASH_AT: `${s.point}:${s.at}`,
+      // On SQLite, every accept cycle is the write worker's from the first (a worker started
+      // on demand would leave the first cycles, and so the crash, to the main thread).
+      HERALD_WRITE_WORKER: 'always',
     });
     processes.push(crashing);
 

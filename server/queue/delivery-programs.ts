@@ -1,0 +1,246 @@
+/**
+ * What DeliveryState's three busiest write kinds do inside a cycle, as plain functions of the
+ * cycle's executor, its items and the moment it runs. They hold no reference to the process
+ * around them (clock, events, models), so the same code runs on the main thread's write
+ * connection (PostgreSQL, or SQLite where the write worker is off) and inside the SQLite write
+ * worker (server/db/write-worker), which receives the items and the moment as data.
+ */
+import {
+  claimByIds,
+  claimDue,
+  insertDeliveries,
+  insertHostedMessages,
+  insertSends,
+  recordOutcomes,
+  type ClaimedDelivery,
+  type NewDelivery,
+  type NewHostedMessage,
+  type NewSend,
+  type OutcomeRecord,
+} from '../db/dialect-hot-path';
+import type { SqlExecutor } from '../db/sql';
+import { crashPoint } from '../lib/crash-point';
+import type { DeliveryStatus, SendStatus } from './delivery-transitions';
+
+/** The moment a cycle runs: taken once on the main thread, whichever thread writes. */
+export interface CycleMoment {
+  /** The delivery clock (tests may move it): due times and leases. */
+  now: number;
+  /** Wall time, for the rows' created_at and updated_at. */
+  wallNow: number;
+  /** Until when a claim made now holds (now + the lease). */
+  leaseUntil: number;
+}
+
+export interface AcceptInput {
+  send: NewSend;
+  /**
+   * The send's deliveries, without sendId (it is not known before the insert). A delivery
+   * marked `storeOnAccept` is a hosted message: it is stored in the accept's own transaction
+   * (claimed and sent there), so it is in the reader the moment the send is answered, and never
+   * waits behind other channels' backlog in the queue.
+   */
+  deliveries: Array<Omit<NewDelivery, 'sendId' | 'nextAttemptAt'> & { storeOnAccept?: boolean }>;
+}
+
+/** A hosted delivery stored by the accept: its attempt, already recorded as sent. */
+export interface StoredOnAccept {
+  deliveryId: number;
+  hostedMessageId: number;
+  reply: string;
+}
+
+export interface Accepted {
+  sendId: number;
+  /** In the order the deliveries were given. */
+  deliveryIds: number[];
+  /** The deliveries stored with the accept (see AcceptInput). */
+  stored: StoredOnAccept[];
+}
+
+/** What the accept cycle returns per send, before the events that follow its commit. */
+export interface AcceptedInCycle extends Accepted {
+  sendStatus: SendStatus;
+  outcomes: OutcomeRecord[];
+  createdAt: string;
+}
+
+export interface RecordedInCycle {
+  id: number;
+  sendId: number;
+  /** False when the delivery was no longer `sending`: the table refused the outcome. */
+  recorded: boolean;
+  status: DeliveryStatus;
+  /** The send's new status when this outcome (the first of its send in the cycle) moved it. */
+  sendStatus: SendStatus | null;
+}
+
+/** Sends and their deliveries, `queued`: one multi-row INSERT each for the whole cycle. */
+export async function acceptSends(
+  sql: SqlExecutor,
+  items: readonly AcceptInput[],
+  at: CycleMoment,
+): Promise<AcceptedInCycle[]> {
+  const sendIds = await insertSends(
+    sql,
+    items.map((i) => i.send),
+    at.wallNow,
+  );
+  crashPoint('during-cycle');
+  const deliveryIds = await insertDeliveries(
+    sql,
+    items.flatMap((item, i) =>
+      item.deliveries.map(({ storeOnAccept: _, ...d }) => ({
+        ...d,
+        sendId: sendIds[i],
+        nextAttemptAt: at.now,
+      })),
+    ),
+    at.wallNow,
+  );
+  let next = 0;
+  const accepted: AcceptedInCycle[] = items.map((item, i) => ({
+    sendId: sendIds[i],
+    deliveryIds: item.deliveries.map(() => deliveryIds[next++]),
+    stored: [],
+    sendStatus: 'pending',
+    outcomes: [],
+    createdAt: new Date(at.wallNow).toISOString(),
+  }));
+  await storeOnAccept(sql, items, accepted, at);
+  crashPoint('before-commit');
+  return accepted;
+}
+
+/**
+ * The accept cycle's hosted deliveries go through the same transitions as the dispatcher's
+ * (claim, then succeed: delivery-transitions.ts), in the accept's transaction: a crash before
+ * its commit leaves neither the send nor the message.
+ */
+async function storeOnAccept(
+  sql: SqlExecutor,
+  items: readonly AcceptInput[],
+  accepted: AcceptedInCycle[],
+  at: CycleMoment,
+): Promise<void> {
+  const hosted: Array<{ item: number; deliveryId: number; message: NewHostedMessage }> = [];
+  items.forEach((item, i) =>
+    item.deliveries.forEach((d, j) => {
+      if (!d.storeOnAccept) return;
+      const deliveryId = accepted[i].deliveryIds[j];
+      hosted.push({
+        item: i,
+        deliveryId,
+        message: {
+          channelId: d.channelId,
+          deliveryId,
+          title: d.title,
+          content: d.content,
+          format: d.contentType,
+          url: d.url,
+        },
+      });
+    }),
+  );
+  if (hosted.length === 0) return;
+  await claimByIds(
+    sql,
+    hosted.map((h) => h.deliveryId),
+    at.leaseUntil,
+    at.wallNow,
+  );
+  const messages = await insertHostedMessages(
+    sql,
+    hosted.map((h) => h.message),
+    at.wallNow,
+  );
+  const outcomes: OutcomeRecord[] = hosted.map((h, k) => ({
+    id: h.deliveryId,
+    status: 'sent',
+    outcome: 'sent',
+    error: null,
+    reply: `stored as hosted message ${messages[k].id}`,
+    startedAt: at.now,
+    durationMs: 0,
+    retryAt: null,
+  }));
+  const recorded = await recordOutcomes(sql, outcomes, at.wallNow);
+  const sendStatus = new Map(recorded.sends.map((r) => [r.id, r.status]));
+  hosted.forEach((h, k) => {
+    const a = accepted[h.item];
+    a.stored.push({
+      deliveryId: h.deliveryId,
+      hostedMessageId: messages[k].id,
+      reply: outcomes[k].reply!,
+    });
+    a.outcomes.push(outcomes[k]);
+    a.sendStatus = sendStatus.get(a.sendId) ?? a.sendStatus;
+  });
+}
+
+/** Attempts that finished together: one set-based write, one answer per outcome, in order. */
+export async function recordAttempts(
+  sql: SqlExecutor,
+  outcomes: readonly OutcomeRecord[],
+  at: CycleMoment,
+): Promise<RecordedInCycle[]> {
+  const recorded = await recordOutcomes(sql, [...outcomes], at.wallNow);
+  const moved = new Map(recorded.moved.map((m) => [m.id, m]));
+  const changed = new Map(recorded.sends.map((s) => [s.id, s.status]));
+  // Each changed send is reported once, with the first of its outcomes.
+  return outcomes.map((o) => {
+    const m = moved.get(o.id);
+    const sendStatus = m ? (changed.get(m.sendId) ?? null) : null;
+    if (m) changed.delete(m.sendId);
+    return {
+      id: o.id,
+      sendId: m?.sendId ?? 0,
+      recorded: m !== undefined,
+      status: o.status,
+      sendStatus,
+    };
+  });
+}
+
+/** A claim of up to `limit` due deliveries, leaving out those already in hand. */
+export interface ClaimRequest {
+  limit: number;
+  exclude: number[];
+}
+
+/**
+ * The dispatcher's claims of a cycle (usually one), one after another: what the first took is
+ * `sending` and no longer due for the next.
+ */
+export async function claimDeliveries(
+  sql: SqlExecutor,
+  requests: readonly ClaimRequest[],
+  at: CycleMoment,
+): Promise<ClaimedDelivery[][]> {
+  const claimed: ClaimedDelivery[][] = [];
+  for (const { limit, exclude } of requests) {
+    claimed.push(
+      await claimDue(sql, {
+        now: at.now,
+        leaseUntil: at.leaseUntil,
+        limit,
+        exclude,
+        wallNow: at.wallNow,
+      }),
+    );
+  }
+  return claimed;
+}
+
+/**
+ * The programs the write worker runs, by name. A BatchKind that names one of these is written
+ * by the worker when it runs (writer.ts, RemoteCycles); its items and results must survive
+ * structured cloning (plain data).
+ */
+export const DELIVERY_PROGRAMS = {
+  accept: acceptSends,
+  outcome: recordAttempts,
+  claim: claimDeliveries,
+} as const;
+
+export type DeliveryProgramName = keyof typeof DELIVERY_PROGRAMS;

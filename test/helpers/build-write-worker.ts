@@ -1,0 +1,31 @@
+/**
+ * Vitest global setup: builds the SQLite write worker (server/db/write-worker) from the
+ * sources once per run and names it in HERALD_WRITE_WORKER_FILE, so every Herald a test opens
+ * writes its hot path through the worker as production does (the bundle finds it beside
+ * itself; run from TypeScript there is none). Test files that spawn Herald processes inherit
+ * the variable.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import path from 'node:path';
+
+import { build } from 'esbuild';
+
+export default async function setup(): Promise<() => void> {
+  // Inside the project, so the worker's own imports (better-sqlite3) resolve to node_modules.
+  mkdirSync(path.resolve('out/test'), { recursive: true });
+  const dir = mkdtempSync(path.resolve('out/test/write-worker-'));
+  const outfile = path.join(dir, 'write-worker.mjs');
+  await build({
+    entryPoints: [path.resolve('server/db/write-worker/write-worker.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external: ['better-sqlite3', 'sqlite3', 'pg', 'pg-hstore'],
+    sourcemap: 'inline',
+    logLevel: 'warning',
+  });
+  process.env.HERALD_WRITE_WORKER_FILE = outfile;
+  return () => rmSync(dir, { recursive: true, force: true });
+}

@@ -2,6 +2,8 @@
  * Bundles the Electron main process and the preload with esbuild:
  *   main/index.ts          → out/main/index.js    (ESM, Node target, the server bundled in)
  *   main/preload/index.ts  → out/preload/index.cjs (CommonJS: a sandboxed preload cannot load ESM)
+ *   server/db/write-worker/write-worker.ts → out/main/write-worker.js (the SQLite write thread,
+ *                            found beside the bundle that starts it)
  * and copies the runtime icons to out/main/assets/. Run: `npm run build:main`.
  */
 import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -56,6 +58,19 @@ export async function buildMain(options: { minify?: boolean } = {}): Promise<Bui
     sourcemap: true,
     minify: options.minify ?? false,
     define: { __HERALD_VERSION__: JSON.stringify(pkg.version) },
+    logLevel: 'warning',
+  });
+  await build({
+    absWorkingDir: root,
+    entryPoints: [path.join(root, 'server', 'db', 'write-worker', 'write-worker.ts')],
+    outfile: path.join(outMain, 'write-worker.js'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    packages: 'external',
+    sourcemap: true,
+    minify: options.minify ?? false,
     logLevel: 'warning',
   });
   await build({

@@ -27,7 +27,6 @@ export const insertSends: HotPath['insertSends'] = (sql, ...a) => on(sql).insert
 export const insertDeliveries: HotPath['insertDeliveries'] = (sql, ...a) =>
   on(sql).insertDeliveries(sql, ...a);
 export const claimDue: HotPath['claimDue'] = (sql, ...a) => on(sql).claimDue(sql, ...a);
-export const claimByIds: HotPath['claimByIds'] = (sql, ...a) => on(sql).claimByIds(sql, ...a);
 export const recordOutcomes: HotPath['recordOutcomes'] = (sql, ...a) =>
   on(sql).recordOutcomes(sql, ...a);
 export const rollUpSends: HotPath['rollUpSends'] = (sql, ...a) => on(sql).rollUpSends(sql, ...a);
@@ -38,5 +37,7 @@ export const recoverClaims: HotPath['recoverClaims'] = (sql, ...a) =>
 export const deliveryRows: HotPath['deliveryRows'] = (sql, ...a) => on(sql).deliveryRows(sql, ...a);
 export const nextDueAt: HotPath['nextDueAt'] = (sql) => on(sql).nextDueAt(sql);
 export const countsBySend: HotPath['countsBySend'] = (sql, ...a) => on(sql).countsBySend(sql, ...a);
+export const recordStoredAttempts: HotPath['recordStoredAttempts'] = (sql, ...a) =>
+  on(sql).recordStoredAttempts(sql, ...a);
 export const insertHostedMessages: HotPath['insertHostedMessages'] = (sql, ...a) =>
   on(sql).insertHostedMessages(sql, ...a);

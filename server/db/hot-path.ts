@@ -45,6 +45,8 @@ export interface NewSend {
   scheduleId?: number | null;
   /** What opened it: token, task_id, or an imported task's Message Nest token or id. */
   credential?: string | null;
+  /** `sent` when every delivery of it is stored with the accept; `pending` otherwise. */
+  status?: 'pending' | 'sent';
 }
 
 export interface NewDelivery {
@@ -61,6 +63,11 @@ export interface NewDelivery {
   /** The share-link key its hosted message will carry (hosted deliveries only). */
   previewKey?: string | null;
   nextAttemptAt: number;
+  /**
+   * Set for a hosted delivery stored with the accept: it is inserted `sent` at this moment,
+   * with its one attempt (recordStoredAttempts), instead of `queued`.
+   */
+  sentAt?: number | null;
 }
 
 /** A claimed delivery: everything one attempt needs. */
@@ -136,7 +143,8 @@ export async function insertSends(sql: SqlExecutor, sends: NewSend[], now: numbe
        request, status, delivery_count, schedule_id, credential, created_at, updated_at)
      SELECT value ->> 'api', value ->> 'taskId', value ->> 'templateId', value ->> 'sourceName',
        value ->> 'title', value ->> 'text', value ->> 'html', value ->> 'markdown', value ->> 'url',
-       value ->> 'request', 'pending', value ->> 'deliveryCount', value ->> 'scheduleId',
+       value ->> 'request', coalesce(value ->> 'status', 'pending'), value ->> 'deliveryCount',
+       value ->> 'scheduleId',
        value ->> 'credential', ?2, ?2
      FROM json_each(?1) ORDER BY key
      RETURNING id`,
@@ -146,22 +154,62 @@ export async function insertSends(sql: SqlExecutor, sends: NewSend[], now: numbe
   return insertedIds(rows);
 }
 
-/** Inserts a cycle's deliveries (all `queued`) in one statement; ids in the order given. */
+/**
+ * Inserts a cycle's deliveries in one statement, `queued` (or `sent`, those stored with the
+ * accept: NewDelivery.sentAt); ids in the order given.
+ */
 export async function insertDeliveries(sql: SqlExecutor, deliveries: NewDelivery[], now: number) {
   if (deliveries.length === 0) return [];
   const rows = await sql.all<{ id: number }>(
     `INSERT INTO deliveries (send_id, instance_id, channel_id, channel_type, content_type,
        recipient, title, content, url, mentions, preview_key, status, attempts, next_attempt_at,
-       created_at, updated_at)
+       sent_at, created_at, updated_at)
      SELECT value ->> 'sendId', value ->> 'instanceId', value ->> 'channelId',
        value ->> 'channelType', value ->> 'contentType', value ->> 'recipient', value ->> 'title',
        value ->> 'content', value ->> 'url', value ->> 'mentions', value ->> 'previewKey',
-       'queued', 0, value ->> 'nextAttemptAt', ?2, ?2
+       CASE WHEN value ->> 'sentAt' IS NULL THEN 'queued' ELSE 'sent' END,
+       CASE WHEN value ->> 'sentAt' IS NULL THEN 0 ELSE 1 END,
+       value ->> 'nextAttemptAt', value ->> 'sentAt', ?2, ?2
      FROM json_each(?1) ORDER BY key
      RETURNING id`,
-    [JSON.stringify(deliveries), sqliteDate(now)],
+    [
+      JSON.stringify(
+        deliveries.map((d) => (d.sentAt == null ? d : { ...d, sentAt: sqliteDate(d.sentAt) })),
+      ),
+      sqliteDate(now),
+    ],
   );
   return insertedIds(rows);
+}
+
+/**
+ * The attempt of each delivery inserted `sent` with the accept (a stored hosted message): its
+ * reply on the delivery and its attempt row. No status changes, so no roll-up runs.
+ */
+export async function recordStoredAttempts(
+  sql: SqlExecutor,
+  stored: Array<{ deliveryId: number; reply: string; startedAt: number }>,
+  wallNow: number,
+): Promise<void> {
+  if (stored.length === 0) return;
+  const param = JSON.stringify(stored.map((s) => ({ ...s, startedAt: sqliteDate(s.startedAt) })));
+  await Promise.all([
+    sql.run(
+      `UPDATE deliveries SET reply = v.reply
+       FROM (SELECT value ->> 'deliveryId' AS id, value ->> 'reply' AS reply
+             FROM json_each(?1)) AS v
+       WHERE deliveries.id = v.id`,
+      [param],
+    ),
+    sql.run(
+      `INSERT INTO delivery_attempts (delivery_id, attempt, outcome, error, reply, duration_ms,
+         started_at, created_at)
+       SELECT value ->> 'deliveryId', 1, 'sent', NULL, value ->> 'reply', 0,
+         value ->> 'startedAt', ?2
+       FROM json_each(?1) ORDER BY key`,
+      [param, sqliteDate(wallNow)],
+    ),
+  ]);
 }
 
 /**
@@ -181,26 +229,6 @@ export async function claimDue(
     [opts.now, opts.leaseUntil, opts.limit, JSON.stringify(opts.exclude), sqliteDate(opts.wallNow)],
   );
   return claimedDeliveries(rows);
-}
-
-/**
- * Claims the given deliveries, if they are still waiting: the accept cycle's claim of the
- * hosted deliveries it stores at once (DeliveryState.accept). Returns the ids it moved.
- */
-export async function claimByIds(
-  sql: SqlExecutor,
-  ids: number[],
-  leaseUntil: number,
-  wallNow: number,
-): Promise<number[]> {
-  if (ids.length === 0) return [];
-  const rows = await sql.all<{ id: number }>(
-    `UPDATE deliveries SET status = 'sending', lease_until = ?2, updated_at = ?3
-     WHERE id IN (SELECT value FROM json_each(?1)) AND status IN (${CLAIM_DUE})
-     RETURNING id`,
-    [JSON.stringify(ids), leaseUntil, sqliteDate(wallNow)],
-  );
-  return rows.map((r) => Number(r.id));
 }
 
 /**

@@ -6,12 +6,12 @@
  * worker (server/db/write-worker), which receives the items and the moment as data.
  */
 import {
-  claimByIds,
   claimDue,
   insertDeliveries,
   insertHostedMessages,
   insertSends,
   recordOutcomes,
+  recordStoredAttempts,
   type ClaimedDelivery,
   type NewDelivery,
   type NewHostedMessage,
@@ -75,25 +75,37 @@ export interface RecordedInCycle {
   sendStatus: SendStatus | null;
 }
 
-/** Sends and their deliveries, `queued`: one multi-row INSERT each for the whole cycle. */
+/**
+ * Sends and their deliveries: one multi-row INSERT each for the whole cycle. Deliveries are
+ * `queued`, except the hosted ones marked `storeOnAccept`: their message is stored in this
+ * transaction, so they are inserted `sent` with their one attempt, and a send whose deliveries
+ * are all such is inserted `sent` (a crash before the commit leaves neither the send nor the
+ * message). Inserting the final state saves the claim and outcome updates, and the roll-up
+ * triggers each of them fired, that walking them through `sending` cost.
+ */
 export async function acceptSends(
   sql: SqlExecutor,
   items: readonly AcceptInput[],
   at: CycleMoment,
 ): Promise<AcceptedInCycle[]> {
+  const sendStatus = (item: AcceptInput): 'pending' | 'sent' =>
+    item.deliveries.length > 0 && item.deliveries.every((d) => d.storeOnAccept)
+      ? 'sent'
+      : 'pending';
   const sendIds = await insertSends(
     sql,
-    items.map((i) => i.send),
+    items.map((i) => ({ ...i.send, status: sendStatus(i) })),
     at.wallNow,
   );
   crashPoint('during-cycle');
   const deliveryIds = await insertDeliveries(
     sql,
     items.flatMap((item, i) =>
-      item.deliveries.map(({ storeOnAccept: _, ...d }) => ({
+      item.deliveries.map(({ storeOnAccept, ...d }) => ({
         ...d,
         sendId: sendIds[i],
         nextAttemptAt: at.now,
+        sentAt: storeOnAccept ? at.now : null,
       })),
     ),
     at.wallNow,
@@ -103,7 +115,7 @@ export async function acceptSends(
     sendId: sendIds[i],
     deliveryIds: item.deliveries.map(() => deliveryIds[next++]),
     stored: [],
-    sendStatus: 'pending',
+    sendStatus: sendStatus(item),
     outcomes: [],
     createdAt: new Date(at.wallNow).toISOString(),
   }));
@@ -112,11 +124,7 @@ export async function acceptSends(
   return accepted;
 }
 
-/**
- * The accept cycle's hosted deliveries go through the same transitions as the dispatcher's
- * (claim, then succeed: delivery-transitions.ts), in the accept's transaction: a crash before
- * its commit leaves neither the send nor the message.
- */
+/** The hosted messages of the deliveries inserted `sent`, and those deliveries' attempts. */
 async function storeOnAccept(
   sql: SqlExecutor,
   items: readonly AcceptInput[],
@@ -143,12 +151,6 @@ async function storeOnAccept(
     }),
   );
   if (hosted.length === 0) return;
-  await claimByIds(
-    sql,
-    hosted.map((h) => h.deliveryId),
-    at.leaseUntil,
-    at.wallNow,
-  );
   const messages = await insertHostedMessages(
     sql,
     hosted.map((h) => h.message),
@@ -164,17 +166,18 @@ async function storeOnAccept(
     durationMs: 0,
     retryAt: null,
   }));
-  const recorded = await recordOutcomes(sql, outcomes, at.wallNow);
-  const sendStatus = new Map(recorded.sends.map((r) => [r.id, r.status]));
+  await recordStoredAttempts(
+    sql,
+    outcomes.map((o) => ({ deliveryId: o.id, reply: o.reply!, startedAt: o.startedAt })),
+    at.wallNow,
+  );
   hosted.forEach((h, k) => {
-    const a = accepted[h.item];
-    a.stored.push({
+    accepted[h.item].stored.push({
       deliveryId: h.deliveryId,
       hostedMessageId: messages[k].id,
       reply: outcomes[k].reply!,
     });
-    a.outcomes.push(outcomes[k]);
-    a.sendStatus = sendStatus.get(a.sendId) ?? a.sendStatus;
+    accepted[h.item].outcomes.push(outcomes[k]);
   });
 }
 

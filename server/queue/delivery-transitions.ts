@@ -14,7 +14,11 @@ export const DELIVERY_STATUSES: readonly DeliveryStatus[] = [
 /** Not finished yet: the send they belong to is still pending. */
 export const OPEN_STATUSES: readonly DeliveryStatus[] = ['queued', 'sending', 'retrying'];
 
-/** What can happen to a delivery after it was accepted (it starts `queued`). */
+/**
+ * What can happen to a delivery after it was accepted. It starts `queued`; a hosted delivery
+ * whose message the accept stores in its own transaction starts `sent`, its one attempt
+ * recorded (delivery-programs.ts), and never takes part in these events.
+ */
 export type DeliveryEvent =
   'claim' | 'succeed' | 'retry' | 'fail' | 'defer' | 'requeue' | 'recover';
 
@@ -36,12 +40,12 @@ export const TRANSITIONS: Readonly<Record<DeliveryEvent, Transition>> = {
   claim: {
     from: ['queued', 'retrying', 'sending'],
     to: 'sending',
-    by: 'dispatcher loop, when next_attempt_at is due (sending: only once its lease ran out); the accept cycle, for the hosted deliveries it stores',
+    by: 'dispatcher loop, when next_attempt_at is due (sending: only once its lease ran out)',
   },
   succeed: {
     from: ['sending'],
     to: 'sent',
-    by: 'dispatcher, the adapter accepted the message; the accept cycle, its hosted message stored',
+    by: 'dispatcher, the adapter accepted the message',
   },
   retry: {
     from: ['sending'],

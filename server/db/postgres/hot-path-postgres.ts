@@ -80,7 +80,8 @@ export async function insertSends(sql: SqlExecutor, sends: NewSend[], now: numbe
        request, status, delivery_count, schedule_id, credential, created_at, updated_at)
      SELECT value ->> 'api', (value ->> 'taskId')::integer, (value ->> 'templateId')::integer,
        value ->> 'sourceName', value ->> 'title', value ->> 'text', value ->> 'html',
-       value ->> 'markdown', value ->> 'url', (value -> 'request')::json, 'pending',
+       value ->> 'markdown', value ->> 'url', (value -> 'request')::json,
+       coalesce(value ->> 'status', 'pending'),
        (value ->> 'deliveryCount')::integer, (value ->> 'scheduleId')::integer,
        value ->> 'credential', $2::timestamptz, $2::timestamptz
      FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS e(value, i) ORDER BY i
@@ -90,23 +91,51 @@ export async function insertSends(sql: SqlExecutor, sends: NewSend[], now: numbe
   return insertedIds(rows);
 }
 
-/** Inserts a cycle's deliveries (all `queued`) in one statement; ids in the order given. */
+/** As hot-path.ts: `queued`, or `sent` for those stored with the accept; ids in order. */
 export async function insertDeliveries(sql: SqlExecutor, deliveries: NewDelivery[], now: number) {
   if (deliveries.length === 0) return [];
   const rows = await sql.all<{ id: number }>(
     `INSERT INTO deliveries (send_id, instance_id, channel_id, channel_type, content_type,
        recipient, title, content, url, mentions, preview_key, status, attempts, next_attempt_at,
-       created_at, updated_at)
+       sent_at, created_at, updated_at)
      SELECT (value ->> 'sendId')::integer, (value ->> 'instanceId')::integer,
        (value ->> 'channelId')::integer, value ->> 'channelType', value ->> 'contentType',
        value ->> 'recipient', value ->> 'title', value ->> 'content', value ->> 'url',
-       (value -> 'mentions')::json, value ->> 'previewKey', 'queued', 0,
-       (value ->> 'nextAttemptAt')::bigint, $2::timestamptz, $2::timestamptz
+       (value -> 'mentions')::json, value ->> 'previewKey',
+       CASE WHEN value ->> 'sentAt' IS NULL THEN 'queued' ELSE 'sent' END,
+       CASE WHEN value ->> 'sentAt' IS NULL THEN 0 ELSE 1 END,
+       (value ->> 'nextAttemptAt')::bigint, (value ->> 'sentAt')::timestamptz,
+       $2::timestamptz, $2::timestamptz
      FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS e(value, i) ORDER BY i
      RETURNING id`,
-    [json(deliveries), at(now)],
+    [json(deliveries.map((d) => (d.sentAt == null ? d : { ...d, sentAt: at(d.sentAt) }))), at(now)],
   );
   return insertedIds(rows);
+}
+
+/** As hot-path.ts: the reply and attempt row of deliveries inserted `sent` with the accept. */
+export async function recordStoredAttempts(
+  sql: SqlExecutor,
+  stored: Array<{ deliveryId: number; reply: string; startedAt: number }>,
+  wallNow: number,
+): Promise<void> {
+  if (stored.length === 0) return;
+  const param = json(stored.map((s) => ({ ...s, startedAt: at(s.startedAt) })));
+  await sql.run(
+    `UPDATE deliveries SET reply = v.reply
+     FROM (SELECT (value ->> 'deliveryId')::integer AS id, value ->> 'reply' AS reply
+           FROM jsonb_array_elements($1::jsonb)) AS v
+     WHERE deliveries.id = v.id`,
+    [param],
+  );
+  await sql.run(
+    `INSERT INTO delivery_attempts (delivery_id, attempt, outcome, error, reply, duration_ms,
+       started_at, created_at)
+     SELECT (value ->> 'deliveryId')::integer, 1, 'sent', NULL, value ->> 'reply', 0,
+       (value ->> 'startedAt')::timestamptz, $2::timestamptz
+     FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS e(value, i) ORDER BY i`,
+    [param, at(wallNow)],
+  );
 }
 
 /**
@@ -133,23 +162,6 @@ export async function claimDue(
     [opts.now, opts.leaseUntil, opts.limit, json(opts.exclude), at(opts.wallNow)],
   );
   return claimedDeliveries(rows);
-}
-
-/** Claims the given deliveries if they are still waiting (the accept cycle's hosted ones). */
-export async function claimByIds(
-  sql: SqlExecutor,
-  claimIds: number[],
-  leaseUntil: number,
-  wallNow: number,
-): Promise<number[]> {
-  if (claimIds.length === 0) return [];
-  const rows = await sql.all<{ id: number }>(
-    `UPDATE deliveries SET status = 'sending', lease_until = $2, updated_at = $3::timestamptz
-     WHERE id IN ${idsIn('$1')} AND status IN (${CLAIM_DUE})
-     RETURNING id`,
-    [JSON.stringify(claimIds), leaseUntil, at(wallNow)],
-  );
-  return rows.map((r) => Number(r.id));
 }
 
 /** As hot-path.ts: deliveries still `sending` move to their outcome, with attempt rows. */

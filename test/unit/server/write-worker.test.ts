@@ -125,6 +125,31 @@ describe('the SQLite write worker', () => {
       "SELECT n FROM history_counters WHERE name = 'hosted_messages'",
     );
     expect(counter.n).toBe(31);
+    // Stored deliveries are born sent with their one attempt; the day roll-ups count each
+    // delivery once, in its final state, and never saw it `sending`.
+    const attempts = await db.read.all<{ attempt: number; outcome: string; reply: string }>(
+      'SELECT attempt, outcome, reply FROM delivery_attempts ORDER BY id',
+    );
+    expect(attempts).toHaveLength(31);
+    for (const a of attempts) {
+      expect([a.attempt, a.outcome]).toEqual([1, 'sent']);
+      expect(a.reply).toMatch(/^stored as hosted message \d+$/);
+    }
+    expect(
+      await count(
+        db,
+        "deliveries WHERE status = 'sent' AND (attempts <> 1 OR sent_at IS NULL OR reply IS NULL)",
+      ),
+    ).toBe(0);
+    const rollup = await db.read.all<{ status: string; n: number }>(
+      'SELECT status, sum(n) AS n FROM delivery_day_rollup GROUP BY status HAVING sum(n) <> 0 ORDER BY status',
+    );
+    expect(rollup).toEqual([
+      { status: 'queued', n: 31 },
+      { status: 'sent', n: 31 },
+    ]);
+    // Each send has a queued webhook delivery besides its hosted one: still pending.
+    expect(await count(db, "sends WHERE status = 'pending'")).toBe(31);
   });
 
   it('records attempts there too, and the state table still refuses an outcome out of turn', async () => {

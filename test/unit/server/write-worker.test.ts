@@ -20,6 +20,21 @@ import { DeliveryState, type AcceptInput } from '../../../server/queue/delivery-
 import { ManualClock } from '../../helpers/manual-clock';
 
 // The suite's global setup builds the worker and names it in HERALD_WRITE_WORKER_FILE.
+const delivery = (title: string | null, channelType: 'hosted' | 'webhook', stored: boolean) => ({
+  instanceId: null,
+  channelId: channelType === 'hosted' ? 1 : 2,
+  channelType,
+  contentType: 'text' as const,
+  recipient: null,
+  title: title as string,
+  content: 'body',
+  url: null,
+  mentions: { mobiles: [], userIds: [], all: false },
+  previewKey: channelType === 'hosted' ? `key-${Math.random().toString(36).slice(2)}` : null,
+  storeOnAccept: stored,
+});
+
+/** A send to a hosted instance (stored with the accept unless `hosted` is false) and a webhook. */
 const input = (title: string | null = 'worker test', hosted = true): AcceptInput => ({
   send: {
     api: 'v2',
@@ -34,32 +49,7 @@ const input = (title: string | null = 'worker test', hosted = true): AcceptInput
     request: { title },
     deliveryCount: 2,
   },
-  deliveries: [
-    {
-      instanceId: null,
-      channelId: 1,
-      channelType: 'hosted',
-      contentType: 'text',
-      recipient: null,
-      title: title as string,
-      content: 'body',
-      url: null,
-      mentions: { mobiles: [], userIds: [], all: false },
-      previewKey: `key-${Math.random().toString(36).slice(2)}`,
-      storeOnAccept: hosted,
-    },
-    {
-      instanceId: null,
-      channelId: 2,
-      channelType: 'webhook',
-      contentType: 'text',
-      recipient: null,
-      title: title as string,
-      content: 'body',
-      url: null,
-      mentions: { mobiles: [], userIds: [], all: false },
-    },
-  ],
+  deliveries: [delivery(title, 'hosted', hosted), delivery(title, 'webhook', false)],
 });
 
 describe('the SQLite write worker', () => {

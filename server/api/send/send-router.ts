@@ -14,7 +14,7 @@ import { parseInput } from '../../lib/validation';
 import type { HeraldParts } from '../../parts';
 import { withIdempotency } from './idempotency';
 import type { RateLimiter } from './rate-limiter';
-import { v1RequestSchema, v2RequestSchema } from './send-schemas';
+import { plainV2Request, v1RequestSchema, v2RequestSchema } from './send-schemas';
 import type { SendService } from './send-service';
 
 /**
@@ -108,7 +108,8 @@ export function createSendRoutes(deps: SendRouterDeps): SendRoutes {
   };
 
   const sendV2 = async (req: Request, res: Response) => {
-    const body = parseInput(v2RequestSchema, bodyObject(req));
+    const input = bodyObject(req);
+    const body = plainV2Request(input) ?? parseInput(v2RequestSchema, input);
     const template = await service.resolveTemplate(body);
     await checkRate(template.rateKey);
     const answer = await withIdempotency(

@@ -1,12 +1,19 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 
 import { openApiDocument } from './api/openapi';
 import { createConsoleRouter, type ConsoleRouterDeps } from './api/console/console-router';
 import { createPreviewRouter, type PreviewRouterDeps } from './api/public/preview-router';
-import { createSendRouter, type SendRouterDeps } from './api/send/send-router';
+import {
+  createSendRouter,
+  createSendRoutes,
+  V1_SEND_PATH,
+  V2_SEND_PATH,
+  type SendRouterDeps,
+} from './api/send/send-router';
+import { runHandlers } from './lib/handler-chain';
 import { rejectMalformedPath, translateClientErrors } from './middleware/bad-input';
 import { createCrossSiteGuard } from './middleware/cross-site-guard';
 import { errorHandler, notFoundHandler } from './middleware/error-handler';
@@ -59,7 +66,7 @@ export function createApp(deps: AppDeps): Express {
   // console's static files keep their own ETags (express.static).
   app.disable('etag');
   app.set('trust proxy', deps.trustProxy);
-  app.use((_req, res, next) => {
+  const securityHeaders: RequestHandler = (_req, res, next) => {
     res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Referrer-Policy', 'no-referrer');
@@ -67,20 +74,33 @@ export function createApp(deps: AppDeps): Express {
     res.setHeader('X-DNS-Prefetch-Control', 'off');
     res.setHeader('X-Frame-Options', 'DENY');
     next();
+  };
+  // Every request passes these first, in this order.
+  const front = [securityHeaders, createHostAllowList(guards), rejectMalformedPath];
+  const sendCrossSite = createCrossSiteGuard({
+    what: 'the send API',
+    corsOrigins: guards.corsOrigins,
+    corsHint: true,
   });
-  app.use(createHostAllowList(guards));
-  app.use(rejectMalformedPath);
-  app.use(
-    ['/api/v1/message/send', '/api/v2/message/send'],
-    createCrossSiteGuard({
-      what: 'the send API',
-      corsOrigins: guards.corsOrigins,
-      corsHint: true,
-    }),
-  );
+  const sendRoutes = createSendRoutes(deps.send);
+  // The busiest requests, POSTs to the send paths spelt exactly so, run the very handlers the
+  // layers below would run for them, in the same order, without the router matching every
+  // layer's path on the way (a fifth of a send's JavaScript). Every other spelling (a query
+  // string, a trailing slash, another case) and every other request takes the layers below.
+  const sendChains = new Map<string, RequestHandler[]>([
+    [V1_SEND_PATH, [...front, sendCrossSite, ...sendRoutes.v1]],
+    [V2_SEND_PATH, [...front, sendCrossSite, ...sendRoutes.v2]],
+  ]);
+  app.use((req, res, next) => {
+    const chain = req.method === 'POST' ? sendChains.get(req.url) : undefined;
+    if (chain === undefined) next();
+    else runHandlers(chain, req, res, next);
+  });
+  app.use(front);
+  app.use([V1_SEND_PATH, V2_SEND_PATH], sendCrossSite);
   // The send routes come before the other guards and routers: those are mounted on other
   // paths, and the busiest route need not be matched against them.
-  app.use(createSendRouter(deps.send));
+  app.use(createSendRouter(sendRoutes));
   app.use(createOpsRouter(deps.ops));
   app.use(
     '/api/console',

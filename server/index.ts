@@ -13,6 +13,7 @@ import {
 import { acquireDataDirLock, type DataDirLock } from './data-dir/lock';
 import { HostedMessage } from './db/models';
 import type { HeraldEvents } from './events';
+import { expressBornClasses } from './lib/express-born-requests';
 import type { HeraldParts } from './parts';
 import type { Scheduler } from './schedules/scheduler';
 
@@ -135,6 +136,7 @@ function listen(
         connectionsCheckingInterval: timeouts.checkEveryMs,
         headersTimeout: timeouts.headersMs,
         requestTimeout: timeouts.requestMs,
+        ...expressBornClasses(app),
       },
       app,
     );

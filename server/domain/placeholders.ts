@@ -8,6 +8,38 @@ import { escapeHtml } from './content-format';
  */
 const MARKER = /\{\{\s*([\p{L}\p{N}_.-]+)\s*\}\}/gu;
 
+/** A content split at its markers, in order: the text between them, and each marker. */
+type Piece = string | { marker: string; key: string };
+
+/**
+ * Contents already split, by content: a template's bodies are filled on every send, and
+ * scanning them for markers (a Unicode-aware pattern) cost more than filling them. Bounded by
+ * the characters held, so no number of templates or their size makes it grow past that.
+ */
+const split = new Map<string, readonly Piece[]>();
+const SPLIT_CHARS = 1_000_000;
+let splitChars = 0;
+
+function piecesOf(content: string): readonly Piece[] {
+  const known = split.get(content);
+  if (known !== undefined) return known;
+  const pieces: Piece[] = [];
+  let last = 0;
+  for (const match of content.matchAll(MARKER)) {
+    if (match.index > last) pieces.push(content.slice(last, match.index));
+    pieces.push({ marker: match[0], key: match[1] });
+    last = match.index + match[0].length;
+  }
+  if (last < content.length) pieces.push(content.slice(last));
+  if (splitChars + content.length > SPLIT_CHARS) {
+    split.clear();
+    splitChars = 0;
+  }
+  split.set(content, pieces);
+  splitChars += content.length;
+  return pieces;
+}
+
 /**
  * Replaces the markers of defined placeholders, one level only: a value that itself
  * contains a marker is inserted literally. A passed value wins over the default; a key with
@@ -21,11 +53,16 @@ export function fillPlaceholders(
   format: ContentType,
 ): string {
   const defined = new Map(definitions.map((d) => [d.key, d]));
-  return content.replace(MARKER, (marker, key: string) => {
-    const value = valueFor(defined.get(key), key, values);
-    if (value === undefined) return marker;
-    return format === 'html' ? escapeHtml(value) : value;
-  });
+  let out = '';
+  for (const piece of piecesOf(content)) {
+    if (typeof piece === 'string') {
+      out += piece;
+      continue;
+    }
+    const value = valueFor(defined.get(piece.key), piece.key, values);
+    out += value === undefined ? piece.marker : format === 'html' ? escapeHtml(value) : value;
+  }
+  return out;
 }
 
 /**
@@ -43,8 +80,9 @@ export function filledLength(
   // Per key: the length of its filled value, or null when its markers stay as written.
   const lengths = new Map<string, number | null>();
   let length = content.length;
-  for (const match of content.matchAll(MARKER)) {
-    const key = match[1];
+  for (const piece of piecesOf(content)) {
+    if (typeof piece === 'string') continue;
+    const key = piece.key;
     let filled = lengths.get(key);
     // Stryker disable next-line ConditionalExpression: the cache only saves recomputing the same length
     if (filled === undefined) {
@@ -53,7 +91,7 @@ export function filledLength(
         value === undefined ? null : format === 'html' ? escapedHtmlLength(value) : value.length;
       lengths.set(key, filled);
     }
-    if (filled !== null) length += filled - match[0].length;
+    if (filled !== null) length += filled - piece.marker.length;
   }
   return length;
 }

@@ -7,6 +7,8 @@ import { sendEnvelope } from '../lib/envelope';
 
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 const WILDCARD_ADDRESSES = new Set(['0.0.0.0', '[::]']);
+/** How many allowed Host header spellings a guard remembers. */
+const KNOWN_HOST_HEADERS = 64;
 
 export interface HostAllowListOptions {
   /** The address Herald listens on: a specific address is one of its names. */
@@ -49,8 +51,17 @@ export function createHostAllowList(opts: HostAllowListOptions) {
   const isOwnAddress = (hostname: string) =>
     wildcard && isIpLiteral(hostname) && interfaceAddresses().has(hostname);
 
+  // Host headers already found to name one of `allowed` (a fixed set, and hostnameOf depends on
+  // the header alone): clients send the same one every time, and parsing it as a URL is most of
+  // this guard's cost. Interface addresses are not remembered, since they change.
+  const knownAllowed = new Set<string>();
+
   return function hostAllowList(req: Request, res: Response, next: NextFunction): void {
     const header = req.headers.host;
+    if (header !== undefined && knownAllowed.has(header)) {
+      next();
+      return;
+    }
     if (header === undefined || header.trim() === '') {
       sendEnvelope(
         res,
@@ -61,7 +72,14 @@ export function createHostAllowList(opts: HostAllowListOptions) {
       return;
     }
     const hostname = hostnameOf(header);
-    if (hostname !== undefined && (allowed.has(hostname) || isOwnAddress(hostname))) {
+    if (hostname !== undefined && allowed.has(hostname)) {
+      // Ports make many spellings of one name; the bound keeps a scan of them from growing it.
+      if (knownAllowed.size >= KNOWN_HOST_HEADERS) knownAllowed.clear();
+      knownAllowed.add(header);
+      next();
+      return;
+    }
+    if (hostname !== undefined && isOwnAddress(hostname)) {
       next();
       return;
     }

@@ -1,4 +1,10 @@
-import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import express, {
+  Router,
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from 'express';
 
 import { LIMITS } from '../../config/settings-schema';
 import { Send } from '../../db/models';
@@ -8,7 +14,7 @@ import { parseInput } from '../../lib/validation';
 import type { HeraldParts } from '../../parts';
 import { withIdempotency } from './idempotency';
 import type { RateLimiter } from './rate-limiter';
-import { v1RequestSchema, v2RequestSchema } from './send-schemas';
+import { plainV2Request, v1RequestSchema, v2RequestSchema } from './send-schemas';
 import type { SendService } from './send-service';
 
 /**
@@ -20,9 +26,25 @@ export type SendRouterDeps = Pick<HeraldParts, 'settings' | 'clock' | 'writeLock
   limiter: RateLimiter;
 };
 
-/** POST /api/v1/message/send and POST /api/v2/message/send. */
-export function createSendRouter(deps: SendRouterDeps): Router {
+/** Each send route's handlers, in the order they run. */
+export interface SendRoutes {
+  v1: RequestHandler[];
+  v2: RequestHandler[];
+}
+
+export const V1_SEND_PATH = '/api/v1/message/send';
+export const V2_SEND_PATH = '/api/v2/message/send';
+
+/** POST /api/v1/message/send and POST /api/v2/message/send, as a router. */
+export function createSendRouter(routes: SendRoutes): Router {
   const router = Router();
+  router.post(V1_SEND_PATH, ...routes.v1);
+  router.post(V2_SEND_PATH, ...routes.v2);
+  return router;
+}
+
+/** The handlers of the two send routes (httpStatus, body parser, the send itself). */
+export function createSendRoutes(deps: SendRouterDeps): SendRoutes {
   const { sends: service, limiter } = deps;
   // Scripts often forget the Content-Type header (curl -d sends form encoding): the body is
   // read as JSON whatever the header says, since these endpoints only take JSON.
@@ -64,7 +86,7 @@ export function createSendRouter(deps: SendRouterDeps): Router {
     return value === undefined ? undefined : value.trim();
   };
 
-  router.post('/api/v1/message/send', httpStatus, json, async (req: Request, res: Response) => {
+  const sendV1 = async (req: Request, res: Response) => {
     const body = parseInput(v1RequestSchema, bodyObject(req));
     const task = await service.resolveTask(body);
     await checkRate(task.rateKey);
@@ -83,10 +105,11 @@ export function createSendRouter(deps: SendRouterDeps): Router {
       },
     );
     sendEnvelope(res, answer.code, answer.msg, answer.data);
-  });
+  };
 
-  router.post('/api/v2/message/send', httpStatus, json, async (req: Request, res: Response) => {
-    const body = parseInput(v2RequestSchema, bodyObject(req));
+  const sendV2 = async (req: Request, res: Response) => {
+    const input = bodyObject(req);
+    const body = plainV2Request(input) ?? parseInput(v2RequestSchema, input);
     const template = await service.resolveTemplate(body);
     await checkRate(template.rateKey);
     const answer = await withIdempotency(
@@ -101,7 +124,7 @@ export function createSendRouter(deps: SendRouterDeps): Router {
       },
     );
     sendEnvelope(res, answer.code, answer.msg, answer.data);
-  });
+  };
 
-  return router;
+  return { v1: [httpStatus, json, sendV1], v2: [httpStatus, json, sendV2] };
 }

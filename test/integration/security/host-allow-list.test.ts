@@ -102,6 +102,24 @@ describe('Host allow-list (DNS rebinding)', () => {
       }
     });
 
+    it('answers stay the same once many Host spellings were seen (the guard remembers allowed ones)', async () => {
+      const port = herald.server.port;
+      const status = async (host: string) =>
+        (await rawRequest(port, { path: '/api/console/status', headers: { Host: host } })).status;
+      // More allowed spellings than the guard keeps, in between refused look-alikes.
+      for (let p = 1; p <= 100; p++) {
+        expect(await status(`localhost:${p}`)).toBe(200);
+        if (p % 10 === 0) {
+          expect(await status(`localhost.attacker.example:${p}`)).toBe(421);
+          expect(await status(`evil@localhost:${p}`)).toBe(421);
+        }
+      }
+      expect(await status(`127.0.0.1:${port}`)).toBe(200);
+      expect(await status(`127.0.0.1:${port}`)).toBe(200);
+      expect(await status('attacker.example')).toBe(421);
+      expect(await status('attacker.example')).toBe(421);
+      expect(await status(' ')).toBe(400);
+    });
     it('an HTTP/1.0 request without Host gets a 400 that says why', async () => {
       const answer = await rawExchange(
         herald.server.port,

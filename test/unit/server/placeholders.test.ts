@@ -22,6 +22,23 @@ describe('fillPlaceholders', () => {
     expect(fillPlaceholders('[{{v}}]', defs, { v: value }, 'text')).toBe(`[${value}]`);
   });
 
+  it('fills one content again and again with other values, definitions and formats', () => {
+    // A template's body is split at its markers once and the split reused: nothing of one
+    // fill may leak into the next.
+    const content = 'x {{a}} y {{ b }} {{a}} {{c}}';
+    for (let i = 0; i < 3; i++) {
+      expect(fillPlaceholders(content, [def('a'), def('b')], { a: `<${i}>`, b: 'B' }, 'html')).toBe(
+        `x &lt;${i}&gt; y B &lt;${i}&gt; {{c}}`,
+      );
+      expect(fillPlaceholders(content, [def('c', 'C')], { a: 'A' }, 'text')).toBe(
+        'x {{a}} y {{ b }} {{a}} C',
+      );
+      expect(filledLength(content, [def('a'), def('b')], { a: `<${i}>`, b: 'B' }, 'html')).toBe(
+        `x &lt;${i}&gt; y B &lt;${i}&gt; {{c}}`.length,
+      );
+    }
+  });
+
   it('takes the passed value over the default, the default when none is passed', () => {
     const defs = [def('a', 'A-default'), def('b', 'B-default')];
     expect(fillPlaceholders('{{a}}/{{b}}', defs, { a: 'given' }, 'text')).toBe('given/B-default');

@@ -7,6 +7,7 @@ import { connectionExecutor, LegacyConnection, SqliteConnection } from './sqlite
 import {
   RemoteCycles,
   WORKER_IDLE_MS,
+  effectiveWriteWorkerMode,
   writeWorkerMode,
   WriteWorkerSlot,
   type WriteWorkerMode,
@@ -175,7 +176,9 @@ export async function openDatabase(
   });
   // Only beside better-sqlite3: the worker loads the same build (one copy of SQLite in the
   // process, see openConnections), and node-sqlite3 already writes off the main thread.
-  const mode = options.writeWorker ?? writeWorkerMode();
+  const mode = effectiveWriteWorkerMode(
+    options.writeWorker ?? writeWorkerMode(process.env.HERALD_WRITE_WORKER),
+  );
   let slot: WriteWorkerSlot | null = null;
   if (connections.betterSqlite && mode !== 'off') {
     slot = new WriteWorkerSlot(

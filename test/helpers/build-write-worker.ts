@@ -1,9 +1,8 @@
 /**
  * Vitest global setup: builds the SQLite write worker (server/db/write-worker) from the
  * sources once per run and names it in HERALD_WRITE_WORKER_FILE, so every Herald a test opens
- * writes its hot path through the worker as production does (the bundle finds it beside
- * itself; run from TypeScript there is none). Test files that spawn Herald processes inherit
- * the variable.
+ * writes its hot path through the worker (the bundle finds it beside itself; run from
+ * TypeScript there is none). Test files that spawn Herald processes inherit the variables.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -27,5 +26,8 @@ export default async function setup(): Promise<() => void> {
     logLevel: 'warning',
   });
   process.env.HERALD_WRITE_WORKER_FILE = outfile;
+  // `auto` leaves the worker off on a machine of fewer than four CPUs, such as CI's: the suite
+  // writes through it wherever it runs (tests of the other modes set their own).
+  process.env.HERALD_WRITE_WORKER ??= 'on';
   return () => rmSync(dir, { recursive: true, force: true });
 }

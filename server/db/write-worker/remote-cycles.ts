@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -31,18 +32,34 @@ export function writeWorkerFile(): string | null {
 }
 
 /**
- * HERALD_WRITE_WORKER: `auto` (the default) starts the worker with the first burst of writes
- * and stops it when idle; `always` starts it with Herald and keeps it; `off` keeps every write
- * on the main thread (a one-core machine, say).
+ * HERALD_WRITE_WORKER:
+ * - `auto` (the default): `on` where the machine has at least AUTO_MIN_CPUS logical CPUs,
+ *   else `off`. The worker halves the main thread's CPU per accepted send but adds about a
+ *   tenth to the total (a second connection, the hand-over between threads), so it pays only
+ *   where a core is free for it: on two cores the HTTP clients, often on the same machine
+ *   (local scripts), need the second one (README, "Performance").
+ * - `on`: started with the first burst of writes, stopped after WORKER_IDLE_MS idle.
+ * - `always`: started with Herald and kept.
+ * - `off`: every write on the main thread.
  */
-export type WriteWorkerMode = 'auto' | 'always' | 'off';
+export type WriteWorkerMode = 'auto' | 'on' | 'always' | 'off';
 
-export function writeWorkerMode(
-  value: string | undefined = process.env.HERALD_WRITE_WORKER,
-): WriteWorkerMode {
+export const AUTO_MIN_CPUS = 4;
+
+/** HERALD_WRITE_WORKER's value (undefined or blank: auto). */
+export function writeWorkerMode(value: string | undefined): WriteWorkerMode {
   if (value === undefined || value === '') return 'auto';
-  if (value === 'auto' || value === 'always' || value === 'off') return value;
-  throw new Error(`HERALD_WRITE_WORKER must be auto, always or off, not "${value}"`);
+  if (value === 'auto' || value === 'on' || value === 'always' || value === 'off') return value;
+  throw new Error(`HERALD_WRITE_WORKER must be auto, on, always or off, not "${value}"`);
+}
+
+/** What `auto` comes to on a machine with this many logical CPUs; other modes stay. */
+export function effectiveWriteWorkerMode(
+  mode: WriteWorkerMode,
+  cpus: number = availableParallelism(),
+): Exclude<WriteWorkerMode, 'auto'> {
+  if (mode !== 'auto') return mode;
+  return cpus >= AUTO_MIN_CPUS ? 'on' : 'off';
 }
 
 /**

@@ -1,5 +1,5 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { Worker } from 'node:worker_threads';
@@ -12,7 +12,12 @@ import { openDatabase, type Database } from '../../../server/db/database';
 import { migrate } from '../../../server/db/migrate';
 import { initModels } from '../../../server/db/models';
 import { fromWire, toWire } from '../../../server/db/write-worker/protocol';
-import { RemoteCycles, WriteWorkerSlot } from '../../../server/db/write-worker/remote-cycles';
+import {
+  AUTO_MIN_CPUS,
+  effectiveWriteWorkerMode,
+  RemoteCycles,
+  WriteWorkerSlot,
+} from '../../../server/db/write-worker/remote-cycles';
 import { HeraldEvents } from '../../../server/events';
 import { isDatabaseUnavailable } from '../../../server/lib/database-errors';
 import { AppError } from '../../../server/lib/errors';
@@ -84,7 +89,7 @@ describe('the SQLite write worker', () => {
   });
 
   it('starts with the first burst and then writes the accept cycles, with the same answers', async () => {
-    const { db, state } = await open();
+    const { db, state } = await open({ HERALD_WRITE_WORKER: 'on' });
     const slot = db.writeWorker!;
     expect(slot.running).toBe(false);
     // The first cycle is written here while the worker starts.
@@ -257,7 +262,7 @@ describe('the SQLite write worker', () => {
     await db.close();
     vi.stubEnv('HERALD_WRITE_WORKER', 'yes');
     await expect(openDatabase(join(dir, 'other.db'))).rejects.toThrow(
-      'HERALD_WRITE_WORKER must be auto, always or off, not "yes"',
+      'HERALD_WRITE_WORKER must be auto, on, always or off, not "yes"',
     );
     // Reopened for afterEach to close.
     vi.stubEnv('HERALD_WRITE_WORKER', 'off');
@@ -295,15 +300,37 @@ describe('errors crossing from the worker', () => {
 });
 
 describe('HERALD_WRITE_WORKER', () => {
+  it('auto runs the worker only where a core is free for it', () => {
+    expect(effectiveWriteWorkerMode('auto', 2)).toBe('off');
+    expect(effectiveWriteWorkerMode('auto', AUTO_MIN_CPUS - 1)).toBe('off');
+    expect(effectiveWriteWorkerMode('auto', AUTO_MIN_CPUS)).toBe('on');
+    expect(effectiveWriteWorkerMode('auto', 16)).toBe('on');
+    for (const mode of ['on', 'always', 'off'] as const) {
+      expect(effectiveWriteWorkerMode(mode, 1)).toBe(mode);
+      expect(effectiveWriteWorkerMode(mode, 64)).toBe(mode);
+    }
+  });
+
+  it('auto, on this machine, opens the database with or without the worker by its CPUs', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'herald-worker-auto-'));
+    try {
+      const db = await openDatabase(join(dir, 'herald.db'), { writeWorker: 'auto' });
+      expect(db.writeWorker === null).toBe(availableParallelism() < AUTO_MIN_CPUS);
+      await db.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('is read with the rest of the configuration, and a bad value stops the start', () => {
     expect(readHeraldConfig({ dataDir: '/tmp/x' }, {}).writeWorker).toBe('auto');
-    for (const mode of ['auto', 'always', 'off'] as const) {
+    for (const mode of ['auto', 'on', 'always', 'off'] as const) {
       expect(
         readHeraldConfig({ dataDir: '/tmp/x' }, { HERALD_WRITE_WORKER: mode }).writeWorker,
       ).toBe(mode);
     }
     expect(() => readHeraldConfig({ dataDir: '/tmp/x' }, { HERALD_WRITE_WORKER: '1' })).toThrow(
-      'HERALD_WRITE_WORKER must be auto, always or off, not "1"',
+      'HERALD_WRITE_WORKER must be auto, on, always or off, not "1"',
     );
   });
 });

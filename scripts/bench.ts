@@ -7,7 +7,7 @@
  * are medians and ratios, never pass/fail.
  *
  *   npm run bench [-- --rounds 3 --seconds 5 --sends 3000 --starts 3 --profile --quick]
- *                 [-- --only v2,v1,two,deliver,start]   (some rows only, while iterating)
+ *                 [-- --only v2,v1,two,deliver,worker,start]   (some rows, while iterating)
  *
  * Writes bench/results/latest.json (--quick: bench/results/quick.json; --out FILE).
  * --profile runs Herald under `node --cpu-prof` and prints where the profile went.
@@ -29,6 +29,7 @@ import {
   groupRssMb,
   spawnUntil,
   stopGroup,
+  threadCpuMs,
   type Spawned,
 } from './bench/processes';
 
@@ -52,7 +53,7 @@ const { values } = parseArgs({
     only: { type: 'string' },
   },
 });
-const ROWS = ['v2', 'v1', 'two', 'deliver', 'start'] as const;
+const ROWS = ['v2', 'v1', 'two', 'deliver', 'worker', 'start'] as const;
 const only = new Set(values.only ? values.only.split(',').map((r) => r.trim()) : ROWS);
 for (const r of only) {
   if (!(ROWS as readonly string[]).includes(r)) {
@@ -84,12 +85,14 @@ async function load(
   body: string,
   connections: number,
   amount?: number,
+  overallRate?: number,
 ): Promise<Load> {
   const result = await autocannon({
     url,
     method: 'POST',
     connections,
     ...(amount ? { amount } : { duration: seconds }),
+    ...(overallRate && { overallRate }),
     headers: { 'Content-Type': 'application/json' },
     body,
   });
@@ -118,7 +121,12 @@ class Console extends ConsoleClient {
   }
 }
 
-async function startHerald(dataDir: string, port: number, profileDir?: string): Promise<Spawned> {
+async function startHerald(
+  dataDir: string,
+  port: number,
+  profileDir?: string,
+  env: Record<string, string> = {},
+): Promise<Spawned> {
   const args = [
     ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []),
     cliFile,
@@ -135,6 +143,7 @@ async function startHerald(dataDir: string, port: number, profileDir?: string): 
       HERALD_LOG: 'warn',
       HERALD_ADMIN_USER: ADMIN.username,
       HERALD_ADMIN_PASSWORD: ADMIN.password,
+      ...env,
     },
   });
 }
@@ -152,6 +161,8 @@ interface Row {
   herald: Record<string, number>;
   ceiling?: Record<string, number>;
   ratio?: number;
+  /** The ceiling app with Herald's request classes (bare-express.ts --born), and the ratio to it. */
+  sameClasses?: { rps: number; ratio: number };
   rounds: number;
   bar: string;
 }
@@ -189,15 +200,15 @@ async function main() {
   const profileDir = values.profile ? path.join(root, 'bench', 'results', 'profile') : undefined;
   if (profileDir) rmSync(profileDir, { recursive: true, force: true });
 
-  const bare = await spawnUntil(
-    process.execPath,
-    [path.join(root, 'scripts/bench/bare-express.mjs')],
-    /^(\d+)\n/m,
-    {
-      cwd: root,
-      env: { ...process.env, NODE_ENV: 'production' },
-    },
-  );
+  const bareApp = (...flags: string[]) =>
+    spawnUntil(
+      process.execPath,
+      ['--import', 'tsx', path.join(root, 'scripts/bench/bare-express.ts'), ...flags],
+      /^(\d+)\n/m,
+      { cwd: root, env: { ...process.env, NODE_ENV: 'production' } },
+    );
+  const bare = await bareApp();
+  const bareBorn = await bareApp('--born');
   const peer = await spawnUntil(
     process.execPath,
     [path.join(root, 'scripts/bench/peer.mjs')],
@@ -207,6 +218,7 @@ async function main() {
     },
   );
   const bareUrl = `http://127.0.0.1:${bare.match[1]}`;
+  const bareBornUrl = `http://127.0.0.1:${bareBorn.match[1]}`;
   const peerUrl = `http://127.0.0.1:${peer.match[1]}`;
   const peerStats = async (method = 'GET') =>
     (await (await fetch(`${peerUrl}/stats`, { method })).json()) as {
@@ -281,12 +293,15 @@ async function main() {
       connections: number,
       perSend: { hosted: number; peer: number },
       bar: string,
+      sameClasses = false,
     ) => {
       const h: Load[] = [];
       const c: Load[] = [];
+      const born: Load[] = [];
       const cpu: number[] = [];
       for (let i = 0; i < rounds; i++) {
         c.push(await load(`${bareUrl}${apiPath}`, body, connections));
+        if (sameClasses) born.push(await load(`${bareBornUrl}${apiPath}`, body, connections));
         const cpuBefore = heraldCpuMs();
         const r = await load(`${heraldUrl}${apiPath}`, body, connections);
         h.push(r);
@@ -305,7 +320,16 @@ async function main() {
         rps: round1(median(c.map((x) => x.rps))),
         p99Ms: median(c.map((x) => x.p99)),
       };
-      const row = { what, herald, ceiling, ratio: round2(herald.rps / ceiling.rps), rounds, bar };
+      const bornRps = round1(median(born.map((x) => x.rps)));
+      const row: Row = {
+        what,
+        herald,
+        ceiling,
+        ratio: round2(herald.rps / ceiling.rps),
+        ...(sameClasses && { sameClasses: { rps: bornRps, ratio: round2(herald.rps / bornRps) } }),
+        rounds,
+        bar,
+      };
       rows.push(row);
       print(row);
     };
@@ -318,6 +342,7 @@ async function main() {
         64,
         { hosted: 1, peer: 0 },
         '≥ 0.6× bare Express, p99 < 50 ms',
+        true,
       );
     if (runs('v1'))
       await acceptRow(
@@ -377,6 +402,49 @@ async function main() {
       print(row);
     }
 
+    // The write worker's effect: a Herald of its own for each mode, V2 sends at a fixed rate
+    // (the same work for both), and the CPU time of each of its threads per send.
+    if (runs('worker')) {
+      const rate = quick ? 1000 : 2000;
+      const figures: Record<string, number> = {};
+      for (const mode of ['off', 'on'] as const) {
+        const dir = mkdtempSync(path.join(os.tmpdir(), 'herald-bench-worker-'));
+        const workerPort = await freePort();
+        const own = await startHerald(dir, workerPort, undefined, { HERALD_WRITE_WORKER: mode });
+        try {
+          const url = `http://127.0.0.1:${workerPort}`;
+          const c = new Console(url);
+          await c.call('POST', '/login', ADMIN);
+          const token = await c.token('templates', [await c.channel('hosted')]);
+          const send = `${url}/api/v2/message/send`;
+          // Warm-up, which also starts the worker.
+          await load(send, v2Body(token), 64, rate);
+          const before = threadCpuMs(own.child.pid!);
+          const r = await load(send, v2Body(token), 64, undefined, rate);
+          const after = threadCpuMs(own.child.pid!);
+          const perSend = (ms: number) => Math.round((ms * 1000) / r.ok);
+          const used = [...after].map(([tid, ms]) => ({ tid, ms: ms - (before.get(tid) ?? 0) }));
+          const main = used.find((t) => t.tid === own.child.pid)?.ms ?? NaN;
+          const others = used.filter((t) => t.tid !== own.child.pid).sort((a, b) => b.ms - a.ms);
+          figures[`${mode}MainUs`] = perSend(main);
+          if (mode === 'on') figures.onWorkerUs = perSend(others[0]?.ms ?? NaN);
+          figures[`${mode}TotalUs`] = perSend(used.reduce((sum, t) => sum + t.ms, 0));
+          figures[`${mode}P99Ms`] = r.p99;
+        } finally {
+          await stopGroup(own.child);
+          rmSync(dir, { recursive: true, force: true });
+        }
+      }
+      const row: Row = {
+        what: `V2 sends at a fixed ${rate}/s, 64 connections, 1 hosted instance: CPU µs per send by thread, HERALD_WRITE_WORKER off and on`,
+        herald: figures,
+        rounds: 1,
+        bar: '— (what the write worker moves off the main thread, and what it costs)',
+      };
+      rows.push(row);
+      print(row);
+    }
+
     await stopGroup(herald.child);
     if (profileDir) {
       const profile = readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
@@ -415,6 +483,7 @@ async function main() {
   } finally {
     await stopGroup(herald.child);
     await stopGroup(bare.child);
+    await stopGroup(bareBorn.child);
     await stopGroup(peer.child);
     rmSync(dataDir, { recursive: true, force: true });
   }
@@ -445,7 +514,10 @@ function print(row: Row) {
           .join(', ')
       : '';
   const ceiling = row.ceiling ? ` | ceiling: ${fmt(row.ceiling)} | ratio ${row.ratio}` : '';
-  console.log(`${row.what}\n  Herald: ${fmt(row.herald)}${ceiling} | bar: ${row.bar}`);
+  const same = row.sameClasses
+    ? `\n  bare Express with Herald's request classes: rps ${row.sameClasses.rps} | ratio ${row.sameClasses.ratio}`
+    : '';
+  console.log(`${row.what}\n  Herald: ${fmt(row.herald)}${ceiling} | bar: ${row.bar}${same}`);
 }
 
 main().catch((err: unknown) => {

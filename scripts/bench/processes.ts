@@ -3,7 +3,7 @@
  * the load generator never shares its event loop and the group's memory can be summed.
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 export interface Spawned {
   child: ChildProcess;
@@ -143,6 +143,21 @@ export function cpuMs(pid: number): number | null {
   } catch {
     return null;
   }
+}
+
+/** CPU time of each thread of a process so far, by thread id (the main thread's is the pid). */
+export function threadCpuMs(pid: number): Map<number, number> {
+  const threads = new Map<number, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      threads.set(Number(tid), ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS);
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return threads;
 }
 
 /** USER_HZ: 100 on every Linux Herald runs on. */

@@ -94,11 +94,14 @@ describe('Idempotency-Key', () => {
     ]);
     // As the previous version stored it: the endpoint alone as the scope.
     const earlier = { code: 200, msg: 'success', data: { token: mine.token, count: 1 } };
-    await IdempotencyKey.create({
-      scope: 'v2',
-      key: 'before-upgrade',
-      response: { code: 200, body: earlier },
-    });
+    // Through the writer, as Herald writes: a model write beside it could land in a cycle
+    // still open on PostgreSQL's write connection, unseen by the reads that follow.
+    const store = (row: {
+      scope: string;
+      key: string;
+      response: { code: number; body: unknown };
+    }) => herald.server.ctx.writeLock.run(() => IdempotencyKey.create(row));
+    await store({ scope: 'v2', key: 'before-upgrade', response: { code: 200, body: earlier } });
     const headers = { 'Idempotency-Key': 'before-upgrade' };
     const replay = await herald.sendV2({ token: mine.token, title: 'legacy mine' }, headers);
     expect(replay.body).toEqual(earlier);
@@ -111,11 +114,7 @@ describe('Idempotency-Key', () => {
     const a = await herald.createTask('legacy-a', [{ channelId: webhookId, contentType: 'text' }]);
     const b = await herald.createTask('legacy-b', [{ channelId: webhookId, contentType: 'text' }]);
     const sent = await herald.sendV1({ token: a.token, title: 'legacy v1 first', text: 'x' });
-    await IdempotencyKey.create({
-      scope: 'v1',
-      key: 'before-upgrade',
-      response: { code: 200, body: sent.body },
-    });
+    await store({ scope: 'v1', key: 'before-upgrade', response: { code: 200, body: sent.body } });
     const v1Replay = await herald.sendV1(
       { token: a.token, title: 'legacy v1 again', text: 'x' },
       headers,

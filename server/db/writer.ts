@@ -61,7 +61,7 @@ interface Entry {
 type Settled = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 /**
- * Repeatable single jobs (statements only: the dispatcher's claims, defers, requeues) are one
+ * Repeatable single jobs (statements only: the dispatcher's defers, startup recovery) are one
  * kind too: they run one after another inside the cycle, and like any kind, if one fails they
  * are rolled back and run again each under a savepoint of its own, so only the failing one is
  * refused.

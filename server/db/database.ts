@@ -197,7 +197,7 @@ export async function openDatabase(
     async close() {
       await writer.close();
       // Before the main connections: the last to close checkpoints the WAL and removes it.
-      await writer.closeWorker();
+      await slot?.close();
       await connections.close();
       await sequelize.close();
     },

@@ -170,11 +170,6 @@ export class Writer implements WriteLock {
     this.workers = workers;
   }
 
-  /** Stops the write worker, if one runs (after close(), before the main connection closes). */
-  async closeWorker(): Promise<void> {
-    await this.workers?.close();
-  }
-
   /**
    * One job. A repeatable one shares the cycle's transaction with whatever else is queued;
    * any other runs once, in a cycle of such jobs (JobOptions).

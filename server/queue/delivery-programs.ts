@@ -37,7 +37,7 @@ export interface AcceptInput {
   /**
    * The send's deliveries, without sendId (it is not known before the insert). A delivery
    * marked `storeOnAccept` is a hosted message: it is stored in the accept's own transaction
-   * (claimed and sent there), so it is in the reader the moment the send is answered, and never
+   * (inserted `sent` there, see acceptSends), so it is in the reader the moment the send is answered, and never
    * waits behind other channels' backlog in the queue.
    */
   deliveries: Array<Omit<NewDelivery, 'sendId' | 'nextAttemptAt'> & { storeOnAccept?: boolean }>;
@@ -88,13 +88,14 @@ export async function acceptSends(
   items: readonly AcceptInput[],
   at: CycleMoment,
 ): Promise<AcceptedInCycle[]> {
-  const sendStatus = (item: AcceptInput): 'pending' | 'sent' =>
+  const statuses = items.map((item): 'pending' | 'sent' =>
     item.deliveries.length > 0 && item.deliveries.every((d) => d.storeOnAccept)
       ? 'sent'
-      : 'pending';
+      : 'pending',
+  );
   const sendIds = await insertSends(
     sql,
-    items.map((i) => ({ ...i.send, status: sendStatus(i) })),
+    items.map((item, i) => ({ ...item.send, status: statuses[i] })),
     at.wallNow,
   );
   crashPoint('during-cycle');
@@ -115,7 +116,7 @@ export async function acceptSends(
     sendId: sendIds[i],
     deliveryIds: item.deliveries.map(() => deliveryIds[next++]),
     stored: [],
-    sendStatus: sendStatus(item),
+    sendStatus: statuses[i],
     outcomes: [],
     createdAt: new Date(at.wallNow).toISOString(),
   }));

@@ -8,9 +8,11 @@
  * plus the chunk they share. Plain JavaScript, because scripts/start.mjs builds with it before
  * anything can compile TypeScript. Run: `node scripts/build-server.mjs`.
  */
-import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+import { escapeRegexLiterals } from './ascii-regex-literals.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const outDir = path.join(root, 'out', 'server');
@@ -128,11 +130,34 @@ export async function buildServer() {
     metafile: true,
     logLevel: 'warning',
   });
+  keepOutputAscii();
+  // Plugin stand-ins appear as "namespace:name" and have no file: a missing file would make
+  // every later start rebuild.
   const inputs = Object.keys(result.metafile.inputs)
-    .filter((file) => !file.includes('node_modules'))
+    .filter((file) => !file.includes('node_modules') && existsSync(path.resolve(root, file)))
     .concat('package.json', 'package-lock.json');
   writeFileSync(inputsFile, JSON.stringify(inputs));
   return { cliFile, launcherFile };
+}
+
+/**
+ * Keeps every output script ASCII, so V8 holds its source at one byte per character (see
+ * ascii-regex-literals.mjs). The few escaped characters shift later columns of their own line
+ * in the source map; those lines hold only validator's alphabet tables.
+ */
+function keepOutputAscii() {
+  for (const name of readdirSync(outDir)) {
+    if (!name.endsWith('.js')) continue;
+    const file = path.join(outDir, name);
+    const before = readFileSync(file, 'utf8');
+    const { source, leftNonAscii } = escapeRegexLiterals(before);
+    if (source !== before) writeFileSync(file, source);
+    if (leftNonAscii > 0) {
+      console.warn(
+        `${path.relative(root, file)}: ${leftNonAscii} non-ASCII characters outside regex literals; V8 will hold this script as UTF-16`,
+      );
+    }
+  }
 }
 
 const mtime = (file) => {

@@ -12,8 +12,6 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync 
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { escapeRegexLiterals } from './ascii-regex-literals.mjs';
-
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const outDir = path.join(root, 'out', 'server');
 export const cliFile = path.join(outDir, 'cli.js');
@@ -130,7 +128,7 @@ export async function buildServer() {
     metafile: true,
     logLevel: 'warning',
   });
-  keepOutputAscii();
+  await keepOutputAscii();
   // Plugin stand-ins appear as "namespace:name" and have no file: a missing file would make
   // every later start rebuild.
   const inputs = Object.keys(result.metafile.inputs)
@@ -145,7 +143,9 @@ export async function buildServer() {
  * ascii-regex-literals.mjs). The few escaped characters shift later columns of their own line
  * in the source map; those lines hold only validator's alphabet tables.
  */
-function keepOutputAscii() {
+async function keepOutputAscii() {
+  // Loaded here, like esbuild: `npm start` imports this file on every start, mostly not to build.
+  const { escapeRegexLiterals } = await import('./ascii-regex-literals.mjs');
   for (const name of readdirSync(outDir)) {
     if (!name.endsWith('.js')) continue;
     const file = path.join(outDir, name);

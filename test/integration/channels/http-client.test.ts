@@ -114,4 +114,72 @@ describe('httpRequest (node:http on a keep-alive agent)', () => {
       /network error talking to 127\.0\.0\.1:\d+: .*ECONNREFUSED/,
     );
   });
+
+  it('keeps the connection open between requests to one origin', async () => {
+    const ports = new Set<number>();
+    const s = await serve((req, res) => {
+      ports.add(req.socket.remotePort!);
+      res.end('ok');
+    });
+    close = s.close;
+    for (let i = 0; i < 5; i++) {
+      await httpRequest({ url: `${s.url}/${i}`, body: String(i) });
+      // The connection is handed back once the reply's end has been processed.
+      await new Promise((r) => setImmediate(r));
+    }
+    expect(ports.size).toBe(1);
+  });
+
+  it('decompresses deflate and brotli replies', async () => {
+    const s = await serve((req, res) => {
+      const deflate = req.url === '/deflate';
+      res.writeHead(200, { 'Content-Encoding': deflate ? 'deflate' : 'br' });
+      res.end(
+        deflate ? zlib.deflateSync('{"via":"deflate"}') : zlib.brotliCompressSync('{"via":"br"}'),
+      );
+    });
+    close = s.close;
+    expect((await httpRequest({ url: `${s.url}/deflate`, body: '' })).json).toEqual({
+      via: 'deflate',
+    });
+    expect((await httpRequest({ url: `${s.url}/br`, body: '' })).json).toEqual({ via: 'br' });
+  });
+
+  it('sends credentials in the URL as Basic auth, as node:http does', async () => {
+    const seen: Array<string | undefined> = [];
+    const s = await serve((req, res) => {
+      seen.push(req.headers.authorization);
+      res.end();
+    });
+    close = s.close;
+    const url = s.url.replace('http://', 'http://alice:s%3Acret@');
+    expect((await httpRequest({ url, body: '' })).status).toBe(200);
+    expect(seen).toEqual([`Basic ${Buffer.from('alice:s:cret').toString('base64')}`]);
+  });
+
+  it('passes connection-level headers a channel configured on to the platform', async () => {
+    const seen: Array<{ connection?: string; expect?: string }> = [];
+    const s = await serve((req, res) => {
+      seen.push({ connection: req.headers.connection, expect: req.headers['x-kept'] as string });
+      res.end('done');
+    });
+    close = s.close;
+    const res = await httpRequest({
+      url: s.url,
+      headers: { Connection: 'close', 'X-Kept': 'yes' },
+      body: '{}',
+    });
+    expect(res).toMatchObject({ status: 200, text: 'done' });
+    expect(seen).toEqual([{ connection: 'close', expect: 'yes' }]);
+  });
+
+  it('reports a header value it cannot send as a transient error, not a crash', async () => {
+    const s = await serve((_req, res) => res.end());
+    close = s.close;
+    const err = await httpRequest({ url: s.url, headers: { 'X-Bad': 'a\nb' }, body: '' }).catch(
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(DeliveryError);
+    expect((err as DeliveryError).message).toMatch(/^network error talking to 127\.0\.0\.1:\d+: /);
+  });
 });

@@ -15,7 +15,10 @@ if (process.env.HERALD_TEST_SHUFFLE === '1') {
     `Tests run shuffled; replay this order with HERALD_TEST_SEED=${process.env.HERALD_TEST_SEED}`,
   );
 }
-const reports = { sqlite: 'test-results/vitest.json', postgres: 'test-results/vitest-postgres.json' };
+const reports = {
+  sqlite: 'test-results/vitest.json',
+  postgres: 'test-results/vitest-postgres.json',
+};
 rmSync(reports.sqlite, { force: true });
 rmSync(reports.postgres, { force: true });
 
@@ -58,7 +61,9 @@ if (extra.length === 0 && process.env.HERALD_TEST_DATABASE !== 'postgres') {
     });
     summaries.push(reports.postgres);
   } else if (process.env.HERALD_POSTGRES_REQUIRED === '1') {
-    console.error(`PostgreSQL is required (HERALD_POSTGRES_REQUIRED=1) and ${url} does not answer.`);
+    console.error(
+      `PostgreSQL is required (HERALD_POSTGRES_REQUIRED=1) and ${url} does not answer.`,
+    );
     second = { status: 1 };
   } else {
     console.log(

@@ -73,6 +73,22 @@ export class ConsoleClient {
       throw new Error(`${method} ${path} → ${r.status} ${JSON.stringify(r.body)}`);
     return r.body.data;
   }
+
+  /**
+   * A V2 template from `fields` bound to the channels (one text instance each, or the given
+   * instance specs); returns its send token, for tests that drive a Herald over HTTP.
+   */
+  async templateToken(
+    fields: Record<string, unknown>,
+    instances: Array<number | InstanceSpec>,
+  ): Promise<string> {
+    const template = await this.ok('POST', '/templates', fields);
+    for (const inst of instances) {
+      const spec = typeof inst === 'number' ? { channelId: inst, contentType: 'text' } : inst;
+      await this.ok('POST', `/templates/${template.id}/instances`, spec);
+    }
+    return (await this.ok('GET', `/templates/${template.id}/token`)).token as string;
+  }
 }
 
 export interface InstanceSpec {

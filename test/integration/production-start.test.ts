@@ -85,16 +85,10 @@ describe('the production bundle behind npm start', () => {
         type: 'webhook',
         config: { url: `${peer.url}/bundle` },
       });
-      const template = await client.ok('POST', '/templates', {
-        name: 'bundle',
-        text: 'hi {{who}}',
-        placeholders: [{ key: 'who', label: 'Who' }],
-      });
-      await client.ok('POST', `/templates/${template.id}/instances`, {
-        channelId: channel.id,
-        contentType: 'text',
-      });
-      const { token } = await client.ok('GET', `/templates/${template.id}/token`);
+      const token = await client.templateToken(
+        { name: 'bundle', text: 'hi {{who}}', placeholders: [{ key: 'who', label: 'Who' }] },
+        [channel.id],
+      );
       const sent = await fetch(`${url}/api/v2/message/send`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },

@@ -36,16 +36,7 @@ describe('restart with deliveries in flight', () => {
       type: 'webhook',
       config: { url: `${slow.url}/b` },
     });
-    const t = await client.ok('POST', '/templates', { name: 'crash', text: 'survive' });
-    await client.ok('POST', `/templates/${t.id}/instances`, {
-      channelId: a.id,
-      contentType: 'text',
-    });
-    await client.ok('POST', `/templates/${t.id}/instances`, {
-      channelId: b.id,
-      contentType: 'text',
-    });
-    const { token } = await client.ok('GET', `/templates/${t.id}/token`);
+    const token = await client.templateToken({ name: 'crash', text: 'survive' }, [a.id, b.id]);
     const res = await fetch(`${url}/api/v2/message/send`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },

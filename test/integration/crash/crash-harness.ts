@@ -219,16 +219,11 @@ export async function runCrashScenario(s: CrashScenario): Promise<CrashRun> {
       });
       channelPaths.set(channel.id as number, path);
     }
-    const template = await client.ok('POST', '/templates', { name: 'crash', text: 'survive' });
-    for (const channelId of channelPaths.keys()) {
-      await client.ok('POST', `/templates/${template.id}/instances`, {
-        channelId,
-        contentType: 'text',
-      });
-    }
-    const { token } = await client.ok('GET', `/templates/${template.id}/token`);
+    const token = await client.templateToken({ name: 'crash', text: 'survive' }, [
+      ...channelPaths.keys(),
+    ]);
 
-    const sent = await fireSends(url, token as string, s);
+    const sent = await fireSends(url, token, s);
     const crashExit = await crashing.exit;
     const atKill = await readDb(dataDir, channelPaths);
 

@@ -363,8 +363,14 @@ describe.skipIf(!haveChromium)(
       await expect
         .poll(() => webhookDelivery.getByTestId('log-retry').count(), { timeout: 15_000 })
         .toBe(0);
-      expect(await webhookDelivery.locator('.el-table__row').count()).toBe(2);
-      expect(await webhookDelivery.textContent()).toContain('HTTP 200 {"received":true}');
+      // The button goes as soon as the delivery is queued again; its second attempt row comes
+      // with the refresh after that attempt is recorded.
+      await expect
+        .poll(() => webhookDelivery.locator('.el-table__row').count(), { timeout: 15_000 })
+        .toBe(2);
+      await expect
+        .poll(() => webhookDelivery.textContent())
+        .toContain('HTTP 200 {"received":true}');
       await ui.closeOverlay(drawer);
     });
 

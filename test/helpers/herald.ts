@@ -74,22 +74,22 @@ export class ConsoleClient {
     return r.body.data;
   }
 
-  /**
-   * A V2 template from `fields` bound to the channels (one text instance each, or the given
-   * instance specs); returns its send token, for tests that drive a Herald over HTTP.
-   */
-  async templateToken(
+  /** A V2 template from `fields` with the given instances, and its send token. */
+  async createTemplate(
     fields: Record<string, unknown>,
-    instances: Array<number | InstanceSpec>,
-  ): Promise<string> {
+    instances: InstanceSpec[],
+  ): Promise<{ template: any; token: string }> {
     const template = await this.ok('POST', '/templates', fields);
-    for (const inst of instances) {
-      const spec = typeof inst === 'number' ? { channelId: inst, contentType: 'text' } : inst;
-      await this.ok('POST', `/templates/${template.id}/instances`, spec);
-    }
-    return (await this.ok('GET', `/templates/${template.id}/token`)).token as string;
+    for (const inst of instances)
+      await this.ok('POST', `/templates/${template.id}/instances`, inst);
+    const { token } = await this.ok('GET', `/templates/${template.id}/token`);
+    return { template, token };
   }
 }
+
+/** One text instance per channel: what most tests bind a template to. */
+export const textInstances = (channelIds: number[]): InstanceSpec[] =>
+  channelIds.map((channelId) => ({ channelId, contentType: 'text' }));
 
 export interface InstanceSpec {
   channelId: number;
@@ -235,16 +235,8 @@ export async function startTestHerald(opts: TestHeraldOptions = {}): Promise<Tes
       const { token } = await client.ok('GET', `/tasks/${task.id}/token`);
       return { task, token };
     },
-    async createTemplate(fields, instances) {
-      const template = await client.ok('POST', '/templates', {
-        name: `template-${++counter}`,
-        ...fields,
-      });
-      for (const inst of instances)
-        await client.ok('POST', `/templates/${template.id}/instances`, inst);
-      const { token } = await client.ok('GET', `/templates/${template.id}/token`);
-      return { template, token };
-    },
+    createTemplate: (fields, instances) =>
+      client.createTemplate({ name: `template-${++counter}`, ...fields }, instances),
     async waitFor(fn, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { buildServer, outDir, serverBuildIsStale } from '../../scripts/build-server.mjs';
-import { ADMIN, ConsoleClient } from '../helpers/herald';
+import { ADMIN, ConsoleClient, textInstances } from '../helpers/herald';
 import { freePort } from '../helpers/herald-process';
 import { startHttpPeer } from '../helpers/http-peer';
 
@@ -85,9 +85,9 @@ describe('the production bundle behind npm start', () => {
         type: 'webhook',
         config: { url: `${peer.url}/bundle` },
       });
-      const token = await client.templateToken(
+      const { token } = await client.createTemplate(
         { name: 'bundle', text: 'hi {{who}}', placeholders: [{ key: 'who', label: 'Who' }] },
-        [channel.id],
+        textInstances([channel.id]),
       );
       const sent = await fetch(`${url}/api/v2/message/send`, {
         method: 'POST',

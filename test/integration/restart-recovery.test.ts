@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { ADMIN, ConsoleClient } from '../helpers/herald';
+import { ADMIN, ConsoleClient, textInstances } from '../helpers/herald';
 import { freePort, startHeraldProcess, type HeraldProcess } from '../helpers/herald-process';
 import { startHttpPeer } from '../helpers/http-peer';
 
@@ -36,7 +36,10 @@ describe('restart with deliveries in flight', () => {
       type: 'webhook',
       config: { url: `${slow.url}/b` },
     });
-    const token = await client.templateToken({ name: 'crash', text: 'survive' }, [a.id, b.id]);
+    const { token } = await client.createTemplate(
+      { name: 'crash', text: 'survive' },
+      textInstances([a.id, b.id]),
+    );
     const res = await fetch(`${url}/api/v2/message/send`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },

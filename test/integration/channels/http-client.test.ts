@@ -158,9 +158,9 @@ describe('httpRequest (node:http on a keep-alive agent)', () => {
   });
 
   it('passes connection-level headers a channel configured on to the platform', async () => {
-    const seen: Array<{ connection?: string; expect?: string }> = [];
+    const seen: Array<{ connection?: string; kept?: string }> = [];
     const s = await serve((req, res) => {
-      seen.push({ connection: req.headers.connection, expect: req.headers['x-kept'] as string });
+      seen.push({ connection: req.headers.connection, kept: req.headers['x-kept'] as string });
       res.end('done');
     });
     close = s.close;
@@ -170,7 +170,7 @@ describe('httpRequest (node:http on a keep-alive agent)', () => {
       body: '{}',
     });
     expect(res).toMatchObject({ status: 200, text: 'done' });
-    expect(seen).toEqual([{ connection: 'close', expect: 'yes' }]);
+    expect(seen).toEqual([{ connection: 'close', kept: 'yes' }]);
   });
 
   it('reports a header value it cannot send as a transient error, not a crash', async () => {

@@ -8,7 +8,7 @@ import sqlite3 from 'sqlite3';
 import { expect } from 'vitest';
 
 import type { CrashPoint } from '../../../server/lib/crash-point';
-import { ADMIN, ConsoleClient } from '../../helpers/herald';
+import { ADMIN, ConsoleClient, textInstances } from '../../helpers/herald';
 import { freePort, startHeraldProcess, type HeraldProcess } from '../../helpers/herald-process';
 import { startHttpPeer, type HttpPeer, type ReceivedRequest } from '../../helpers/http-peer';
 import { keptDatabases } from '../../helpers/test-database';
@@ -219,9 +219,10 @@ export async function runCrashScenario(s: CrashScenario): Promise<CrashRun> {
       });
       channelPaths.set(channel.id as number, path);
     }
-    const token = await client.templateToken({ name: 'crash', text: 'survive' }, [
-      ...channelPaths.keys(),
-    ]);
+    const { token } = await client.createTemplate(
+      { name: 'crash', text: 'survive' },
+      textInstances([...channelPaths.keys()]),
+    );
 
     const sent = await fireSends(url, token, s);
     const crashExit = await crashing.exit;

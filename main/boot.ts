@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 
 import { createLogger } from '../server/lib/logger';
+import { appMenuTemplate } from './app-menu';
 import type { ElectronMain, MainBrowserWindow } from './electron';
 import { registerAppInfoHandlers } from './ipc/handlers/app-info';
 import { registerReaderHandlers } from './ipc/handlers/reader';
@@ -14,7 +15,7 @@ import { createNotifier, type HostedMessageEvent } from './notifications';
 import type { AppPaths } from './paths';
 import { portConflictDialog, startOnChosenPort } from './port-choice';
 import { createReaderLink } from './reader-link';
-import { guardSession, guardWebContents, safelyOpenExternal } from './security';
+import { guardEveryWebContents, guardSession, safelyOpenExternal } from './security';
 import {
   lanUrlsFor,
   listenHost,
@@ -25,8 +26,14 @@ import {
 import type { DesktopSettingsService } from './settings';
 import type { ShutdownStep } from './shutdown';
 import type { TestHooks } from './test-hooks';
-import { createTrayController, type TrayController } from './tray';
+import { createTrayController, trayIconFile, unreadPhrase, type TrayController } from './tray';
 import { getMainWindowOptions, revealWindow, shouldHideOnClose } from './window';
+import {
+  crashResponse,
+  isAbortedLoad,
+  loadFailureDialog,
+  windowCrashDialog,
+} from './window-recovery';
 
 const log = createLogger('desktop');
 
@@ -42,9 +49,22 @@ export interface BootContext {
   /** Folder holding out/main/index.js; preload and assets are found relative to it. */
   mainDir: string;
   version: string;
-  /** True once quitting started, so closing the window really closes it. */
+  /** True once quitting started (the user's or the OS's), so closing the window really closes it. */
   isQuitting(): boolean;
   hooks: TestHooks | null;
+  /** process.platform, injected so each OS's branch runs in tests on any machine. */
+  platform: NodeJS.Platform;
+  /** Whether a tray icon will show (main/tray-support.ts). */
+  traySupported: boolean;
+  /** The environment, for `APPIMAGE`. */
+  env: Record<string, string | undefined>;
+  /**
+   * Windows is ending the session (logoff, shutdown, restart): the window's
+   * `query-session-end`. The app starts its ordered shutdown, without refusing the OS.
+   */
+  onSessionEnding(): void;
+  /** Windows ends the session now (`session-end`): the process is killed right after. */
+  onSessionEnd(): void;
 }
 
 /** The running desktop app, as index.ts sees it. */
@@ -52,8 +72,25 @@ export interface Desktop {
   server: EmbeddedServer;
   /** Shows the window, creating it again if it was closed (macOS keeps the app running). */
   showWindow(): void;
+  /**
+   * Releases the data folder at once, synchronously: for the moment the OS ends the session,
+   * after which no asynchronous step would run. Committed data is safe in SQLite's WAL.
+   */
+  releaseNow(): void;
   /** Teardown steps, in order, for the shutdown sequence. */
   shutdownSteps(): ShutdownStep[];
+}
+
+/**
+ * relaunchOptions() is what app.relaunch needs to start this same app again. Inside an AppImage
+ * the running executable lives in a temporary mount that disappears when Herald exits, so the
+ * AppImage file itself ($APPIMAGE, set by the AppImage runtime) is relaunched instead.
+ */
+export function relaunchOptions(
+  env: Record<string, string | undefined>,
+): { execPath: string } | undefined {
+  const appImage = env.APPIMAGE?.trim();
+  return appImage ? { execPath: appImage } : undefined;
 }
 
 /**
@@ -62,10 +99,18 @@ export interface Desktop {
  * the user chose to quit instead of picking a port.
  */
 export async function boot(ctx: BootContext): Promise<Desktop | null> {
-  const { electron, paths, settings } = ctx;
+  const { electron, paths, settings, platform } = ctx;
   const { app } = electron;
   const initial = settings.get();
   applyLoginItem(ctx, initial.startAtLogin);
+
+  // Every WebContents is guarded from its creation on, before the first window exists; the
+  // origin is known once the server listens, and until then nothing may navigate.
+  let origin: string | null = null;
+  const openExternal = (url: string): void => {
+    safelyOpenExternal(url, electron.shell).catch((err) => log.warn(`open ${url} failed`, err));
+  };
+  guardEveryWebContents(app, () => origin, openExternal);
 
   // The secret lives only in this process and the URL of the window's first load; the server
   // accepts it once, so a leaked URL is useless afterwards.
@@ -81,6 +126,9 @@ export async function boot(ctx: BootContext): Promise<Desktop | null> {
         desktopSecret,
         // out/main → the app root, in the repository and inside app.asar alike.
         rendererDir: path.join(ctx.mainDir, '..', '..', 'renderer', 'dist'),
+        // Electron's single-instance lock already keeps a second desktop Herald away, so a
+        // data-folder lock found now is a crashed run's, whatever its pid became since.
+        takeOverDataDirLock: true,
       }),
     ask: async (conflict) => {
       const dialog = portConflictDialog(conflict);
@@ -91,22 +139,52 @@ export async function boot(ctx: BootContext): Promise<Desktop | null> {
   if (!started) return null;
   const { server } = started;
   if (started.port !== initial.port) settings.update({ port: started.port });
-  const origin = windowUrlFor(server.url);
-  log.info(`server listening at ${server.url}; window origin ${origin}`);
+  const windowOrigin = windowUrlFor(server.url);
+  origin = windowOrigin;
+  log.info(`server listening at ${server.url}; window origin ${windowOrigin}`);
   // The window gets the code through its one-time sign-in; the log is for anyone setting up
   // from another browser on this machine.
   const setupCode = server.setupCode();
   if (setupCode) log.info(`no administrator yet: one-time setup code ${setupCode}`);
 
-  guardSession(electron.session.defaultSession, origin);
-  const openExternal = (url: string): void => {
-    safelyOpenExternal(url, electron.shell).catch((err) => log.warn(`open ${url} failed`, err));
-  };
+  guardSession(electron.session.defaultSession, windowOrigin);
+  const openFolder = (folder: string, what: string): void =>
+    void electron.shell.openPath(folder).then((error) => {
+      if (error) log.warn(`open ${what} failed: ${error}`);
+    });
+  const openDataFolder = (): void => openFolder(paths.dataDir, 'data folder');
+  const openLogFolder = (): void => openFolder(paths.logsDir, 'log folder');
 
   let win: MainBrowserWindow | null = null;
   let tray: TrayController | null = null;
-  const readerLink = createReaderLink(origin, (err) => log.warn('open message failed', err));
+  const readerLink = createReaderLink(windowOrigin, (err) => log.warn('open message failed', err));
   let firstLoad = true;
+  let lastCrashAt: number | null = null;
+  const loadConsole = (target: MainBrowserWindow, url: string): void => {
+    target.loadURL(url).catch(async (err: unknown) => {
+      if (isAbortedLoad(err) || target.isDestroyed()) return;
+      log.error('window failed to load the console', err);
+      const dialog = loadFailureDialog(url, err);
+      const { response } = await electron.dialog.showMessageBox(dialog.spec);
+      if (!dialog.retry(response)) app.quit();
+      else if (!target.isDestroyed()) loadConsole(target, `${windowOrigin}/`);
+    });
+  };
+  const onRendererGone = async (target: MainBrowserWindow, reason: string): Promise<void> => {
+    const now = Date.now();
+    const action = crashResponse(reason, lastCrashAt, now);
+    if (action === 'ignore' || target.isDestroyed()) return;
+    log.error(`window renderer gone: ${reason}`);
+    lastCrashAt = now;
+    if (action === 'reload') {
+      target.webContents.reload();
+      return;
+    }
+    const dialog = windowCrashDialog(reason);
+    const { response } = await electron.dialog.showMessageBox(dialog.spec);
+    if (!dialog.reload(response)) app.quit();
+    else if (!target.isDestroyed()) target.webContents.reload();
+  };
   const ensureWindow = (): MainBrowserWindow => {
     if (win && !win.isDestroyed()) return win;
     const created = new electron.BrowserWindow(
@@ -115,12 +193,12 @@ export async function boot(ctx: BootContext): Promise<Desktop | null> {
         iconPath: path.join(ctx.mainDir, 'assets', 'icon.png'),
       }),
     );
-    guardWebContents(created.webContents, origin, openExternal);
     created.once('ready-to-show', () => created.show());
     created.on('close', (event) => {
-      // Without a tray (some Linux desktops) a hidden window could not be brought back.
       const state = {
-        minimizeToTray: settings.get().minimizeToTray && tray !== null,
+        minimizeToTray: settings.get().minimizeToTray,
+        // Without a tray icon (new Tray() failed) a hidden window could not be brought back.
+        hasTray: tray !== null,
         quitting: ctx.isQuitting(),
       };
       if (shouldHideOnClose(state)) {
@@ -131,17 +209,21 @@ export async function boot(ctx: BootContext): Promise<Desktop | null> {
     created.on('closed', () => {
       if (win === created) win = null;
     });
-    created.webContents.on('render-process-gone', (_event, details) =>
-      log.error(`window renderer gone: ${details.reason}`),
-    );
+    // Windows asks every top-level window before logoff or shutdown. Nothing here refuses it
+    // (no preventDefault): Herald starts its ordered shutdown and lets the session end.
+    created.on('query-session-end', () => ctx.onSessionEnding());
+    created.on('session-end', () => ctx.onSessionEnd());
+    created.webContents.on('render-process-gone', (_event, details) => {
+      void onRendererGone(created, details.reason);
+    });
     created.webContents.on('did-start-loading', () => readerLink.unloaded(created.webContents.id));
     // Only the first window of a run uses the secret; later ones (macOS re-open) reuse the
     // session cookie it set.
     const url = firstLoad
-      ? `${origin}/api/console/desktop-login?secret=${desktopSecret}`
-      : `${origin}/`;
+      ? `${windowOrigin}/api/console/desktop-login?secret=${desktopSecret}`
+      : `${windowOrigin}/`;
     firstLoad = false;
-    created.loadURL(url).catch((err) => log.error('window failed to load the console', err));
+    loadConsole(created, url);
     win = created;
     return created;
   };
@@ -156,7 +238,7 @@ export async function boot(ctx: BootContext): Promise<Desktop | null> {
     electron.ipcMain,
     {
       webContentsId: () => (win && !win.isDestroyed() ? win.webContents.id : null),
-      origin: () => origin,
+      origin: () => windowOrigin,
     },
     log,
   );
@@ -168,15 +250,18 @@ export async function boot(ctx: BootContext): Promise<Desktop | null> {
   };
   registerAppInfoHandlers(ipc, { version: ctx.version });
   registerShellHandlers(ipc, { shell: electron.shell, dataDir: paths.dataDir });
+  let trayShown = false;
   registerServerInfoHandlers(ipc, {
     // What the server does now, not what the settings say after an unapplied change.
     serverInfo: () => ({
-      url: origin,
+      url: windowOrigin,
       port: started.port,
       listenOnLan: initial.listenOnLan,
       lanUrls: initial.listenOnLan ? lanUrlsFor(started.port) : [],
       dataDir: paths.dataDir,
       deliveriesPaused: server.deliveries.paused,
+      platform,
+      trayShown,
     }),
     setDeliveriesPaused,
   });
@@ -188,17 +273,32 @@ export async function boot(ctx: BootContext): Promise<Desktop | null> {
       return dialog.confirmed(response);
     },
     restart: () => {
-      app.relaunch();
+      // The new instance starts once this one has exited (Electron's relauncher waits), so
+      // the single-instance and data-folder locks are free by then.
+      app.relaunch(relaunchOptions(ctx.env));
       app.quit();
     },
   });
 
+  electron.Menu.setApplicationMenu(
+    electron.Menu.buildFromTemplate(
+      appMenuTemplate(platform, app.isPackaged, {
+        openWindow: () => showWindow(),
+        openDataFolder,
+        openLogFolder,
+      }),
+    ),
+  );
+
   ensureWindow();
 
   try {
-    const nativeTray = new electron.Tray(
-      electron.nativeImage.createFromPath(path.join(ctx.mainDir, 'assets', 'tray.png')),
+    const icon = electron.nativeImage.createFromPath(
+      path.join(ctx.mainDir, 'assets', trayIconFile(platform)),
     );
+    // A template image is drawn by macOS in the menu bar's own colour (light or dark).
+    if (platform === 'darwin') icon.setTemplateImage(true);
+    const nativeTray = new electron.Tray(icon);
     nativeTray.on('click', showWindow);
     tray = createTrayController(
       nativeTray,
@@ -207,18 +307,35 @@ export async function boot(ctx: BootContext): Promise<Desktop | null> {
         openWindow: showWindow,
         setDeliveriesPaused: (paused) => void setDeliveriesPaused(paused),
         setDoNotDisturb: (on) => void settings.update({ doNotDisturb: on }),
-        openDataFolder: () =>
-          void electron.shell.openPath(paths.dataDir).then((error) => {
-            if (error) log.warn(`open data folder failed: ${error}`);
-          }),
+        openDataFolder,
+        openLogFolder,
         quit: () => app.quit(),
       },
       { unread: 0, deliveriesPaused: server.deliveries.paused, doNotDisturb: initial.doNotDisturb },
+      platform,
     );
   } catch (err) {
     // Some Linux desktops have no tray; Herald still works from the window.
     log.warn('tray unavailable', err);
   }
+  trayShown = tray !== null && ctx.traySupported;
+  if (!ctx.traySupported) {
+    log.info('no tray host found on this desktop: closing the window quits Herald by default');
+  }
+  const unreadOverlay =
+    platform === 'win32'
+      ? electron.nativeImage.createFromPath(path.join(ctx.mainDir, 'assets', 'unread-overlay.png'))
+      : null;
+  const showUnreadOnTaskbar = (unread: number): void => {
+    // setBadgeCount draws on the macOS dock and Unity-style Linux launchers only; Windows
+    // marks the taskbar button with an overlay icon instead.
+    if (platform !== 'win32') {
+      app.setBadgeCount(unread);
+      return;
+    }
+    if (!win || win.isDestroyed()) return;
+    win.setOverlayIcon(unread > 0 ? unreadOverlay : null, unread > 0 ? unreadPhrase(unread) : '');
+  };
   const publishTray = (): void => {
     if (ctx.hooks && tray) ctx.hooks.tray = tray.text;
   };
@@ -228,7 +345,7 @@ export async function boot(ctx: BootContext): Promise<Desktop | null> {
     try {
       const unread = await server.unreadCount();
       tray?.update({ unread });
-      app.setBadgeCount(unread);
+      showUnreadOnTaskbar(unread);
       if (ctx.hooks) ctx.hooks.unread = unread;
       publishTray();
     } catch (err) {
@@ -274,13 +391,14 @@ export async function boot(ctx: BootContext): Promise<Desktop | null> {
 
   if (ctx.hooks) {
     ctx.hooks.serverUrl = server.url;
-    ctx.hooks.windowUrl = origin;
+    ctx.hooks.windowUrl = windowOrigin;
     ctx.hooks.ready = true;
   }
 
   return {
     server,
     showWindow,
+    releaseNow: () => server.releaseNow(),
     shutdownSteps: () => [
       {
         name: 'stop desktop integrations',
@@ -302,7 +420,7 @@ export async function boot(ctx: BootContext): Promise<Desktop | null> {
 
 /** Start at login exists on macOS and Windows only; Linux desktops use autostart files. */
 function applyLoginItem(ctx: BootContext, openAtLogin: boolean): void {
-  if (process.platform !== 'darwin' && process.platform !== 'win32') return;
+  if (ctx.platform !== 'darwin' && ctx.platform !== 'win32') return;
   if (!ctx.electron.app.isPackaged) return;
   ctx.electron.app.setLoginItemSettings({ openAtLogin });
 }

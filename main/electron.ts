@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 
+import type { AppMenuItem } from './app-menu';
 import type { AppPathsLike } from './paths';
 import type { BrowserWindowLike, MainWindowOptions } from './window';
 import type { IpcMainLike } from './ipc/ipc-main';
@@ -22,18 +23,33 @@ import type { TrayLike, TrayMenuItem } from './tray';
  * `electron` for CommonJS `require` in the main process, ESM entry or not.
  */
 
+/** A NativeImage, as far as Herald uses it. */
+export interface NativeImageLike {
+  /** macOS: draw it as a template (alpha only, tinted by the menu bar). */
+  setTemplateImage(option: boolean): void;
+}
+
 /** A BrowserWindow with the parts boot wires. */
 export interface MainBrowserWindow extends BrowserWindowLike {
   readonly webContents: GuardedWebContentsLike & {
     readonly id: number;
     getURL(): string;
     send(channel: string, ...args: unknown[]): void;
+    reload(): void;
     on(
       event: 'render-process-gone',
-      listener: (event: unknown, details: { reason: string }) => void,
+      listener: (event: unknown, details: { reason: string; exitCode?: number }) => void,
     ): unknown;
     on(event: 'did-start-loading', listener: () => void): unknown;
   };
+  /** Windows only: the small image over the taskbar button (null removes it). */
+  setOverlayIcon(overlay: NativeImageLike | null, description: string): void;
+}
+
+/** Electron's powerMonitor (main process, after ready), as far as Herald uses it. */
+export interface PowerMonitorLike {
+  /** Linux and macOS: the system is about to shut down, reboot or (macOS) log out. */
+  on(event: 'shutdown', listener: (event: { preventDefault(): void }) => void): unknown;
 }
 
 /** Electron's `app`, as far as Herald uses it. */
@@ -46,11 +62,16 @@ export interface ElectronApp extends AppPathsLike {
   whenReady(): Promise<void>;
   quit(): void;
   exit(code?: number): void;
-  relaunch(): void;
+  /** Starts the app again once this one has exited; `execPath` replaces the executable. */
+  relaunch(options?: { execPath?: string; args?: string[] }): void;
   setLoginItemSettings(settings: { openAtLogin: boolean }): void;
   setBadgeCount(count?: number): boolean;
   on(event: 'second-instance' | 'window-all-closed' | 'activate', listener: () => void): unknown;
   on(event: 'before-quit', listener: (event: { preventDefault(): void }) => void): unknown;
+  on(
+    event: 'web-contents-created',
+    listener: (event: unknown, contents: GuardedWebContentsLike) => void,
+  ): unknown;
 }
 
 /** The module `require('electron')` returns in the main process (the parts Herald uses). */
@@ -58,8 +79,12 @@ export interface ElectronMain {
   app: ElectronApp;
   BrowserWindow: new (options: MainWindowOptions) => MainBrowserWindow;
   Tray: new (image: unknown) => TrayLike & { on(event: 'click', listener: () => void): unknown };
-  Menu: { buildFromTemplate(template: TrayMenuItem[]): unknown };
-  nativeImage: { createFromPath(path: string): unknown };
+  Menu: {
+    buildFromTemplate(template: TrayMenuItem[] | AppMenuItem[]): unknown;
+    setApplicationMenu(menu: unknown): void;
+  };
+  nativeImage: { createFromPath(path: string): NativeImageLike };
+  powerMonitor: PowerMonitorLike;
   Notification: (new (options: NotificationText) => NotificationLike) & { isSupported(): boolean };
   dialog: {
     showMessageBox(options: MessageBoxSpec): Promise<{ response: number }>;

@@ -1,6 +1,6 @@
 import net from 'node:net';
 
-import { isPortInUseError } from './server-contract';
+import { portRefusalOf, type PortRefusal } from './server-contract';
 
 /**
  * Starting the server on the configured port, and what happens when that port is taken.
@@ -15,6 +15,8 @@ export interface PortConflict {
   suggestion: number | null;
   /** Loopback or all interfaces: the address that was tried. */
   host: string;
+  /** Taken by another program, or refused by the OS (Windows' reserved ranges). */
+  reason: PortRefusal;
 }
 
 /** The user's answer. */
@@ -41,7 +43,7 @@ export function portConflictDialog(conflict: PortConflict): {
   spec: MessageBoxSpec;
   answer(response: number): PortAnswer;
 } {
-  const { port, suggestion } = conflict;
+  const { port, suggestion, reason } = conflict;
   const answers: PortAnswer[] = [];
   const buttons: string[] = [];
   if (suggestion !== null) {
@@ -57,15 +59,24 @@ export function portConflictDialog(conflict: PortConflict): {
       ? `Use port ${suggestion} instead (scripts must then send to http://127.0.0.1:${suggestion}; ` +
         'Herald will keep using it), '
       : 'No free port was found nearby. ';
+  const refused = reason === 'refused';
+  const cause = refused
+    ? `The operating system refuses port ${port}. On Windows, Hyper-V, WSL or Docker reserve ` +
+      'ranges of ports (they can change at every restart; `netsh interface ipv4 show ' +
+      'excludedportrange protocol=tcp` lists them).'
+    : `Another program is listening on port ${port}.`;
+  const retry = refused
+    ? `try port ${port} again once it is free of the reservation, or quit.`
+    : `try port ${port} again after closing the other program, or quit.`;
   return {
     spec: {
       type: 'warning',
-      title: 'Herald: port in use',
-      message: `Port ${port} is already in use`,
+      title: refused ? 'Herald: port refused' : 'Herald: port in use',
+      message: refused ? `Port ${port} cannot be used` : `Port ${port} is already in use`,
       detail:
-        `Another program is listening on port ${port}. Scripts send their messages to this ` +
+        `${cause} Scripts send their messages to this ` +
         'port, so Herald does not switch to another one by itself.\n\n' +
-        `${change}try port ${port} again after closing the other program, or quit.`,
+        `${change}${retry}`,
       buttons,
       defaultId: 0,
       cancelId: buttons.length - 1,
@@ -106,7 +117,7 @@ export async function findFreePort(
 /** Dependencies of {@link startOnChosenPort}. */
 export interface PortChoiceDeps<S> {
   host: string;
-  /** Starts the server; rejects with a PortInUseError when the port is taken. */
+  /** Starts the server; rejects with a PortInUseError (or EACCES) when the port can't be had. */
   start(port: number): Promise<S>;
   /** Asks the user (a native dialog in the app). */
   ask(conflict: PortConflict): Promise<PortAnswer>;
@@ -125,13 +136,15 @@ export async function startOnChosenPort<S>(
   const nextFree = deps.findFreePort ?? ((from, host) => findFreePort(from, host));
   let current = port;
   for (;;) {
+    let reason: PortRefusal | null;
     try {
       return { server: await deps.start(current), port: current };
     } catch (err) {
-      if (!isPortInUseError(err)) throw err;
+      reason = portRefusalOf(err);
+      if (reason === null) throw err;
     }
     const suggestion = await nextFree(current, deps.host);
-    const answer = await deps.ask({ port: current, suggestion, host: deps.host });
+    const answer = await deps.ask({ port: current, suggestion, host: deps.host, reason });
     if (answer.action === 'quit') return null;
     if (answer.action === 'use-port') current = answer.port;
   }

@@ -125,13 +125,16 @@ export interface GuardedWebContentsLike {
   on(event: 'will-attach-webview', listener: (event: { preventDefault(): void }) => void): unknown;
 }
 
+/** The app's origin, or null while the server has not started (nothing may navigate then). */
+export type OriginSource = () => string | null;
+
 /**
  * guardWebContents() denies every new window (http(s) targets open in the system browser
- * instead), keeps navigation and redirects on `origin`, and refuses <webview>.
+ * instead), keeps navigation and redirects on the app's origin, and refuses <webview>.
  */
 export function guardWebContents(
   contents: GuardedWebContentsLike,
-  origin: string,
+  origin: OriginSource,
   openExternal: (url: string) => void,
 ): void {
   contents.setWindowOpenHandler(({ url }) => {
@@ -140,16 +143,39 @@ export function guardWebContents(
   });
   contents.on('will-navigate', (event, url) => {
     const target = event.url ?? url;
-    const decision = navigationDecision(target, origin);
+    const decision = navigationDecision(target, origin() ?? '');
     if (decision === 'allow') return;
     event.preventDefault();
     if (decision === 'open-external') openExternal(target);
   });
   // A same-origin page that redirects elsewhere is stopped too; the server never does so.
   contents.on('will-redirect', (event, url) => {
-    if (!isSameOrigin(event.url ?? url, origin)) event.preventDefault();
+    if (!isSameOrigin(event.url ?? url, origin() ?? '')) event.preventDefault();
   });
   contents.on('will-attach-webview', (event) => event.preventDefault());
+}
+
+/** The part of Electron's `app` that announces new WebContents. */
+export interface WebContentsCreatedSource {
+  on(
+    event: 'web-contents-created',
+    listener: (event: unknown, contents: GuardedWebContentsLike) => void,
+  ): unknown;
+}
+
+/**
+ * guardEveryWebContents() applies {@link guardWebContents} to every WebContents the app ever
+ * creates (the window, DevTools, anything a future feature or a compromised page opens), not
+ * only the main window's. Registered before the first window exists.
+ */
+export function guardEveryWebContents(
+  app: WebContentsCreatedSource,
+  origin: OriginSource,
+  openExternal: (url: string) => void,
+): void {
+  app.on('web-contents-created', (_event, contents) =>
+    guardWebContents(contents, origin, openExternal),
+  );
 }
 
 /** The part of Electron's Session the policy configures. */

@@ -19,6 +19,8 @@ export interface EmbeddedServerOptions {
    * relative to its own source file, which inside the bundle is out/main/index.js.
    */
   rendererDir: string;
+  /** Replace a data-folder lock another pid left (the desktop app is single-instance already). */
+  takeOverDataDirLock: boolean;
 }
 
 /** The running server as main uses it. */
@@ -33,18 +35,33 @@ export interface EmbeddedServer {
   unreadCount(): Promise<number>;
   /** The one-time code for creating the first administrator; null once one exists. */
   setupCode(): string | null;
+  /** Releases the data-folder lock synchronously (the OS is ending the session). */
+  releaseNow(): void;
 }
 
 /** startServer's signature, injected so tests and boot never import the server eagerly. */
 export type StartEmbeddedServer = (options: EmbeddedServerOptions) => Promise<EmbeddedServer>;
 
+/** Why a port could not be had: another program holds it, or the OS refuses it. */
+export type PortRefusal = 'in-use' | 'refused';
+
 /**
- * isPortInUseError() recognises the server's PortInUseError (by name, so it works across
- * bundles) and a raw EADDRINUSE from `listen`.
+ * portRefusalOf() recognises the server's PortInUseError (by name, so it works across bundles)
+ * and a raw EADDRINUSE or EACCES from `listen`. EACCES is what Windows answers for ports in the
+ * ranges Hyper-V, WSL or Docker reserve, which move at every boot: to the user it is the same
+ * problem as a taken port, with the same way out. Anything else is null.
  */
+export function portRefusalOf(err: unknown): PortRefusal | null {
+  if (!(err instanceof Error)) return null;
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'EACCES') return 'refused';
+  if (code === 'EADDRINUSE') return 'in-use';
+  return err.name === 'PortInUseError' ? 'in-use' : null;
+}
+
+/** isPortInUseError() is true for every error {@link portRefusalOf} recognises. */
 export function isPortInUseError(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  return err.name === 'PortInUseError' || (err as NodeJS.ErrnoException).code === 'EADDRINUSE';
+  return portRefusalOf(err) !== null;
 }
 
 /** The host to listen on: loopback unless the user opted into the LAN. */

@@ -23,7 +23,10 @@ const fields = {
   doNotDisturb: z.boolean(),
 };
 
-/** Settings of a fresh install. */
+/**
+ * Settings of a fresh install where a tray shows. Close-to-tray is on there; where no tray is
+ * known to show (main/tray-support.ts) it defaults to off: see {@link defaultDesktopSettings}.
+ */
 export const DEFAULT_DESKTOP_SETTINGS = {
   port: 8765,
   listenOnLan: false,
@@ -33,32 +36,33 @@ export const DEFAULT_DESKTOP_SETTINGS = {
   doNotDisturb: false,
 } as const satisfies { [K in keyof typeof fields]: z.infer<(typeof fields)[K]> };
 
-/** Settings with every missing field filled from the defaults; invalid values are rejected. */
-export const desktopSettingsSchema = z.object({
-  port: fields.port.default(DEFAULT_DESKTOP_SETTINGS.port),
-  listenOnLan: fields.listenOnLan.default(DEFAULT_DESKTOP_SETTINGS.listenOnLan),
-  startAtLogin: fields.startAtLogin.default(DEFAULT_DESKTOP_SETTINGS.startAtLogin),
-  minimizeToTray: fields.minimizeToTray.default(DEFAULT_DESKTOP_SETTINGS.minimizeToTray),
-  notifications: fields.notifications.default(DEFAULT_DESKTOP_SETTINGS.notifications),
-  doNotDisturb: fields.doNotDisturb.default(DEFAULT_DESKTOP_SETTINGS.doNotDisturb),
-});
-
 /** The desktop settings. */
-export type DesktopSettings = z.infer<typeof desktopSettingsSchema>;
+export type DesktopSettings = { [K in keyof typeof fields]: z.infer<(typeof fields)[K]> };
+
+/**
+ * defaultDesktopSettings() gives this machine's defaults: close-to-tray only where a tray icon
+ * will show, since closing the window otherwise hides Herald with nothing to click to get it
+ * back.
+ */
+export function defaultDesktopSettings(traySupported: boolean): DesktopSettings {
+  return { ...DEFAULT_DESKTOP_SETTINGS, minimizeToTray: traySupported };
+}
 
 /**
  * The file on disk may have been edited by hand or written by another version: each field
  * that does not validate falls back to its default on its own, so one bad value never resets
- * the others and never stops Herald from starting.
+ * the others and never stops Herald from starting. A missing field takes the default too.
  */
-export const storedDesktopSettingsSchema = z.object({
-  port: fields.port.catch(DEFAULT_DESKTOP_SETTINGS.port),
-  listenOnLan: fields.listenOnLan.catch(DEFAULT_DESKTOP_SETTINGS.listenOnLan),
-  startAtLogin: fields.startAtLogin.catch(DEFAULT_DESKTOP_SETTINGS.startAtLogin),
-  minimizeToTray: fields.minimizeToTray.catch(DEFAULT_DESKTOP_SETTINGS.minimizeToTray),
-  notifications: fields.notifications.catch(DEFAULT_DESKTOP_SETTINGS.notifications),
-  doNotDisturb: fields.doNotDisturb.catch(DEFAULT_DESKTOP_SETTINGS.doNotDisturb),
-});
+export function storedDesktopSettingsSchema(defaults: DesktopSettings = DEFAULT_DESKTOP_SETTINGS) {
+  return z.object({
+    port: fields.port.catch(defaults.port),
+    listenOnLan: fields.listenOnLan.catch(defaults.listenOnLan),
+    startAtLogin: fields.startAtLogin.catch(defaults.startAtLogin),
+    minimizeToTray: fields.minimizeToTray.catch(defaults.minimizeToTray),
+    notifications: fields.notifications.catch(defaults.notifications),
+    doNotDisturb: fields.doNotDisturb.catch(defaults.doNotDisturb),
+  });
+}
 
 /** A change from the renderer or the tray: known fields only, each valid. */
 export const desktopSettingsPatchSchema = z.object(fields).partial().strict();
@@ -68,9 +72,12 @@ export type DesktopSettingsPatch = z.infer<typeof desktopSettingsPatchSchema>;
 export const RESTART_FIELDS: ReadonlySet<keyof DesktopSettings> = new Set(['port', 'listenOnLan']);
 
 /** readStoredSettings() turns whatever the file holds into complete, valid settings. */
-export function readStoredSettings(raw: unknown): DesktopSettings {
+export function readStoredSettings(
+  raw: unknown,
+  defaults: DesktopSettings = DEFAULT_DESKTOP_SETTINGS,
+): DesktopSettings {
   const source = raw !== null && typeof raw === 'object' ? raw : {};
-  return storedDesktopSettingsSchema.parse(source);
+  return storedDesktopSettingsSchema(defaults).parse(source);
 }
 
 /** The part of electron-store (a `conf` instance) settings use. */
@@ -96,9 +103,16 @@ export interface DesktopSettingsService {
   onChange(listener: (update: SettingsUpdate) => void): () => void;
 }
 
-/** createDesktopSettings() reads the store once and writes every accepted change through. */
-export function createDesktopSettings(store: SettingsStoreLike): DesktopSettingsService {
-  let current = readStoredSettings(store.store);
+/**
+ * createDesktopSettings() reads the store once and writes every accepted change through. Only
+ * the fields the user changed are written, so a default that depends on the machine (the tray)
+ * is not frozen into the file and still follows the machine on the next start.
+ */
+export function createDesktopSettings(
+  store: SettingsStoreLike,
+  defaults: DesktopSettings = DEFAULT_DESKTOP_SETTINGS,
+): DesktopSettingsService {
+  let current = readStoredSettings(store.store, defaults);
   const listeners = new Set<(update: SettingsUpdate) => void>();
   return {
     get: () => ({ ...current }),
@@ -109,7 +123,9 @@ export function createDesktopSettings(store: SettingsStoreLike): DesktopSettings
         (key) => next[key] !== current[key],
       );
       current = next;
-      if (changed.length > 0) store.set({ ...current });
+      if (changed.length > 0) {
+        store.set(Object.fromEntries(changed.map((key) => [key, current[key]])));
+      }
       const update: SettingsUpdate = {
         settings: { ...current },
         changed,

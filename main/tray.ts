@@ -54,7 +54,17 @@ export interface TrayActions {
   setDeliveriesPaused(paused: boolean): void;
   setDoNotDisturb(on: boolean): void;
   openDataFolder(): void;
+  openLogFolder(): void;
   quit(): void;
+}
+
+/**
+ * trayIconFile() names the tray image in out/main/assets for `platform`: macOS gets the black
+ * template pair (trayTemplate.png, @2x picked on Retina), which it tints for light and dark menu
+ * bars; a colour icon there would ignore the menu bar's appearance. Others get the colour icon.
+ */
+export function trayIconFile(platform: NodeJS.Platform): string {
+  return platform === 'darwin' ? 'trayTemplate.png' : 'tray.png';
 }
 
 /** A menu item in the shape Electron's Menu.buildFromTemplate takes. */
@@ -69,7 +79,7 @@ export interface TrayMenuItem {
 
 /**
  * trayMenuTemplate() lays out the menu: the unread headline, Open, pause or resume deliveries,
- * do-not-disturb, the data folder, Quit. Quit really quits (runs the ordered shutdown), unlike
+ * do-not-disturb, the data and log folders, Quit. Quit really quits (runs the ordered shutdown), unlike
  * the window's close button.
  */
 export function trayMenuTemplate(state: TrayState, actions: TrayActions): TrayMenuItem[] {
@@ -90,6 +100,7 @@ export function trayMenuTemplate(state: TrayState, actions: TrayActions): TrayMe
       click: () => actions.setDoNotDisturb(!state.doNotDisturb),
     },
     { id: 'data-folder', label: 'Open data folder', click: () => actions.openDataFolder() },
+    { id: 'log-folder', label: 'Open log folder', click: () => actions.openLogFolder() },
     { type: 'separator' },
     { id: 'quit', label: 'Quit Herald', click: () => actions.quit() },
   ];

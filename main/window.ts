@@ -16,7 +16,8 @@ export interface MainWebPreferences {
   webviewTag: false;
   navigateOnDragDrop: false;
   safeDialogs: true;
-  spellcheck: boolean;
+  /** Off: on Linux and Windows Chromium would download dictionaries from Google's CDN. */
+  spellcheck: false;
 }
 
 /** The subset of Electron's BrowserWindowConstructorOptions Herald sets. */
@@ -66,7 +67,7 @@ export function getMainWindowOptions(input: {
       webviewTag: false,
       navigateOnDragDrop: false,
       safeDialogs: true,
-      spellcheck: true,
+      spellcheck: false,
     },
   };
 }
@@ -84,6 +85,8 @@ export interface BrowserWindowLike {
   once(event: 'ready-to-show', listener: () => void): unknown;
   on(event: 'close', listener: (event: { preventDefault(): void }) => void): unknown;
   on(event: 'closed', listener: () => void): unknown;
+  /** Windows only: the session is about to end (logoff, shutdown, restart), or ends now. */
+  on(event: 'query-session-end' | 'session-end', listener: (event: unknown) => void): unknown;
 }
 
 /**
@@ -99,8 +102,14 @@ export function revealWindow(win: BrowserWindowLike | null | undefined): void {
 
 /**
  * shouldHideOnClose() decides what the window's close button does: with "minimise to tray" on,
- * and unless the app is quitting, closing only hides the window so Herald keeps running.
+ * a tray icon to bring the window back, and unless the app is quitting (the user quit, or the
+ * OS is shutting down or logging off), closing only hides the window so Herald keeps running.
+ * Hiding during an OS shutdown would refuse it: Electron's quit closes the windows first.
  */
-export function shouldHideOnClose(state: { minimizeToTray: boolean; quitting: boolean }): boolean {
-  return state.minimizeToTray && !state.quitting;
+export function shouldHideOnClose(state: {
+  minimizeToTray: boolean;
+  hasTray: boolean;
+  quitting: boolean;
+}): boolean {
+  return state.minimizeToTray && state.hasTray && !state.quitting;
 }

@@ -17,8 +17,19 @@ import { appRoot } from '../server/lib/app-root';
 // Found by walking up: this file also runs bundled into out/server/launcher.js.
 const root = appRoot(import.meta.url);
 
-/** Files the main process loads at run time (tray and window icons). */
-const RUNTIME_ASSETS = ['icon.png', 'tray.png', 'tray@2x.png'];
+/**
+ * Files the main process loads at run time from out/main/assets: the window icon, the tray
+ * icons (colour for Windows and Linux, a black "template" pair that macOS tints for light and
+ * dark menu bars) and the taskbar overlay Windows shows while messages are unread.
+ */
+export const RUNTIME_ASSETS = [
+  'icon.png',
+  'tray.png',
+  'tray@2x.png',
+  'trayTemplate.png',
+  'trayTemplate@2x.png',
+  'unread-overlay.png',
+] as const;
 
 /** Where the bundles were written. */
 export interface BuiltMain {
@@ -57,7 +68,12 @@ export async function buildMain(options: { minify?: boolean } = {}): Promise<Bui
     external: ['electron'],
     sourcemap: true,
     minify: options.minify ?? false,
-    define: { __HERALD_VERSION__: JSON.stringify(pkg.version) },
+    // The desktop app always runs as production: Herald's own code sees NODE_ENV folded in at
+    // build time, and main/app-lifecycle.ts sets it for the packages kept external.
+    define: {
+      __HERALD_VERSION__: JSON.stringify(pkg.version),
+      'process.env.NODE_ENV': JSON.stringify('production'),
+    },
     logLevel: 'warning',
   });
   await build({

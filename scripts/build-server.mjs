@@ -2,7 +2,7 @@
  * Bundles the headless server and the `npm start` launcher with esbuild, so production runs
  * compiled JavaScript under plain Node (no TypeScript loader at run time):
  *   server/bin.ts    → out/server/cli.js       (`node out/server/cli.js`, the `herald` bin)
- *   scripts/start.ts → out/server/launcher.js  (what scripts/start.mjs runs)
+ *   scripts/launcher.ts → out/server/launcher.js  (what scripts/start.mjs runs)
  *   server/db/write-worker/write-worker.ts → out/server/write-worker.js (the SQLite write
  *                      thread, found beside the chunk that starts it)
  * plus the chunk they share. Plain JavaScript, because scripts/start.mjs builds with it before
@@ -75,7 +75,7 @@ export async function buildServer() {
     absWorkingDir: root,
     entryPoints: {
       cli: path.join(root, 'server', 'bin.ts'),
-      launcher: path.join(root, 'scripts', 'start.ts'),
+      launcher: path.join(root, 'scripts', 'launcher.ts'),
       'write-worker': path.join(root, 'server', 'db', 'write-worker', 'write-worker.ts'),
     },
     outdir: outDir,

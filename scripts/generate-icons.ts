@@ -2,7 +2,8 @@
  * Draws Herald's icons without any image tool: a rounded indigo square with a white "H" and an
  * amber notification dot, anti-aliased by supersampling, written as PNG with zlib.
  * Writes build/icon.png (512 px, electron-builder derives the .icns/.ico from it) and
- * build/tray.png + build/tray@2x.png (16 and 32 px; Electron picks @2x on HiDPI screens).
+ * build/tray.png + build/tray@2x.png (16 and 32 px; Electron picks @2x on HiDPI screens), the
+ * black macOS menu-bar pair build/trayTemplate.png + @2x, and build/unread-overlay.png (Windows).
  * Run: `npx tsx scripts/generate-icons.ts`; the results are committed.
  */
 import { writeFileSync } from 'node:fs';
@@ -93,8 +94,42 @@ function sample(x: number, y: number, inset: number): Rgba {
   return letter ? WHITE : INDIGO;
 }
 
-/** renderIcon() draws the design at `size` pixels with 4×4 supersampling. */
+const BLACK: Rgba = [0, 0, 0, 255];
+const RED: Rgba = [220, 38, 38, 255];
+
+/**
+ * The macOS menu-bar variant: black on transparent, with the letter and the dot cut out of a
+ * rounded square. macOS uses only the alpha of a "Template" image and tints it for light and
+ * dark menu bars, so colour would be lost there anyway.
+ */
+function sampleTemplate(x: number, y: number): Rgba {
+  const dot = { x: 0.76, y: 0.24, r: 0.14 };
+  const d2 = (x - dot.x) ** 2 + (y - dot.y) ** 2;
+  if (d2 <= dot.r ** 2) return BLACK;
+  if (d2 <= (dot.r + 0.06) ** 2) return CLEAR;
+  if (!insideRoundedRect(x, y, 0.06, 0.2)) return CLEAR;
+  const letter =
+    insideRect(x, y, 0.27, 0.27, 0.4, 0.75) ||
+    insideRect(x, y, 0.6, 0.27, 0.73, 0.75) ||
+    insideRect(x, y, 0.4, 0.455, 0.6, 0.565);
+  return letter ? CLEAR : BLACK;
+}
+
+/** The Windows taskbar overlay shown while messages are unread: a red dot with a white rim. */
+function sampleOverlay(x: number, y: number): Rgba {
+  const d2 = (x - 0.5) ** 2 + (y - 0.5) ** 2;
+  if (d2 <= 0.36 ** 2) return RED;
+  return d2 <= 0.48 ** 2 ? WHITE : CLEAR;
+}
+
+type Design = (x: number, y: number) => Rgba;
+
+/** renderIcon() draws the app design at `size` pixels with 4×4 supersampling. */
 export function renderIcon(size: number, inset: number): Uint8Array {
+  return renderDesign(size, (x, y) => sample(x, y, inset));
+}
+
+function renderDesign(size: number, design: Design): Uint8Array {
   const pixels = new Uint8Array(size * size * 4);
   const grid = 4;
   for (let py = 0; py < size; py++) {
@@ -105,7 +140,7 @@ export function renderIcon(size: number, inset: number): Uint8Array {
       let a = 0;
       for (let sy = 0; sy < grid; sy++) {
         for (let sx = 0; sx < grid; sx++) {
-          const c = sample((px + (sx + 0.5) / grid) / size, (py + (sy + 0.5) / grid) / size, inset);
+          const c = design((px + (sx + 0.5) / grid) / size, (py + (sy + 0.5) / grid) / size);
           // Premultiplied accumulation keeps edges against transparency from darkening.
           r += c[0] * c[3];
           g += c[1] * c[3];
@@ -128,13 +163,17 @@ const isMain =
 if (isMain) {
   const buildDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'build');
   // The app icon keeps a margin like the macOS icon grid; tray icons use the whole square.
-  const outputs: Array<[string, number, number]> = [
-    ['icon.png', 512, 0.06],
-    ['tray.png', 16, 0],
-    ['tray@2x.png', 32, 0],
+  const outputs: Array<[string, number, Design]> = [
+    ['icon.png', 512, (x, y) => sample(x, y, 0.06)],
+    ['tray.png', 16, (x, y) => sample(x, y, 0)],
+    ['tray@2x.png', 32, (x, y) => sample(x, y, 0)],
+    // "Template" in the name is what makes macOS treat the image as a template.
+    ['trayTemplate.png', 16, sampleTemplate],
+    ['trayTemplate@2x.png', 32, sampleTemplate],
+    ['unread-overlay.png', 16, sampleOverlay],
   ];
-  for (const [name, size, inset] of outputs) {
-    writeFileSync(path.join(buildDir, name), encodePng(size, size, renderIcon(size, inset)));
+  for (const [name, size, design] of outputs) {
+    writeFileSync(path.join(buildDir, name), encodePng(size, size, renderDesign(size, design)));
     console.log(`wrote build/${name} (${size}×${size})`);
   }
 }

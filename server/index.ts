@@ -40,20 +40,39 @@ export interface HeraldServer {
    * null once an administrator exists.
    */
   setupCode(): string | null;
+  /**
+   * Releases the data-folder lock synchronously, for the moment the OS ends the session and no
+   * asynchronous close would finish. Committed data needs nothing more: SQLite's WAL recovers it
+   * on the next open.
+   */
+  releaseNow(): void;
   /** The composed parts, for tests and the desktop shell. */
   ctx: HeraldParts;
 }
 
+/**
+ * The port cannot be had: another program listens on it (EADDRINUSE), or the OS refuses it
+ * (EACCES: on Windows, ranges reserved by Hyper-V, WSL or Docker; elsewhere a port below 1024
+ * without privileges). Either way the answer is another port.
+ */
 export class PortInUseError extends Error {
   constructor(
     readonly host: string,
     readonly port: number,
+    readonly code: string = 'EADDRINUSE',
   ) {
     super(
-      `Port ${port} on ${host} is already in use: is another Herald running? Choose another port with --port or HERALD_PORT.`,
+      code === 'EACCES'
+        ? `Port ${port} on ${host} is refused by the operating system (on Windows, Hyper-V, WSL or Docker may reserve it: see \`netsh interface ipv4 show excludedportrange protocol=tcp\`). Choose another port with --port or HERALD_PORT.`
+        : `Port ${port} on ${host} is already in use: is another Herald running? Choose another port with --port or HERALD_PORT.`,
     );
     this.name = 'PortInUseError';
   }
+}
+
+/** isPortRefusal() is true for the listen errors that another port would avoid. */
+export function isPortRefusal(err: NodeJS.ErrnoException): boolean {
+  return err.code === 'EADDRINUSE' || err.code === 'EACCES';
 }
 
 export { DataDirLockedError } from './data-dir/lock';
@@ -64,7 +83,7 @@ export async function startServer(opts: StartServerOptions): Promise<HeraldServe
   const config = readHeraldConfig(opts);
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   // Before anything is written: a second Herald on this folder stops here (DataDirLockedError).
-  const lock = acquireDataDirLock(config.dataDir);
+  const lock = acquireDataDirLock(config.dataDir, { takeOver: opts.takeOverDataDirLock === true });
   try {
     return await openServer(config, lock);
   } catch (err) {
@@ -119,6 +138,7 @@ async function openServer(config: HeraldConfig, lock: DataDirLock): Promise<Hera
     scheduler: herald.scheduler,
     unreadCount: () => HostedMessage.count({ where: { readAt: null } }),
     setupCode: () => setupCode.display(),
+    releaseNow: () => lock.release(),
     ctx: herald.parts,
   };
 }
@@ -146,7 +166,7 @@ function listen(
     server.listen(port, host);
     server.once('listening', () => resolve(server));
     server.once('error', (err: NodeJS.ErrnoException) => {
-      reject(err.code === 'EADDRINUSE' ? new PortInUseError(host, port) : err);
+      reject(isPortRefusal(err) ? new PortInUseError(host, port, err.code) : err);
     });
   });
 }

@@ -33,6 +33,13 @@ export interface ServerInfo {
   /** Herald's data folder (database, key). */
   dataDir: string;
   deliveriesPaused: boolean;
+  /** The app's `process.platform` ('darwin', 'win32', 'linux', …). */
+  platform: string;
+  /**
+   * True when a tray icon was created and a tray is likely visible (false on desktops without
+   * one, such as stock GNOME, where "close to tray" would leave no way back to the window).
+   */
+  trayShown: boolean;
 }
 
 /** Answer of {@link DesktopApi.updateSettings}. */

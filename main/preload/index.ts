@@ -4,6 +4,7 @@
  * no way to name a channel from the page.
  */
 import { IpcChannel, MainToRenderer } from '../ipc/channels';
+import { DESKTOP_API_KEYS } from './api-keys';
 import type { DesktopApi, DesktopSettings } from './desktop-api';
 
 /** The part of Electron's renderer-side module the preload uses. */
@@ -48,4 +49,6 @@ const api: DesktopApi = {
   },
 };
 
-contextBridge.exposeInMainWorld('desktop', api);
+// Exactly the listed keys cross the bridge, whatever else the object might carry.
+const exposed = Object.fromEntries(DESKTOP_API_KEYS.map((key) => [key, api[key]]));
+contextBridge.exposeInMainWorld('desktop', exposed);

@@ -44,6 +44,11 @@ export interface StartServerOptions {
   metrics?: { enabled: boolean; token?: string };
   /** A PostgreSQL URL, as HERALD_DATABASE_URL (which it overrides); unset: SQLite in dataDir. */
   databaseUrl?: string;
+  /**
+   * Replace a data-folder lock left by another pid (data-dir/lock.ts `takeOver`): the desktop
+   * app, whose own single-instance lock already keeps a second copy away.
+   */
+  takeOverDataDirLock?: boolean;
 }
 
 export interface HttpTimeouts {

@@ -1,4 +1,5 @@
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { uptime } from 'node:os';
 import { join } from 'node:path';
 
 import { PRIVATE_FILE_MODE } from './permissions';
@@ -29,19 +30,58 @@ export interface DataDirLock {
 /** Lock files this process holds: a pid equal to ours in any other file is a dead process's. */
 const heldByThisProcess = new Set<string>();
 
+/** How the lock treats one it finds. */
+export interface LockOptions {
+  /**
+   * Replace any lock that is not this process's own, live pid or not. For the desktop app only:
+   * Electron's single-instance lock already keeps a second desktop Herald away, so a lock found
+   * there is a crashed run's whose pid the OS has since given to another program.
+   */
+  takeOver?: boolean;
+  /** The clock and the machine's uptime in seconds, for tests. */
+  now?: () => number;
+  uptimeSeconds?: () => number;
+}
+
+/**
+ * Slack for the boot time, which is derived from a whole-second uptime on some systems and a
+ * wall clock that NTP may have stepped since boot.
+ */
+const BOOT_TIME_SLACK_MS = 5_000;
+
+/**
+ * writtenBeforeBoot() is true when the lock file was last written before the machine last
+ * booted: no process of that boot survives a restart, whatever pid the file names (after an OS
+ * shutdown or a power cut the pid is often in use again by then).
+ */
+export function writtenBeforeBoot(
+  writtenAtMs: number,
+  nowMs: number,
+  uptimeSeconds: number,
+): boolean {
+  const bootedAtMs = nowMs - uptimeSeconds * 1000;
+  return writtenAtMs < bootedAtMs - BOOT_TIME_SLACK_MS;
+}
+
 /**
  * Takes the data folder for this process: `herald.lock` holding our pid, created exclusively.
- * A lock whose pid is gone (a crash, a SIGKILL, a container restarted with the same pid) is
- * taken over; a live one refuses with DataDirLockedError before anything is written.
+ * A lock whose pid is gone (a crash, a SIGKILL, a container restarted with the same pid) or
+ * that was written before the last boot is taken over; a live one refuses with
+ * DataDirLockedError before anything is written, unless `options.takeOver` says otherwise.
  */
-export function acquireDataDirLock(dataDir: string): DataDirLock {
+export function acquireDataDirLock(dataDir: string, options: LockOptions = {}): DataDirLock {
   const file = join(dataDir, LOCK_FILE);
+  const now = options.now ?? Date.now;
+  const uptimeSeconds = options.uptimeSeconds ?? uptime;
   for (let attempt = 0; ; attempt++) {
     if (tryCreate(file)) break;
     const content = readLock(file);
     if (content === null) continue; // Removed between our create and read: try again.
     const pid = parsePid(content);
-    if (pid !== null && isLive(pid, file)) throw new DataDirLockedError(dataDir, pid);
+    const stale =
+      (pid !== null && pid !== process.pid && options.takeOver === true) ||
+      isWrittenBeforeBoot(file, now(), uptimeSeconds());
+    if (!stale && pid !== null && isLive(pid, file)) throw new DataDirLockedError(dataDir, pid);
     if (attempt > 3) throw new DataDirLockedError(dataDir, pid ?? 0);
     // Remove the stale lock only if it still holds what we judged stale (another starting
     // process may have just replaced it with its own).
@@ -59,6 +99,14 @@ export function acquireDataDirLock(dataDir: string): DataDirLock {
     if (parsePid(readLock(file) ?? '') === process.pid) removeQuietly(file);
   }
   return { file, release };
+}
+
+function isWrittenBeforeBoot(file: string, nowMs: number, uptimeSeconds: number): boolean {
+  try {
+    return writtenBeforeBoot(statSync(file).mtimeMs, nowMs, uptimeSeconds);
+  } catch {
+    return false; // Gone already: the loop creates it afresh.
+  }
 }
 
 function tryCreate(file: string): boolean {

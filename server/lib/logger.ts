@@ -1,3 +1,5 @@
+import { inspect } from 'node:util';
+
 /** Module-tagged logger; quiet under tests unless HERALD_LOG is set. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -16,6 +18,27 @@ export interface Logger {
   error(msg: string, extra?: unknown): void;
 }
 
+/**
+ * Somewhere else every log line goes, besides the console: the desktop app's log file, since a
+ * packaged app started from a menu has no terminal to print to. Sinks get the finished line and
+ * must not throw.
+ */
+export type LogSink = (line: string, level: LogLevel) => void;
+
+const sinks = new Set<LogSink>();
+
+/** addLogSink() sends every line at or above the threshold to `sink` too; returns a remover. */
+export function addLogSink(sink: LogSink): () => void {
+  sinks.add(sink);
+  return () => sinks.delete(sink);
+}
+
+/** describeExtra() renders a log call's extra value: an error's stack, anything else inspected. */
+export function describeExtra(extra: unknown): string {
+  if (extra instanceof Error) return extra.stack ?? `${extra.name}: ${extra.message}`;
+  return typeof extra === 'string' ? extra : inspect(extra, { depth: 4, breakLength: Infinity });
+}
+
 export function createLogger(module: string): Logger {
   const log = (level: LogLevel, msg: string, extra?: unknown): void => {
     if (order[level] < threshold()) return;
@@ -23,6 +46,9 @@ export function createLogger(module: string): Logger {
     const stream = level === 'error' || level === 'warn' ? console.error : console.log;
     if (extra === undefined) stream(line);
     else stream(line, extra);
+    if (sinks.size === 0) return;
+    const full = extra === undefined ? line : `${line} ${describeExtra(extra)}`;
+    for (const sink of sinks) sink(full, level);
   };
   return {
     debug: (m, e) => log('debug', m, e),

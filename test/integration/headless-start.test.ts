@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -51,4 +51,59 @@ describe('headless start', () => {
     // It printed no address it would be listening on: no fallback port was taken.
     expect(output).not.toMatch(/https?:\/\/[^\s]+:\d+/);
   });
+
+  // A port the OS refuses answers EACCES, as Windows does for its Hyper-V/WSL reserved ranges.
+  // Reproduced for real with a privileged port and an unprivileged user, which needs root to
+  // switch to.
+  const canDropPrivileges =
+    process.platform !== 'win32' &&
+    process.getuid?.() === 0 &&
+    // The checkout must be readable by that user (a clone under /root is not).
+    spawnSync(process.execPath, ['-e', `require('fs').accessSync(${JSON.stringify(root)})`], {
+      uid: 65534,
+      gid: 65534,
+    }).status === 0;
+  if (!canDropPrivileges)
+    console.warn('EACCES test skipped: needs root and a checkout nobody can read');
+  it.skipIf(!canDropPrivileges)(
+    'a port the OS refuses (EACCES) stops Herald with the refusal named and the way out',
+    async () => {
+      const open = mkdtempSync(join(tmpdir(), 'herald-refused-'));
+      chmodSync(open, 0o777);
+      try {
+        const child = spawn(
+          process.execPath,
+          [
+            '--import',
+            'tsx',
+            join(root, 'server/cli.ts'),
+            '--data-dir',
+            join(open, 'data'),
+            '--port',
+            '80',
+          ],
+          {
+            cwd: root,
+            // nobody: may not bind ports below 1024.
+            uid: 65534,
+            gid: 65534,
+            env: { ...process.env, HOME: open },
+            stdio: ['ignore', 'pipe', 'pipe'],
+          },
+        );
+        let output = '';
+        child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+        child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+        const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+
+        expect(code).toBe(1);
+        expect(output).toContain('Port 80 on 127.0.0.1 is refused by the operating system');
+        expect(output).toMatch(/--port|HERALD_PORT/);
+        expect(output).not.toMatch(/\n\s+at /);
+      } finally {
+        rmSync(open, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
 });

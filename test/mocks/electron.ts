@@ -1,4 +1,5 @@
-import type { ElectronMain, MainBrowserWindow } from '../../main/electron';
+import type { AppMenuItem } from '../../main/app-menu';
+import type { ElectronMain, MainBrowserWindow, NativeImageLike } from '../../main/electron';
 import type { IpcEventLike } from '../../main/ipc/ipc-main';
 import type { NotificationText } from '../../main/notifications';
 import type { MessageBoxSpec } from '../../main/port-choice';
@@ -25,13 +26,52 @@ export interface FakeElectron extends ElectronMain {
     send(win: FakeWindow, channel: string, ...args: unknown[]): void;
   };
   quits: number;
+  /** Codes app.exit() was called with, in order. */
+  exits: number[];
+  /** app.relaunch() calls, with their options. */
+  relaunches: Array<{ execPath?: string; args?: string[] } | undefined>;
+  /** Error boxes shown (the start-failure dialog). */
+  errorBoxes: Array<{ title: string; content: string }>;
+  /** The application menu set with Menu.setApplicationMenu (the template, as built). */
+  applicationMenu: AppMenuItem[] | null;
+  /** The app's own events: tests emit 'before-quit', 'second-instance'… as Electron would. */
+  appEvents: Emitter;
+  /** powerMonitor's events ('shutdown'). */
+  powerEvents: Emitter;
+  /** What the session's handlers were set to, so tests can ask them as Chromium would. */
+  sessionHandlers: {
+    headers?: Parameters<
+      ElectronMain['session']['defaultSession']['webRequest']['onHeadersReceived']
+    >[0];
+    permissionRequest?: Parameters<
+      ElectronMain['session']['defaultSession']['setPermissionRequestHandler']
+    >[0];
+    permissionCheck?: Parameters<
+      ElectronMain['session']['defaultSession']['setPermissionCheckHandler']
+    >[0];
+  };
+  /** URLs handed to shell.openExternal, and folders to shell.openPath. */
+  openedExternal: string[];
+  openedPaths: string[];
   /** When set, constructing a Notification throws it (a desktop without a notification daemon). */
   notificationError: Error | null;
+  /** When set, constructing a Tray throws it. */
+  trayError: Error | null;
+  /** What requestSingleInstanceLock() answers (false: another instance runs). */
+  singleInstance: boolean;
+  /** When set, the next loadURL rejects with it (as Electron does with a net error). */
+  loadError: (Error & { code?: string; errno?: number }) | null;
+}
+
+/** A NativeImage stand-in that remembers its file and whether it became a template. */
+export interface FakeImage extends NativeImageLike {
+  path: string;
+  template: boolean;
 }
 
 type Listener = (...args: never[]) => unknown;
 
-class Emitter {
+export class Emitter {
   readonly listeners = new Map<string, Listener[]>();
   on(event: string, listener: Listener) {
     this.listeners.set(event, [...(this.listeners.get(event) ?? []), listener]);
@@ -55,7 +95,12 @@ export class FakeWindow extends Emitter implements MainBrowserWindow {
   visible = false;
   destroyed = false;
   minimized = false;
+  reloads = 0;
+  /** setOverlayIcon() calls: [image or null, description]. */
+  readonly overlays: Array<[NativeImageLike | null, string]> = [];
   openHandler: ((details: { url: string }) => { action: 'deny' }) | undefined;
+  /** Rejects the next loadURL with this, then clears it. */
+  nextLoadError: (Error & { code?: string; errno?: number }) | null = null;
   readonly webContents: MainBrowserWindow['webContents'] & { events: Emitter };
 
   constructor(readonly options: MainWindowOptions) {
@@ -67,10 +112,31 @@ export class FakeWindow extends Emitter implements MainBrowserWindow {
       events,
       getURL: () => this.loaded.at(-1) ?? '',
       send: (channel: string, ...args: unknown[]) => void this.sent.push([channel, ...args]),
+      reload: () => void this.reloads++,
       setWindowOpenHandler: (handler) => void (this.openHandler = handler),
       on: ((event: string, listener: Listener) =>
         events.on(event, listener)) as MainBrowserWindow['webContents']['on'],
     };
+  }
+  setOverlayIcon(overlay: NativeImageLike | null, description: string) {
+    this.overlays.push([overlay, description]);
+  }
+  /**
+   * A navigation the page starts, as Chromium reports it: will-navigate listeners may
+   * preventDefault. Answers whether it went ahead.
+   */
+  navigate(url: string): boolean {
+    let prevented = false;
+    this.webContents.events.emit(
+      'will-navigate',
+      { url, preventDefault: () => (prevented = true) },
+      url,
+    );
+    return !prevented;
+  }
+  /** window.open() from the page: the handler's answer. */
+  open(url: string): { action: 'deny' } | undefined {
+    return this.openHandler?.({ url });
   }
   show() {
     this.visible = true;
@@ -91,6 +157,11 @@ export class FakeWindow extends Emitter implements MainBrowserWindow {
   async loadURL(url: string) {
     this.webContents.events.emit('did-start-loading');
     this.loaded.push(url);
+    const error = this.nextLoadError;
+    if (error) {
+      this.nextLoadError = null;
+      throw error;
+    }
     this.emit('ready-to-show');
   }
   /** What the close button does: listeners may preventDefault. */
@@ -138,6 +209,8 @@ export function createFakeElectron(appData: string): FakeElectron {
   const handlers = new Map<string, (event: IpcEventLike, ...args: unknown[]) => unknown>();
   const listeners = new Map<string, Array<(event: IpcEventLike, ...args: unknown[]) => void>>();
   const appEvents = new Emitter();
+  const powerEvents = new Emitter();
+  const sessionHandlers: FakeElectron['sessionHandlers'] = {};
 
   const fake: FakeElectron = {
     windows,
@@ -146,7 +219,19 @@ export function createFakeElectron(appData: string): FakeElectron {
     dialogs,
     dialogAnswers,
     quits: 0,
+    exits: [],
+    relaunches: [],
+    errorBoxes: [],
+    applicationMenu: null,
+    appEvents,
+    powerEvents,
+    sessionHandlers,
+    openedExternal: [],
+    openedPaths: [],
     notificationError: null,
+    trayError: null,
+    singleInstance: true,
+    loadError: null,
     app: {
       isPackaged: false,
       getPath: (name) => {
@@ -159,11 +244,15 @@ export function createFakeElectron(appData: string): FakeElectron {
       getAppPath: () => appData,
       setName: () => undefined,
       setAppUserModelId: () => undefined,
-      requestSingleInstanceLock: () => true,
+      requestSingleInstanceLock: () => fake.singleInstance,
       whenReady: async () => undefined,
-      quit: () => void fake.quits++,
-      exit: () => undefined,
-      relaunch: () => undefined,
+      // Like Electron's: quitting emits before-quit, whose listeners may hold the quit.
+      quit: () => {
+        fake.quits++;
+        appEvents.emit('before-quit', { preventDefault: () => undefined });
+      },
+      exit: (code?: number) => void fake.exits.push(code ?? 0),
+      relaunch: (options) => void fake.relaunches.push(options),
       setLoginItemSettings: () => undefined,
       setBadgeCount: () => true,
       on: ((event: string, listener: Listener) =>
@@ -173,16 +262,39 @@ export function createFakeElectron(appData: string): FakeElectron {
       constructor(options: MainWindowOptions) {
         super(options);
         windows.push(this);
+        // Electron announces every new WebContents on the app before anything loads in it.
+        appEvents.emit('web-contents-created', {}, this.webContents);
+        if (fake.loadError) {
+          this.nextLoadError = fake.loadError;
+          fake.loadError = null;
+        }
       }
     },
     Tray: class extends FakeTray {
       constructor(image: unknown) {
+        if (fake.trayError) throw fake.trayError;
         super(image);
         trays.push(this);
       }
     },
-    Menu: { buildFromTemplate: (template) => template },
-    nativeImage: { createFromPath: (path) => ({ path }) },
+    Menu: {
+      buildFromTemplate: (template) => template,
+      setApplicationMenu: (menu) => void (fake.applicationMenu = menu as AppMenuItem[]),
+    },
+    nativeImage: {
+      createFromPath: (path): FakeImage => {
+        const image: FakeImage = {
+          path,
+          template: false,
+          setTemplateImage: (on) => void (image.template = on),
+        };
+        return image;
+      },
+    },
+    powerMonitor: {
+      on: ((event: string, listener: Listener) =>
+        powerEvents.on(event, listener)) as ElectronMain['powerMonitor']['on'],
+    },
     Notification: Object.assign(
       class {
         readonly events = new Emitter();
@@ -212,17 +324,23 @@ export function createFakeElectron(appData: string): FakeElectron {
         dialogs.push(spec);
         return { response: dialogAnswers.shift() ?? spec.cancelId };
       },
-      showErrorBox: () => undefined,
+      showErrorBox: (title, content) => void fake.errorBoxes.push({ title, content }),
     },
     shell: {
-      openExternal: async () => undefined,
-      openPath: async () => '',
+      openExternal: async (url) => void fake.openedExternal.push(url),
+      openPath: async (path) => {
+        fake.openedPaths.push(path);
+        return '';
+      },
     },
     session: {
       defaultSession: {
-        webRequest: { onHeadersReceived: () => undefined },
-        setPermissionRequestHandler: () => undefined,
-        setPermissionCheckHandler: () => undefined,
+        webRequest: {
+          onHeadersReceived: (listener) => void (sessionHandlers.headers = listener),
+        },
+        setPermissionRequestHandler: (handler) =>
+          void (sessionHandlers.permissionRequest = handler),
+        setPermissionCheckHandler: (handler) => void (sessionHandlers.permissionCheck = handler),
       },
     },
     ipcMain: {

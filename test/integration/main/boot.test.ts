@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
+import { menuRoles } from '../../../main/app-menu';
 import { boot, type Desktop } from '../../../main/boot';
 import { IpcChannel, MainToRenderer } from '../../../main/ipc/channels';
 import { derivePaths, ensureDirs } from '../../../main/paths';
@@ -13,7 +14,7 @@ import { createShutdown } from '../../../main/shutdown';
 import { installTestHooks, type TestHooks } from '../../../main/test-hooks';
 import { startServer } from '../../../server/index';
 import { ConsoleClient } from '../../helpers/herald';
-import { createFakeElectron, type FakeElectron } from '../../mocks/electron';
+import { createFakeElectron, type FakeElectron, type FakeImage } from '../../mocks/electron';
 
 /**
  * boot() wired to the real embedded server (real SQLite in a temp folder, real HTTP on
@@ -53,6 +54,7 @@ describe('boot', () => {
   let blockers: net.Server[];
 
   beforeEach(() => {
+    sessionEvents.length = 0;
     temp = mkdtempSync(path.join(tmpdir(), 'herald-boot-'));
     electron = createFakeElectron(temp);
     desktop = null;
@@ -71,7 +73,17 @@ describe('boot', () => {
     rmSync(temp, { recursive: true, force: true });
   });
 
-  async function start(settings: Record<string, unknown>) {
+  const sessionEvents: string[] = [];
+
+  async function start(
+    settings: Record<string, unknown>,
+    options: {
+      platform?: NodeJS.Platform;
+      traySupported?: boolean;
+      env?: Record<string, string | undefined>;
+      quitting?: () => boolean;
+    } = {},
+  ) {
     const paths = derivePaths(path.join(temp, 'Herald-dev'));
     ensureDirs(paths);
     const store = memoryStore(settings);
@@ -82,8 +94,13 @@ describe('boot', () => {
       startServer,
       mainDir: path.join(temp, 'out', 'main'),
       version: '1.2.3-test',
-      isQuitting: () => false,
+      isQuitting: options.quitting ?? (() => false),
       hooks,
+      platform: options.platform ?? 'linux',
+      traySupported: options.traySupported ?? true,
+      env: options.env ?? {},
+      onSessionEnding: () => sessionEvents.push('ending'),
+      onSessionEnd: () => sessionEvents.push('end'),
     });
     return { paths, store };
   }
@@ -296,6 +313,8 @@ describe('boot', () => {
       lanUrls: [],
       dataDir: paths.dataDir,
       deliveriesPaused: false,
+      platform: 'linux',
+      trayShown: true,
     });
     await expect(electron.ipc.invoke(win, IpcChannel.setDeliveriesPaused, true)).resolves.toBe(
       true,
@@ -336,5 +355,282 @@ describe('boot', () => {
     await expect(fetch(`http://127.0.0.1:${port}/api/console/status`)).rejects.toThrow();
     expect(electron.trays[0]!.destroyed).toBe(true);
     expect(electron.ipc.handlers.size).toBe(0);
+  });
+
+  it('boot() guards every WebContents: navigation, new windows and webviews stay on Herald’s origin', async () => {
+    const port = await freePort();
+    await start({ port });
+    const origin = `http://127.0.0.1:${port}`;
+    const win = electron.windows[0]!;
+
+    expect(win.navigate(`${origin}/logs`)).toBe(true);
+    expect(win.navigate('https://example.com/phish')).toBe(false);
+    expect(win.navigate('file:///etc/passwd')).toBe(false);
+    expect(win.open('https://example.com/docs')).toEqual({ action: 'deny' });
+    expect(win.open(`${origin}/other`)).toEqual({ action: 'deny' });
+    await vi.waitFor(() =>
+      expect(electron.openedExternal).toEqual([
+        'https://example.com/phish',
+        'https://example.com/docs',
+        // window.open never makes a second Electron window, even for the console's own pages.
+        `${origin}/other`,
+      ]),
+    );
+    // A WebContents created later (DevTools, anything a page manages to open) is guarded too.
+    new electron.BrowserWindow(win.options);
+    const later = electron.windows.at(-1)!;
+    expect(later.navigate('https://example.com/')).toBe(false);
+    expect(later.open('javascript:alert(1)')).toEqual({ action: 'deny' });
+    let webviewPrevented = false;
+    later.webContents.events.emit('will-attach-webview', {
+      preventDefault: () => (webviewPrevented = true),
+    });
+    expect(webviewPrevented).toBe(true);
+  });
+
+  it('boot() applies the session policy: permissions for Herald’s origin only, and a CSP where a response lacks one', async () => {
+    const port = await freePort();
+    await start({ port });
+    const origin = `http://127.0.0.1:${port}`;
+    const { permissionRequest, permissionCheck, headers } = electron.sessionHandlers;
+
+    const ask = (permission: string, requestingUrl: string) =>
+      new Promise<boolean>((resolve) =>
+        permissionRequest!({}, permission, resolve, { requestingUrl }),
+      );
+    await expect(ask('clipboard-sanitized-write', `${origin}/`)).resolves.toBe(true);
+    await expect(ask('media', `${origin}/`)).resolves.toBe(false);
+    await expect(ask('clipboard-sanitized-write', 'https://example.com/')).resolves.toBe(false);
+    expect(permissionCheck!({}, 'geolocation', origin)).toBe(false);
+
+    const withCsp = await new Promise<Record<string, unknown>>((resolve) =>
+      headers!({ url: `${origin}/x`, responseHeaders: {} }, (r) =>
+        resolve(r.responseHeaders ?? {}),
+      ),
+    );
+    expect(withCsp['Content-Security-Policy']).toEqual([
+      expect.stringContaining("default-src 'none'"),
+    ]);
+  });
+
+  it('boot() without a tray icon lets the close button close the window, and says no tray shows', async () => {
+    electron.trayError = new Error('no tray on this desktop');
+    const port = await freePort();
+    await start({ port, minimizeToTray: true });
+    const win = electron.windows[0]!;
+
+    expect(electron.trays).toHaveLength(0);
+    expect(await electron.ipc.invoke(win, IpcChannel.getServerInfo)).toMatchObject({
+      trayShown: false,
+    });
+    expect(win.close()).toBe(true);
+    expect(win.destroyed).toBe(true);
+  });
+
+  it('boot() reports no tray shown where no StatusNotifier host is known', async () => {
+    const port = await freePort();
+    await start({ port }, { traySupported: false });
+
+    expect(await electron.ipc.invoke(electron.windows[0]!, IpcChannel.getServerInfo)).toMatchObject(
+      { trayShown: false, platform: 'linux' },
+    );
+  });
+
+  it('boot() lets the window close while quitting, even with close-to-tray on', async () => {
+    await start({ port: await freePort(), minimizeToTray: true }, { quitting: () => true });
+
+    expect(electron.windows[0]!.close()).toBe(true);
+  });
+
+  it('boot() asks to retry when the console fails to load, and loads it again', async () => {
+    electron.loadError = Object.assign(new Error('ERR_CONNECTION_REFUSED (-102) loading …'), {
+      code: 'ERR_CONNECTION_REFUSED',
+      errno: -102,
+    });
+    electron.dialogAnswers.push(0); // "Try again"
+    const port = await freePort();
+    await start({ port });
+    const win = electron.windows[0]!;
+
+    await vi.waitFor(() => expect(win.loaded).toHaveLength(2));
+    expect(electron.dialogs.map((d) => d.title)).toEqual(['Herald: console did not load']);
+    // The one-time secret of the first URL is never shown in the dialog.
+    expect(electron.dialogs[0]!.detail).not.toContain('secret');
+    expect(win.loaded[1]).toBe(`http://127.0.0.1:${port}/`);
+    expect(electron.quits).toBe(0);
+  });
+
+  it('boot() quits when the user gives up on a console that does not load', async () => {
+    electron.loadError = Object.assign(new Error('blocked'), { code: 'ERR_BLOCKED_BY_CLIENT' });
+    electron.dialogAnswers.push(1); // "Quit Herald"
+    await start({ port: await freePort() });
+
+    await vi.waitFor(() => expect(electron.quits).toBe(1));
+    expect(electron.windows[0]!.loaded).toHaveLength(1);
+  });
+
+  it('boot() takes no notice of a load aborted by the next navigation', async () => {
+    electron.loadError = Object.assign(new Error('ERR_ABORTED (-3)'), {
+      code: 'ERR_ABORTED',
+      errno: -3,
+    });
+    await start({ port: await freePort() });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+
+    expect(electron.dialogs).toEqual([]);
+    expect(electron.quits).toBe(0);
+  });
+
+  it('boot() reloads a crashed window once, then asks, and ignores a clean exit', async () => {
+    await start({ port: await freePort() });
+    const win = electron.windows[0]!;
+    const gone = (reason: string) =>
+      win.webContents.events.emit('render-process-gone', {}, { reason, exitCode: 1 });
+
+    gone('clean-exit');
+    expect(win.reloads).toBe(0);
+    gone('crashed');
+    expect(win.reloads).toBe(1);
+    expect(electron.dialogs).toEqual([]);
+
+    electron.dialogAnswers.push(0); // "Reload window"
+    gone('oom');
+    await vi.waitFor(() => expect(win.reloads).toBe(2));
+    expect(electron.dialogs.map((d) => d.title)).toEqual(['Herald: window stopped']);
+
+    electron.dialogAnswers.push(1); // "Quit Herald"
+    gone('crashed');
+    await vi.waitFor(() => expect(electron.quits).toBe(1));
+    expect(win.reloads).toBe(2);
+  });
+
+  it('boot() sets Herald’s own application menu, without reload or DevTools once packaged', async () => {
+    (electron.app as { isPackaged: boolean }).isPackaged = true;
+    const { paths } = await start({ port: await freePort() });
+
+    const menu = electron.applicationMenu!;
+    expect(menuRoles(menu)).toContain('quit');
+    for (const role of ['reload', 'forceReload', 'toggleDevTools', 'viewMenu'])
+      expect(menuRoles(menu)).not.toContain(role);
+    const file = menu.find((item) => item.label === 'File')!;
+    file.submenu!.find((item) => item.id === 'log-folder')!.click!();
+    await vi.waitFor(() => expect(electron.openedPaths).toEqual([paths.logsDir]));
+  });
+
+  it('boot() keeps reload and DevTools in the menu of a development run', async () => {
+    await start({ port: await freePort() });
+
+    expect(menuRoles(electron.applicationMenu!)).toEqual(
+      expect.arrayContaining(['reload', 'toggleDevTools']),
+    );
+  });
+
+  it('boot() opens the log folder from the tray', async () => {
+    const { paths } = await start({ port: await freePort() });
+
+    electron.trays[0]!.menu.find((item) => item.id === 'log-folder')!.click!();
+
+    await vi.waitFor(() => expect(electron.openedPaths).toEqual([paths.logsDir]));
+  });
+
+  it('boot() gives macOS a template tray image and other systems the colour one', async () => {
+    await start({ port: await freePort() }, { platform: 'darwin' });
+    const mac = electron.trays[0]!.image as FakeImage;
+    expect(path.basename(mac.path)).toBe('trayTemplate.png');
+    expect(mac.template).toBe(true);
+    await createShutdown(desktop!.shutdownSteps()).run();
+
+    electron = createFakeElectron(temp);
+    await start({ port: await freePort() }, { platform: 'linux' });
+    const linux = electron.trays[0]!.image as FakeImage;
+    expect(path.basename(linux.path)).toBe('tray.png');
+    expect(linux.template).toBe(false);
+  });
+
+  it('boot() marks unread messages with a taskbar overlay on Windows and a badge elsewhere', async () => {
+    const badges: number[] = [];
+    electron.app.setBadgeCount = (count) => {
+      badges.push(count ?? 0);
+      return true;
+    };
+    const port = await freePort();
+    await start({ port }, { platform: 'win32' });
+    const origin = `http://127.0.0.1:${port}`;
+    const { client, send } = await hostedTemplate(origin);
+    const win = electron.windows[0]!;
+
+    expect((await send('Disk full')).status).toBe(200);
+    await vi.waitFor(() => expect(hooks.unread).toBe(1), { timeout: 10_000 });
+    const [image, description] = win.overlays.at(-1)!;
+    expect(path.basename((image as FakeImage).path)).toBe('unread-overlay.png');
+    expect(description).toBe('1 unread message');
+
+    const { items } = await client.ok('GET', '/messages');
+    await client.ok('PATCH', `/messages/${items[0].id}`, { read: true });
+    await electron.ipc.invoke(win, IpcChannel.unreadChanged);
+    expect(win.overlays.at(-1)).toEqual([null, '']);
+    // setBadgeCount does nothing on Windows; it is not what marks the taskbar there.
+    expect(badges).toEqual([]);
+  });
+
+  it('boot() shows the unread count as the app badge on Linux and macOS', async () => {
+    const badges: number[] = [];
+    electron.app.setBadgeCount = (count) => {
+      badges.push(count ?? 0);
+      return true;
+    };
+    await start({ port: await freePort() }, { platform: 'linux' });
+
+    await vi.waitFor(() => expect(badges).toEqual([0]));
+    expect(electron.windows[0]!.overlays).toEqual([]);
+  });
+
+  it('boot() restarts an AppImage from the AppImage file, and anything else from itself', async () => {
+    await start({ port: await freePort() }, { env: { APPIMAGE: '/home/u/Apps/Herald.AppImage' } });
+    await electron.ipc.invoke(electron.windows[0]!, IpcChannel.restartApp);
+    expect(electron.relaunches).toEqual([{ execPath: '/home/u/Apps/Herald.AppImage' }]);
+    expect(electron.quits).toBe(1);
+    await createShutdown(desktop!.shutdownSteps()).run();
+
+    electron = createFakeElectron(temp);
+    await start({ port: await freePort() }, { env: {} });
+    await electron.ipc.invoke(electron.windows[0]!, IpcChannel.restartApp);
+    expect(electron.relaunches).toEqual([undefined]);
+  });
+
+  it('boot() takes over a data-folder lock whose pid now belongs to another live program', async () => {
+    const paths = derivePaths(path.join(temp, 'Herald-dev'));
+    ensureDirs(paths);
+    // After a crash the OS gave the old pid to something else: here, our parent process.
+    writeFileSync(path.join(paths.dataDir, 'herald.lock'), `${process.ppid}\n`);
+
+    await start({ port: await freePort() });
+
+    expect(desktop).not.toBeNull();
+    expect(readFileSync(path.join(paths.dataDir, 'herald.lock'), 'utf8').trim()).toBe(
+      String(process.pid),
+    );
+  });
+
+  it('boot() passes Windows’ session-end questions to the app without refusing them', async () => {
+    await start({ port: await freePort() }, { platform: 'win32' });
+    const win = electron.windows[0]!;
+    let refused = false;
+
+    win.emit('query-session-end', { preventDefault: () => (refused = true) });
+    win.emit('session-end', { preventDefault: () => (refused = true) });
+
+    expect(sessionEvents).toEqual(['ending', 'end']);
+    expect(refused).toBe(false);
+  });
+
+  it('releaseNow() gives the data folder back at once, so the next start needs no take-over', async () => {
+    const { paths } = await start({ port: await freePort() });
+    const lock = path.join(paths.dataDir, 'herald.lock');
+    expect(existsSync(lock)).toBe(true);
+
+    desktop!.releaseNow();
+
+    expect(existsSync(lock)).toBe(false);
   });
 });

@@ -13,6 +13,7 @@ import {
 import {
   isPortInUseError,
   lanUrlsFor,
+  portRefusalOf,
   listenHost,
   windowUrlFor,
 } from '../../../main/server-contract';
@@ -55,9 +56,40 @@ describe('startOnChosenPort', () => {
       findFreePort: async (from) => from + 3,
     });
 
-    expect(questions).toEqual([{ port: 8765, suggestion: 8768, host: '127.0.0.1' }]);
+    expect(questions).toEqual([
+      { port: 8765, suggestion: 8768, host: '127.0.0.1', reason: 'in-use' },
+    ]);
     expect(tried).toEqual([8765, 8768]);
     expect(result?.port).toBe(8768);
+  });
+
+  it('startOnChosenPort() treats a port the OS refuses (EACCES, Windows reserved ranges) as a conflict and asks', async () => {
+    // The error Node's listen() gives for a port Windows has reserved for Hyper-V or WSL.
+    const refused = Object.assign(new Error('listen EACCES: permission denied 127.0.0.1:8765'), {
+      code: 'EACCES',
+      errno: -4092,
+      syscall: 'listen',
+      address: '127.0.0.1',
+      port: 8765,
+    });
+    const questions: PortConflict[] = [];
+    const result = await startOnChosenPort(8765, {
+      host: '127.0.0.1',
+      start: async (port) => {
+        if (port === 8765) throw refused;
+        return { port };
+      },
+      ask: async (conflict) => {
+        questions.push(conflict);
+        return { action: 'use-port', port: conflict.suggestion! };
+      },
+      findFreePort: async () => 8800,
+    });
+
+    expect(questions).toEqual([
+      { port: 8765, suggestion: 8800, host: '127.0.0.1', reason: 'refused' },
+    ]);
+    expect(result).toEqual({ server: { port: 8800 }, port: 8800 });
   });
 
   it('startOnChosenPort() never moves to another port on its own: retry tries the same port', async () => {
@@ -108,8 +140,29 @@ describe('startOnChosenPort', () => {
 });
 
 describe('portConflictDialog', () => {
+  it('portConflictDialog() says why when the OS refuses the port and offers the same way out', () => {
+    const dialog = portConflictDialog({
+      port: 8765,
+      suggestion: 8766,
+      host: '127.0.0.1',
+      reason: 'refused',
+    });
+
+    expect(dialog.spec.title).toBe('Herald: port refused');
+    expect(dialog.spec.message).toBe('Port 8765 cannot be used');
+    expect(dialog.spec.detail).toContain('Hyper-V, WSL or Docker');
+    expect(dialog.spec.detail).toContain('excludedportrange');
+    expect(dialog.spec.buttons).toEqual(['Use port 8766', 'Try port 8765 again', 'Quit Herald']);
+    expect(dialog.answer(0)).toEqual({ action: 'use-port', port: 8766 });
+  });
+
   it('portConflictDialog() offers the suggested port, a retry and quit, mapping each button', () => {
-    const dialog = portConflictDialog({ port: 8765, suggestion: 8766, host: '127.0.0.1' });
+    const dialog = portConflictDialog({
+      port: 8765,
+      suggestion: 8766,
+      host: '127.0.0.1',
+      reason: 'in-use',
+    });
 
     expect(dialog.spec.buttons).toEqual(['Use port 8766', 'Try port 8765 again', 'Quit Herald']);
     expect(dialog.spec.message).toBe('Port 8765 is already in use');
@@ -121,7 +174,12 @@ describe('portConflictDialog', () => {
   });
 
   it('portConflictDialog() offers only retry and quit when no free port was found', () => {
-    const dialog = portConflictDialog({ port: 8765, suggestion: null, host: '127.0.0.1' });
+    const dialog = portConflictDialog({
+      port: 8765,
+      suggestion: null,
+      host: '127.0.0.1',
+      reason: 'in-use',
+    });
 
     expect(dialog.spec.buttons).toEqual(['Try port 8765 again', 'Quit Herald']);
     expect(dialog.answer(0)).toEqual({ action: 'retry' });
@@ -129,7 +187,9 @@ describe('portConflictDialog', () => {
   });
 
   it('portConflictDialog() treats an unexpected response (dialog dismissed) as quit', () => {
-    expect(portConflictDialog({ port: 1, suggestion: 2, host: 'h' }).answer(-1)).toEqual({
+    expect(
+      portConflictDialog({ port: 1, suggestion: 2, host: 'h', reason: 'in-use' }).answer(-1),
+    ).toEqual({
       action: 'quit',
     });
   });
@@ -173,6 +233,19 @@ describe('isPortFree and findFreePort', () => {
 });
 
 describe('server contract helpers', () => {
+  it('portRefusalOf() tells a taken port from a refused one, the server’s error included', () => {
+    const inUse = Object.assign(new Error('listen EADDRINUSE'), { code: 'EADDRINUSE' });
+    const refused = Object.assign(new Error('listen EACCES'), { code: 'EACCES' });
+    // server/index.ts's PortInUseError carries the listen error's code.
+    const serverRefused = Object.assign(new PortInUseError(80), { code: 'EACCES' });
+    expect(portRefusalOf(inUse)).toBe('in-use');
+    expect(portRefusalOf(refused)).toBe('refused');
+    expect(portRefusalOf(serverRefused)).toBe('refused');
+    expect(portRefusalOf(new PortInUseError(1))).toBe('in-use');
+    expect(portRefusalOf(Object.assign(new Error('x'), { code: 'ENOENT' }))).toBeNull();
+    expect(isPortInUseError(refused)).toBe(true);
+  });
+
   it('isPortInUseError() recognises PortInUseError by name and a raw EADDRINUSE', () => {
     const raw = Object.assign(new Error('listen EADDRINUSE'), { code: 'EADDRINUSE' });
 

@@ -156,7 +156,7 @@ describe('guardWebContents', () => {
   it('guardWebContents() denies every window.open and opens http(s) targets in the browser', () => {
     const { contents, openWindow } = fakeContents();
     const openExternal = vi.fn();
-    guardWebContents(contents, ORIGIN, openExternal);
+    guardWebContents(contents, () => ORIGIN, openExternal);
 
     expect(openWindow('https://example.com/')).toEqual({ action: 'deny' });
     expect(openWindow(`${ORIGIN}/messages/1`)).toEqual({ action: 'deny' });
@@ -167,7 +167,7 @@ describe('guardWebContents', () => {
   it('guardWebContents() lets same-origin navigation through and stops the rest', () => {
     const { contents, navigate } = fakeContents();
     const openExternal = vi.fn();
-    guardWebContents(contents, ORIGIN, openExternal);
+    guardWebContents(contents, () => ORIGIN, openExternal);
 
     expect(navigate(`${ORIGIN}/logs`)).toBe(false);
     expect(navigate('https://example.com/')).toBe(true);
@@ -178,7 +178,7 @@ describe('guardWebContents', () => {
   it('guardWebContents() reads the URL from the positional argument on older event shapes', () => {
     const { contents, listeners } = fakeContents();
     const openExternal = vi.fn();
-    guardWebContents(contents, ORIGIN, openExternal);
+    guardWebContents(contents, () => ORIGIN, openExternal);
     const event = { preventDefault: vi.fn() };
 
     listeners.get('will-navigate')!(event, 'https://example.com/');
@@ -189,7 +189,7 @@ describe('guardWebContents', () => {
 
   it('guardWebContents() stops redirects that leave the origin', () => {
     const { contents, fire } = fakeContents();
-    guardWebContents(contents, ORIGIN, vi.fn());
+    guardWebContents(contents, () => ORIGIN, vi.fn());
 
     expect(fire('will-redirect', `${ORIGIN}/`)).toBe(false);
     expect(fire('will-redirect', 'https://evil.example/')).toBe(true);
@@ -197,7 +197,7 @@ describe('guardWebContents', () => {
 
   it('guardWebContents() refuses to attach a <webview>', () => {
     const { contents, listeners } = fakeContents();
-    guardWebContents(contents, ORIGIN, vi.fn());
+    guardWebContents(contents, () => ORIGIN, vi.fn());
     const event = { preventDefault: vi.fn() };
 
     listeners.get('will-attach-webview')!(event);

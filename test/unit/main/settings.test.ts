@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_DESKTOP_SETTINGS,
   createDesktopSettings,
+  defaultDesktopSettings,
   desktopSettingsPatchSchema,
-  desktopSettingsSchema,
   readStoredSettings,
   type SettingsStoreLike,
 } from '../../../main/settings';
@@ -22,9 +22,9 @@ function memoryStore(initial: Record<string, unknown> = {}) {
   return store;
 }
 
-describe('desktopSettingsSchema', () => {
-  it('desktopSettingsSchema gives the documented defaults for an empty object', () => {
-    expect(desktopSettingsSchema.parse({})).toEqual({
+describe('defaultDesktopSettings', () => {
+  it('DEFAULT_DESKTOP_SETTINGS are the documented defaults of a machine with a tray', () => {
+    expect(DEFAULT_DESKTOP_SETTINGS).toEqual({
       port: 8765,
       listenOnLan: false,
       startAtLogin: false,
@@ -32,20 +32,36 @@ describe('desktopSettingsSchema', () => {
       notifications: true,
       doNotDisturb: false,
     });
-    expect(DEFAULT_DESKTOP_SETTINGS).toEqual(desktopSettingsSchema.parse({}));
+    expect(defaultDesktopSettings(true)).toEqual(DEFAULT_DESKTOP_SETTINGS);
+    expect(readStoredSettings({})).toEqual(DEFAULT_DESKTOP_SETTINGS);
   });
 
-  it('desktopSettingsSchema rejects ports outside 1024–65535 and non-integers', () => {
+  it('defaultDesktopSettings(false) turns close-to-tray off where no tray shows, and only that', () => {
+    expect(defaultDesktopSettings(false)).toEqual({
+      ...DEFAULT_DESKTOP_SETTINGS,
+      minimizeToTray: false,
+    });
+  });
+
+  it('a stored close-to-tray choice wins over the machine default either way', () => {
+    expect(
+      readStoredSettings({ minimizeToTray: true }, defaultDesktopSettings(false)),
+    ).toMatchObject({ minimizeToTray: true });
+    expect(
+      readStoredSettings({ minimizeToTray: false }, defaultDesktopSettings(true)),
+    ).toMatchObject({ minimizeToTray: false });
+    // A bad value falls back to this machine's default, not the tray machine's.
+    expect(
+      readStoredSettings({ minimizeToTray: 'no' }, defaultDesktopSettings(false)),
+    ).toMatchObject({ minimizeToTray: false });
+  });
+
+  it('stored ports outside 1024–65535 and non-integers fall back to the default', () => {
     for (const port of [0, 80, 1023, 65536, 8765.5, '8765']) {
-      expect(desktopSettingsSchema.safeParse({ port }).success).toBe(false);
+      expect(readStoredSettings({ port }).port).toBe(8765);
     }
-    expect(desktopSettingsSchema.parse({ port: 1024 }).port).toBe(1024);
-    expect(desktopSettingsSchema.parse({ port: 65535 }).port).toBe(65535);
-  });
-
-  it('desktopSettingsSchema rejects non-boolean switches', () => {
-    expect(desktopSettingsSchema.safeParse({ listenOnLan: 'true' }).success).toBe(false);
-    expect(desktopSettingsSchema.safeParse({ notifications: 1 }).success).toBe(false);
+    expect(readStoredSettings({ port: 1024 }).port).toBe(1024);
+    expect(readStoredSettings({ port: 65535 }).port).toBe(65535);
   });
 });
 
@@ -85,7 +101,7 @@ describe('readStoredSettings', () => {
 });
 
 describe('createDesktopSettings', () => {
-  it('update() saves the complete settings and reports the changed fields', () => {
+  it('update() saves only the changed fields and reports them', () => {
     const store = memoryStore({ port: 9000 });
     const settings = createDesktopSettings(store);
 
@@ -96,7 +112,21 @@ describe('createDesktopSettings', () => {
       changed: ['doNotDisturb'],
       restartRequired: false,
     });
-    expect(store.writes).toEqual([{ ...DEFAULT_DESKTOP_SETTINGS, port: 9000, doNotDisturb: true }]);
+    expect(store.writes).toEqual([{ doNotDisturb: true }]);
+  });
+
+  it('a machine default (close-to-tray) is not written to the file by an unrelated change', () => {
+    const store = memoryStore({});
+    const settings = createDesktopSettings(store, defaultDesktopSettings(false));
+
+    settings.update({ notifications: false });
+
+    expect(settings.get().minimizeToTray).toBe(false);
+    expect(store.store).toEqual({ notifications: false });
+    // The next start on a desktop that has a tray by then gets that machine's default.
+    expect(createDesktopSettings(store, defaultDesktopSettings(true)).get().minimizeToTray).toBe(
+      true,
+    );
   });
 
   it('update() flags a restart for port and LAN changes', () => {

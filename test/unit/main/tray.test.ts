@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 
 import {
   createTrayController,
+  trayIconFile,
   trayMenuTemplate,
   trayText,
   unreadBadge,
@@ -19,6 +20,7 @@ function actions() {
     setDeliveriesPaused: vi.fn((_paused: boolean) => undefined),
     setDoNotDisturb: vi.fn((_on: boolean) => undefined),
     openDataFolder: vi.fn(),
+    openLogFolder: vi.fn(),
     quit: vi.fn(),
   } satisfies TrayActions;
 }
@@ -68,7 +70,7 @@ describe('unreadBadge and unreadPhrase', () => {
 describe('trayMenuTemplate', () => {
   const byId = (items: TrayMenuItem[], id: string) => items.find((i) => i.id === id)!;
 
-  it('trayMenuTemplate() lists the count, open, deliveries, do-not-disturb, data folder and quit', () => {
+  it('trayMenuTemplate() lists the count, open, deliveries, do-not-disturb, the folders and quit', () => {
     const items = trayMenuTemplate({ ...quiet, unread: 3 }, actions());
 
     expect(items.filter((i) => i.type !== 'separator').map((i) => i.label)).toEqual([
@@ -77,6 +79,7 @@ describe('trayMenuTemplate', () => {
       'Pause deliveries',
       'Do not disturb',
       'Open data folder',
+      'Open log folder',
       'Quit Herald',
     ]);
     expect(byId(items, 'unread').enabled).toBe(false);
@@ -102,17 +105,27 @@ describe('trayMenuTemplate', () => {
     expect(a.setDoNotDisturb).toHaveBeenCalledWith(true);
   });
 
-  it('trayMenuTemplate() wires open, data folder and quit to their actions', () => {
+  it('trayMenuTemplate() wires open, the data and log folders and quit to their actions', () => {
     const a = actions();
     const items = trayMenuTemplate(quiet, a);
 
     byId(items, 'open').click!();
     byId(items, 'data-folder').click!();
+    byId(items, 'log-folder').click!();
     byId(items, 'quit').click!();
 
     expect(a.openWindow).toHaveBeenCalledOnce();
     expect(a.openDataFolder).toHaveBeenCalledOnce();
+    expect(a.openLogFolder).toHaveBeenCalledOnce();
     expect(a.quit).toHaveBeenCalledOnce();
+  });
+});
+
+describe('trayIconFile', () => {
+  it('trayIconFile() gives macOS the template image and everyone else the colour icon', () => {
+    expect(trayIconFile('darwin')).toBe('trayTemplate.png');
+    expect(trayIconFile('win32')).toBe('tray.png');
+    expect(trayIconFile('linux')).toBe('tray.png');
   });
 });
 

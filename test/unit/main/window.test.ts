@@ -23,7 +23,8 @@ describe('getMainWindowOptions', () => {
       webviewTag: false,
       navigateOnDragDrop: false,
       safeDialogs: true,
-      spellcheck: true,
+      // Chromium's spellchecker downloads dictionaries from a Google CDN on Linux and Windows.
+      spellcheck: false,
     });
   });
 
@@ -41,13 +42,18 @@ describe('getMainWindowOptions', () => {
 });
 
 describe('shouldHideOnClose', () => {
-  it('shouldHideOnClose() hides the window when minimise-to-tray is on and Herald is not quitting', () => {
-    expect(shouldHideOnClose({ minimizeToTray: true, quitting: false })).toBe(true);
+  it('shouldHideOnClose() hides the window when minimise-to-tray is on, a tray exists and Herald is not quitting', () => {
+    expect(shouldHideOnClose({ minimizeToTray: true, hasTray: true, quitting: false })).toBe(true);
   });
 
-  it('shouldHideOnClose() lets the window close while quitting or with minimise-to-tray off', () => {
-    expect(shouldHideOnClose({ minimizeToTray: true, quitting: true })).toBe(false);
-    expect(shouldHideOnClose({ minimizeToTray: false, quitting: false })).toBe(false);
+  it('shouldHideOnClose() lets the window close while quitting, without a tray, or with minimise-to-tray off', () => {
+    expect(shouldHideOnClose({ minimizeToTray: true, hasTray: true, quitting: true })).toBe(false);
+    expect(shouldHideOnClose({ minimizeToTray: true, hasTray: false, quitting: false })).toBe(
+      false,
+    );
+    expect(shouldHideOnClose({ minimizeToTray: false, hasTray: true, quitting: false })).toBe(
+      false,
+    );
   });
 });
 

@@ -553,6 +553,48 @@ const en = {
     pruned:
       'Deleted {sends} sends, {deliveries} deliveries, {attempts} attempts and {messages} hosted messages',
   },
+  desktop: {
+    title: 'Desktop',
+    intro: 'How Herald runs on this computer. Each change is saved at once.',
+    loadFailed: 'Could not read the desktop settings: {error}',
+    saveFailed: 'Not saved: {error}',
+    port: 'Port',
+    portHelp:
+      'Scripts on this computer send their messages to this port ({min}–{max}). A new port applies after Herald restarts; point your scripts at it then.',
+    portInvalid: 'The port must be a whole number from {min} to {max}.',
+    listenOnLan: 'Allow access from other computers',
+    listenOnLanHelp:
+      'Other computers on your network can then reach Herald (the console and the send API) at this computer’s addresses. Herald asks you to confirm first; it applies after a restart.',
+    startAtLogin: 'Open at login',
+    startAtLoginHelp:
+      'Herald starts when you log in to this computer, so scripts can send without you opening it first.',
+    startAtLoginLinux:
+      'Not available on Linux: to start Herald at login, add it to your desktop’s autostart applications (for example a .desktop file in ~/.config/autostart).',
+    minimizeToTray: 'Close to tray',
+    minimizeToTrayHelp:
+      'Closing the window keeps Herald running in the tray (the menu bar on macOS), still receiving and sending; quit it from the tray menu. On Linux desktops without a tray, such as stock GNOME, keep this off: the closed window could not be brought back.',
+    noTray:
+      'No tray icon is shown on this desktop. Keep "Close to tray" off, or a closed window has no icon to bring it back.',
+    notifications: 'Notifications',
+    notificationsHelp:
+      'Shows a system notification for each new hosted message; clicking it opens the message here.',
+    doNotDisturb: 'Do not disturb',
+    doNotDisturbHelp:
+      'Silences the notifications for now without turning them off; messages still arrive under "Hosted messages".',
+    restartTitle: 'Restart Herald to apply these changes',
+    pendingPort: 'Port: {running} now, {saved} after the restart',
+    pendingLan: 'Access from other computers: {running} now, {saved} after the restart',
+    on: 'on',
+    off: 'off',
+    restartNow: 'Restart now',
+    restartFailed: 'Could not restart: {error}',
+    scriptUrl: 'Scripts send to',
+    scriptUrlHelp: 'Local scripts post to this address, for example {example}.',
+    lanUrls: 'From other computers',
+    noLanUrls: 'No network address found',
+    dataDir: 'Data folder',
+    revealDataFolder: 'Show in folder',
+  },
 };
 
 export default en;

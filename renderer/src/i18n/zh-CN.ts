@@ -534,6 +534,45 @@ const zhCN: MessageSchema = {
     pruneConfirm: '现在删除早于上述设置的历史记录？',
     pruned: '已删除 {sends} 条发送、{deliveries} 条投递、{attempts} 次尝试和 {messages} 条托管消息',
   },
+  desktop: {
+    title: '桌面',
+    intro: 'Herald 在这台电脑上的运行方式。每项更改立即保存。',
+    loadFailed: '无法读取桌面设置：{error}',
+    saveFailed: '未保存：{error}',
+    port: '端口',
+    portHelp:
+      '本机脚本向此端口发送消息（{min}–{max}）。新端口在 Herald 重启后生效，届时请让脚本改用新端口。',
+    portInvalid: '端口必须是 {min} 到 {max} 之间的整数。',
+    listenOnLan: '允许其他电脑访问',
+    listenOnLanHelp:
+      '开启后，局域网内的其他电脑可以通过本机的地址访问 Herald（控制台和发送接口）。Herald 会先请你确认；重启后生效。',
+    startAtLogin: '登录时启动',
+    startAtLoginHelp: '登录这台电脑时自动启动 Herald，脚本无需等你手动打开就能发送。',
+    startAtLoginLinux:
+      'Linux 上不可用：如需登录时启动，请把 Herald 加入桌面环境的自启动程序（例如在 ~/.config/autostart 中放一个 .desktop 文件）。',
+    minimizeToTray: '关闭到托盘',
+    minimizeToTrayHelp:
+      '关闭窗口后 Herald 继续在托盘（macOS 上为菜单栏）中运行，照常接收和发送；从托盘菜单退出。在没有托盘的 Linux 桌面（如默认的 GNOME）上请保持关闭，否则窗口关闭后无法再找回。',
+    noTray:
+      '当前桌面没有显示托盘图标。请保持「关闭到托盘」为关闭，否则窗口关闭后没有图标可以把它找回。',
+    notifications: '通知',
+    notificationsHelp: '每条新的托管消息都显示一条系统通知；点击通知会在这里打开该消息。',
+    doNotDisturb: '勿扰',
+    doNotDisturbHelp: '暂时让通知静音而不关闭它；消息仍会出现在「托管消息」里。',
+    restartTitle: '重启 Herald 以应用以下更改',
+    pendingPort: '端口：当前 {running}，重启后 {saved}',
+    pendingLan: '其他电脑访问：当前{running}，重启后{saved}',
+    on: '开启',
+    off: '关闭',
+    restartNow: '立即重启',
+    restartFailed: '无法重启：{error}',
+    scriptUrl: '脚本发送地址',
+    scriptUrlHelp: '本机脚本向此地址发送，例如 {example}。',
+    lanUrls: '其他电脑使用',
+    noLanUrls: '未找到网络地址',
+    dataDir: '数据目录',
+    revealDataFolder: '在文件夹中显示',
+  },
 };
 
 export default zhCN;

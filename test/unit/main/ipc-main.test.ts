@@ -278,6 +278,8 @@ describe('registerServerInfoHandlers', () => {
         listenOnLan: false,
         lanUrls: [],
         dataDir: '/d',
+        platform: 'linux',
+        trayShown: true,
         deliveriesPaused: paused,
       }),
       setDeliveriesPaused: (p) => (paused = p),

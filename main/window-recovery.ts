@@ -71,8 +71,8 @@ export function loadFailureDialog(
   url: string,
   err: unknown,
 ): { spec: MessageBoxSpec; retry(response: number): boolean } {
-  const e = err as LoadError | null;
-  const cause = e?.code ?? e?.message ?? String(err);
+  // Chromium's code only: an error's message can quote the URL, one-time secret included.
+  const cause = (err as LoadError | null)?.code ?? 'unknown error';
   return {
     spec: {
       type: 'error',

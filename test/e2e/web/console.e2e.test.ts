@@ -1,31 +1,24 @@
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, copyFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startHttpPeer, type HttpPeer } from '../../helpers/http-peer';
 import { ConsoleClient, startTestHerald, type TestHerald } from '../../helpers/herald';
-import { e2eRequired } from '../required';
 import { ConsolePage } from './console-page';
+import {
+  chromiumAvailable,
+  ensureConsoleBuilt,
+  launchChromium,
+  RENDERER_DIST,
+  ROOT,
+} from './chromium';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const RENDERER_DIST = join(ROOT, 'renderer/dist');
 const SHOTS = join(ROOT, 'test-results/screenshots');
-const CHROMIUM = '/usr/bin/chromium';
 const ADMIN = { username: 'operator', password: 'e2e-password-1' };
 
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium && e2eRequired('chromium')) {
-  throw new Error(
-    `HERALD_E2E_REQUIRED requires the Chromium suite but ${CHROMIUM} is missing (apt-get install -y chromium)`,
-  );
-}
-if (!haveChromium) {
-  console.warn(`console e2e skipped: ${CHROMIUM} is missing (apt-get install -y chromium)`);
-}
+const haveChromium = chromiumAvailable('console e2e');
 
 /** An image that fails to decode (so an onerror handler, if one survived, would fire). */
 const BROKEN_IMAGE = 'data:image/png;base64,AAAA';
@@ -61,23 +54,11 @@ describe.skipIf(!haveChromium)(
 
     beforeAll(async () => {
       // The server serves the built console; build it once when a clean clone has none.
-      if (!existsSync(join(RENDERER_DIST, 'index.html'))) {
-        execFileSync(
-          'npx',
-          ['vite', 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'],
-          {
-            cwd: ROOT,
-            stdio: 'inherit',
-          },
-        );
-      }
+      ensureConsoleBuilt();
       mkdirSync(SHOTS, { recursive: true });
       hook = await startHttpPeer({ status: 200, body: '{"received":true}' });
       herald = await startTestHerald({ setup: false, rendererDir: RENDERER_DIST });
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-      });
+      browser = await launchChromium();
       context = await browser.newContext({
         viewport: { width: 1360, height: 860 },
         locale: 'en-US',

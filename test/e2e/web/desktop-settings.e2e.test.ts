@@ -1,31 +1,12 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { DesktopSettings, ServerInfo } from '../../../main/preload/desktop-api';
 import { ADMIN, startTestHerald, type TestHerald } from '../../helpers/herald';
-import { e2eRequired } from '../required';
 import { ConsolePage } from './console-page';
+import { chromiumAvailable, ensureConsoleBuilt, launchChromium, RENDERER_DIST } from './chromium';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const RENDERER_DIST = join(ROOT, 'renderer/dist');
-const CHROMIUM = '/usr/bin/chromium';
-
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium && e2eRequired('chromium')) {
-  throw new Error(
-    `HERALD_E2E_REQUIRED requires the Chromium suite but ${CHROMIUM} is missing (apt-get install -y chromium)`,
-  );
-}
-if (!haveChromium) {
-  console.warn(
-    `desktop settings e2e skipped: ${CHROMIUM} is missing (apt-get install -y chromium)`,
-  );
-}
+const haveChromium = chromiumAvailable('desktop settings e2e');
 
 /** One call the page made on the fake bridge. */
 type BridgeCall = [method: string, ...args: unknown[]];
@@ -103,18 +84,9 @@ describe.skipIf(!haveChromium)(
       (await calls(ui)).filter(([name]) => name === method).map(([, ...args]) => args);
 
     beforeAll(async () => {
-      if (!existsSync(join(RENDERER_DIST, 'index.html'))) {
-        execFileSync(
-          'npx',
-          ['vite', 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'],
-          { cwd: ROOT, stdio: 'inherit' },
-        );
-      }
+      ensureConsoleBuilt();
       herald = await startTestHerald({ rendererDir: RENDERER_DIST });
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-      });
+      browser = await launchChromium();
     });
 
     afterAll(async () => {

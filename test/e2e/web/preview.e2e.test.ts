@@ -1,27 +1,10 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startTestHerald, type TestHerald } from '../../helpers/herald';
-import { e2eRequired } from '../required';
+import { chromiumAvailable, ensureConsoleBuilt, launchChromium, RENDERER_DIST } from './chromium';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-const RENDERER_DIST = join(ROOT, 'renderer/dist');
-const CHROMIUM = '/usr/bin/chromium';
-
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium && e2eRequired('chromium')) {
-  throw new Error(
-    `HERALD_E2E_REQUIRED requires the Chromium suite but ${CHROMIUM} is missing (apt-get install -y chromium)`,
-  );
-}
-if (!haveChromium) {
-  console.warn(`preview e2e skipped: ${CHROMIUM} is missing (apt-get install -y chromium)`);
-}
+const haveChromium = chromiumAvailable('preview e2e');
 
 const HOSTILE =
   '<p>Before</p><script>window.__heraldXss = "script"</script>' +
@@ -42,13 +25,7 @@ describe.skipIf(!haveChromium)(
     let link = '';
 
     beforeAll(async () => {
-      if (!existsSync(join(RENDERER_DIST, 'index.html'))) {
-        execFileSync(
-          'npx',
-          ['vite', 'build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'],
-          { cwd: ROOT, stdio: 'inherit' },
-        );
-      }
+      ensureConsoleBuilt();
       herald = await startTestHerald({ rendererDir: RENDERER_DIST });
       const hosted = await herald.createChannel('hosted');
       const { token } = await herald.createTask('e2e-share', [
@@ -56,10 +33,7 @@ describe.skipIf(!haveChromium)(
       ]);
       const sent = await herald.sendV1({ token, title: 'Shared alert', html: HOSTILE });
       link = sent.body.data.hostMessageUrl;
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-      });
+      browser = await launchChromium();
       // A fresh context: no session cookie, as for someone who got the link in a chat.
       const context = await browser.newContext({ locale: 'en-US' });
       page = await context.newPage();

@@ -9,7 +9,7 @@ export default {
   mutate: process.env.HERALD_MUTATE
     ? process.env.HERALD_MUTATE.split(/\s+/)
     : [
-        'server/api/send/{send-schemas,send-service,rate-limiter,idempotency}.ts',
+        'server/features/sending/{send-schemas,send-service,rate-limiter,idempotency}.ts',
         'server/domain/placeholders.ts',
         'server/queue/{delivery-transitions,delivery-state,backoff,pacer,waiters}.ts',
         'server/channels/{dingtalk,wecom,feishu,slack,discord,telegram,ntfy,gotify,bark,webhook-body,wechat-official}.ts',

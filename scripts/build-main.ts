@@ -2,7 +2,7 @@
  * Bundles the Electron main process and the preload with esbuild:
  *   main/index.ts          → out/main/index.js    (ESM, Node target, the server bundled in)
  *   main/preload/index.ts  → out/preload/index.cjs (CommonJS: a sandboxed preload cannot load ESM)
- *   server/db/write-worker/write-worker.ts → out/main/write-worker.js (the SQLite write thread,
+ *   server/queue/store/write-worker.ts → out/main/write-worker.js (the SQLite write thread,
  *                            found beside the bundle that starts it)
  * and copies the runtime icons to out/main/assets/. Run: `npm run build:main`.
  */
@@ -78,7 +78,7 @@ export async function buildMain(options: { minify?: boolean } = {}): Promise<Bui
   });
   await build({
     absWorkingDir: root,
-    entryPoints: [path.join(root, 'server', 'db', 'write-worker', 'write-worker.ts')],
+    entryPoints: [path.join(root, 'server', 'queue', 'store', 'write-worker.ts')],
     outfile: path.join(outMain, 'write-worker.js'),
     bundle: true,
     platform: 'node',

@@ -3,7 +3,7 @@
  * compiled JavaScript under plain Node (no TypeScript loader at run time):
  *   server/bin.ts    → out/server/cli.js       (`node out/server/cli.js`, the `herald` bin)
  *   scripts/launcher.ts → out/server/launcher.js  (what scripts/start.mjs runs)
- *   server/db/write-worker/write-worker.ts → out/server/write-worker.js (the SQLite write
+ *   server/queue/store/write-worker.ts → out/server/write-worker.js (the SQLite write
  *                      thread, found beside the chunk that starts it)
  * plus the chunk they share. Plain JavaScript, because scripts/start.mjs builds with it before
  * anything can compile TypeScript. Run: `node scripts/build-server.mjs`.
@@ -76,7 +76,7 @@ export async function buildServer() {
     entryPoints: {
       cli: path.join(root, 'server', 'bin.ts'),
       launcher: path.join(root, 'scripts', 'launcher.ts'),
-      'write-worker': path.join(root, 'server', 'db', 'write-worker', 'write-worker.ts'),
+      'write-worker': path.join(root, 'server', 'queue', 'store', 'write-worker.ts'),
     },
     outdir: outDir,
     bundle: true,

@@ -14,11 +14,11 @@ import {
   type SendRouterDeps,
 } from './api/send/send-router';
 import { runHandlers } from './lib/handler-chain';
-import { rejectMalformedPath, translateClientErrors } from './middleware/bad-input';
-import { createCrossSiteGuard } from './middleware/cross-site-guard';
-import { errorHandler, notFoundHandler } from './middleware/error-handler';
-import { createHostAllowList } from './middleware/host-allow-list';
-import { createOpsRouter, type OpsRouterDeps } from './ops/ops-router';
+import { rejectMalformedPath, translateClientErrors } from './api/middleware/bad-input';
+import { createCrossSiteGuard } from './api/middleware/cross-site-guard';
+import { errorHandler, notFoundHandler } from './api/middleware/error-handler';
+import { createHostAllowList } from './api/middleware/host-allow-list';
+import { createOpsRouter, type OpsRouterDeps } from './api/ops-router';
 
 /**
  * The console is served from the same origin as the API, so 'self' covers every request it

@@ -15,7 +15,7 @@ import { HostedMessage } from './db/models';
 import type { HeraldEvents } from './events';
 import { expressBornClasses } from './lib/express-born-requests';
 import type { HeraldParts } from './parts';
-import type { Scheduler } from './schedules/scheduler';
+import type { Scheduler } from './features/schedules/scheduler';
 
 export {
   DEFAULT_HOST,

@@ -1,12 +1,12 @@
 import type { Sequelize } from 'sequelize';
 
-import type { ChannelService } from './api/console/channels/channel-service';
-import type { ScheduleService } from './api/console/schedules/schedule-service';
-import type { SetupCode } from './api/console/auth/setup-code';
-import type { SendService } from './api/send/send-service';
+import type { ChannelService } from './features/channel-config/channel-service';
+import type { ScheduleService } from './features/schedules/schedule-service';
+import type { SetupCode } from './features/auth/setup-code';
+import type { SendService } from './features/sending/send-service';
 import type { AdapterRuntime } from './channels/channel-adapter';
 import type { ChannelRegistry } from './channels/registry';
-import type { SettingsStore } from './config/settings-store';
+import type { SettingsStore } from './features/settings/settings-store';
 import type { SecretBox } from './crypto/secret-box';
 import type { TokenCodec } from './crypto/tokens';
 import type { WriteLock } from './db/writer';
@@ -14,7 +14,7 @@ import type { HeraldEvents } from './events';
 import type { Clock } from './lib/clock';
 import type { DeliveryState } from './queue/delivery-state';
 import type { Dispatcher } from './queue/dispatcher';
-import type { ScheduleRunner } from './schedules/schedule-runner';
+import type { ScheduleRunner } from './features/schedules/schedule-runner';
 
 /**
  * The shared parts the composition root (server/composition.ts) builds, by the names every

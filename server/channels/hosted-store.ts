@@ -1,4 +1,4 @@
-import { insertHostedMessages, type NewHostedMessage } from '../db/dialect-hot-path';
+import { insertHostedMessages, type NewHostedMessage } from '../db/hosted-messages';
 import type { BatchKind, Writer } from '../db/writer';
 import type { HeraldEvents } from '../events';
 import { errorMessage } from '../lib/errors';

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 
-import { writeWorkerMode, type WriteWorkerMode } from '../db/write-worker/remote-cycles';
+import { writeWorkerMode, type WriteWorkerMode } from './write-worker-mode';
 import { appRoot } from '../lib/app-root';
 import { systemClock, type Clock } from '../lib/clock';
-import { parseServerKeySource, type ServerKeySource } from '../crypto/server-key';
+import { parseServerKeySource, type ServerKeySource } from './server-key-source';
 import { parseMetricsSettings, type MetricsSettings } from './metrics-settings';
 import { parseDatabaseUrl } from './database-url';
 import { parseAllowedHosts, parseCorsOrigins, parseMaxConnections } from './http-guards';

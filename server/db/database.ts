@@ -4,13 +4,12 @@ import sqlite3 from 'sqlite3';
 import { createLogger } from '../lib/logger';
 import { sqliteExecutor, type SqlExecutor } from './sql';
 import { connectionExecutor, LegacyConnection, SqliteConnection } from './sqlite-connection';
+import { writeWorkerMode, type WriteWorkerMode } from '../config/write-worker-mode';
 import {
   RemoteCycles,
   WORKER_IDLE_MS,
   effectiveWriteWorkerMode,
-  writeWorkerMode,
   WriteWorkerSlot,
-  type WriteWorkerMode,
 } from './write-worker/remote-cycles';
 import { Writer } from './writer';
 

@@ -2,7 +2,7 @@ import type { AdapterRuntime } from '../channels/channel-adapter';
 import { DeliveryError } from '../channels/delivery-error';
 import { adapterFor, type ChannelRegistry } from '../channels/registry';
 import type { RetryPolicy } from '../config/settings-schema';
-import type { ClaimedDelivery, OutcomeRecord } from '../db/hot-path';
+import type { ClaimedDelivery, OutcomeRecord } from './store/hot-path';
 import type { Clock } from '../lib/clock';
 import { errorMessage } from '../lib/errors';
 import { nextAttemptAt } from './backoff';

@@ -3,21 +3,20 @@
  * cycle's executor, its items and the moment it runs. They hold no reference to the process
  * around them (clock, events, models), so the same code runs on the main thread's write
  * connection (PostgreSQL, or SQLite where the write worker is off) and inside the SQLite write
- * worker (server/db/write-worker), which receives the items and the moment as data.
+ * worker (server/queue/store/write-worker.ts), which receives the items and the moment as data.
  */
 import {
   claimDue,
   insertDeliveries,
-  insertHostedMessages,
   insertSends,
   recordOutcomes,
   recordStoredAttempts,
   type ClaimedDelivery,
   type NewDelivery,
-  type NewHostedMessage,
   type NewSend,
   type OutcomeRecord,
-} from '../db/dialect-hot-path';
+} from './store/dialect-hot-path';
+import { insertHostedMessages, type NewHostedMessage } from '../db/hosted-messages';
 import type { SqlExecutor } from '../db/sql';
 import { crashPoint } from '../lib/crash-point';
 import type { DeliveryStatus, SendStatus } from './delivery-transitions';

@@ -9,7 +9,7 @@ import {
   type ClaimedDelivery,
   type NewSend,
   type OutcomeRecord,
-} from '../db/dialect-hot-path';
+} from './store/dialect-hot-path';
 import type { SqlExecutor } from '../db/sql';
 import type { BatchKind, Writer } from '../db/writer';
 import { announceHostedMessage } from '../channels/hosted-store';

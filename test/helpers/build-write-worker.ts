@@ -15,7 +15,7 @@ export default async function setup(): Promise<() => void> {
   const dir = mkdtempSync(path.resolve('out/test/write-worker-'));
   const outfile = path.join(dir, 'write-worker.mjs');
   await build({
-    entryPoints: [path.resolve('server/db/write-worker/write-worker.ts')],
+    entryPoints: [path.resolve('server/queue/store/write-worker.ts')],
     outfile,
     bundle: true,
     platform: 'node',

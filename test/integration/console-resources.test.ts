@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { safeHtmlOf } from '../../server/api/console/messages/message-service';
+import { safeHtmlOf } from '../../server/features/hosted/message-service';
 import { Channel } from '../../server/db/models';
 import { startTestHerald, type TestHerald } from '../helpers/herald';
 import { onPostgres } from '../helpers/test-database';

@@ -4,8 +4,8 @@ import {
   pruneIdempotencyKeys,
   withIdempotency,
   type IdempotencyDeps,
-} from '../../server/api/send/idempotency';
-import type { SendResponse } from '../../server/api/send/send-service';
+} from '../../server/features/sending/idempotency';
+import type { SendResponse } from '../../server/features/sending/send-service';
 import { IdempotencyKey, Send } from '../../server/db/models';
 import { startHttpPeer, type HttpPeer } from '../helpers/http-peer';
 import { startTestHerald, type TestHerald } from '../helpers/herald';

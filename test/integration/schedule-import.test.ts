@@ -4,7 +4,7 @@ import {
   createScheduleFromImport,
   translateMessageNestCron,
   type ImportedSchedule,
-} from '../../server/schedules/schedule-import';
+} from '../../server/features/schedules/schedule-import';
 import { startTestHerald, type TestHerald } from '../helpers/herald';
 import { ManualClock } from '../helpers/manual-clock';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { Schedule, Send } from '../../server/db/models';
-import { Scheduler } from '../../server/schedules/scheduler';
+import { Scheduler } from '../../server/features/schedules/scheduler';
 import { startTestHerald, type TestHerald } from '../helpers/herald';
 import { startHttpPeer, type HttpPeer } from '../helpers/http-peer';
 import { ManualClock } from '../helpers/manual-clock';

@@ -1,11 +1,11 @@
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 
 import { AppError } from '../../lib/errors';
-import { checkJsonBody } from '../../middleware/bad-input';
-import { notFoundHandler } from '../../middleware/error-handler';
+import { checkJsonBody } from '../middleware/bad-input';
+import { notFoundHandler } from '../middleware/error-handler';
 import { createAuth, type AuthRouterDeps } from './auth/auth-router';
 import { createChannelRouter } from './channels/channel-router';
-import type { ChannelService } from './channels/channel-service';
+import type { ChannelService } from '../../features/channel-config/channel-service';
 import { createEventRouter, type EventRouterDeps } from './events/event-router';
 import { LiveStreams } from './events/live-streams';
 import {
@@ -14,24 +14,24 @@ import {
   type ImportRouterDeps,
 } from './import/import-router';
 import { createInstanceRouter } from './instances/instance-router';
-import type { InstanceService } from './instances/instance-service';
+import type { InstanceService } from '../../features/targets/instance-service';
 import { createLogRouter } from './logs/log-router';
-import type { LogService } from './logs/log-service';
+import type { LogService } from '../../features/history/log-service';
 import {
   createMaintenanceRouter,
   type MaintenanceRouterDeps,
 } from './maintenance/maintenance-router';
 import { createMessageRouter } from './messages/message-router';
-import type { MessageService } from './messages/message-service';
+import type { MessageService } from '../../features/hosted/message-service';
 import { createScheduleRouter } from './schedules/schedule-router';
-import type { ScheduleService } from './schedules/schedule-service';
+import type { ScheduleService } from '../../features/schedules/schedule-service';
 import { createSettingsRouter, type SettingsRouterDeps } from './settings/settings-router';
 import { createStatsRouter } from './stats/stats-router';
-import type { StatsService } from './stats/stats-service';
+import type { StatsService } from '../../features/history/stats-service';
 import { createTaskRouter } from './tasks/task-router';
-import type { TaskService } from './tasks/task-service';
+import type { TaskService } from '../../features/targets/task-service';
 import { createTemplateRouter } from './templates/template-router';
-import type { TemplateService } from './templates/template-service';
+import type { TemplateService } from '../../features/targets/template-service';
 
 /**
  * Mutations must be JSON: a cross-site form cannot send application/json without a CORS

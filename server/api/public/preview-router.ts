@@ -5,8 +5,8 @@ import { isPreviewKeyShaped } from '../../domain/preview-keys';
 import { ok } from '../../lib/envelope';
 import { AppError, notFound } from '../../lib/errors';
 import type { HeraldParts } from '../../parts';
-import { safeHtmlOf } from '../console/messages/message-service';
-import type { RateLimiter } from '../send/rate-limiter';
+import { safeHtmlOf } from '../../features/hosted/message-service';
+import type { RateLimiter } from '../../features/sending/rate-limiter';
 
 /** Preview answers per client address per minute: plenty to read, far too few to guess keys. */
 export const PREVIEW_PER_MINUTE = 60;

@@ -12,10 +12,10 @@ import { answerAlways200, sendEnvelope } from '../../lib/envelope';
 import { AppError } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import type { HeraldParts } from '../../parts';
-import { withIdempotency } from './idempotency';
-import type { RateLimiter } from './rate-limiter';
-import { plainV2Request, v1RequestSchema, v2RequestSchema } from './send-schemas';
-import type { SendService } from './send-service';
+import { withIdempotency } from '../../features/sending/idempotency';
+import type { RateLimiter } from '../../features/sending/rate-limiter';
+import { plainV2Request, v1RequestSchema, v2RequestSchema } from '../../features/sending/send-schemas';
+import type { SendService } from '../../features/sending/send-service';
 
 /**
  * What the send routes use: the send service, the per-task rate limiter, the settings they

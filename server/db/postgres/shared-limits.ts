@@ -14,8 +14,8 @@ import {
   type KeyState,
   type SignInThrottle,
   type ThrottleKey,
-} from '../../api/console/auth/login-throttle';
-import type { RateLimiter } from '../../api/send/rate-limiter';
+} from '../../domain/sign-in-throttle';
+import type { RateLimiter } from '../../features/sending/rate-limiter';
 import type { RateLimit } from '../../channels/channel-adapter';
 import type { Clock } from '../../lib/clock';
 import type { ChannelPacer } from '../../queue/pacer';

@@ -1,7 +1,7 @@
 import pg from 'pg';
 
-import type { SignInThrottle } from '../../api/console/auth/login-throttle';
-import type { RateLimiter } from '../../api/send/rate-limiter';
+import type { SignInThrottle } from '../../domain/sign-in-throttle';
+import type { RateLimiter } from '../../features/sending/rate-limiter';
 import type { HeraldEvents, HostedMessageEvent } from '../../events';
 import type { Clock } from '../../lib/clock';
 import { createLogger } from '../../lib/logger';

@@ -14,7 +14,7 @@ import { buildSqliteMessageNest, SEALED_SECRETS } from './mn-fixture';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const TSX = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-const CLI = join(ROOT, 'server', 'import', 'message-nest', 'cli.ts');
+const CLI = join(ROOT, 'server', 'features', 'import', 'message-nest', 'cli.ts');
 
 /** Runs `npm run import:message-nest -- …` as its own process, as a user would. */
 function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { Transaction } from 'sequelize';
 
-import { importMessageNest } from '../../../server/import/message-nest/importer';
-import { openSource } from '../../../server/import/message-nest/source';
+import { importMessageNest } from '../../../server/features/import/message-nest/importer';
+import { openSource } from '../../../server/features/import/message-nest/source';
 import { startTestHerald, type TestHerald } from '../../helpers/herald';
 import { messageNestRows, type Row } from './mn-fixture';
 

@@ -20,7 +20,7 @@ import { createTestDatabase, dropTestDatabase } from '../../helpers/test-databas
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
-const CLI = join(ROOT, 'server', 'move-to-postgres', 'cli.ts');
+const CLI = join(ROOT, 'server', 'features', 'move-to-postgres', 'cli.ts');
 
 interface CliResult {
   code: number;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../server/db/database';
 import { migrate } from '../../../server/db/migrate';
 import { initModels } from '../../../server/db/models';
-import { Readiness } from '../../../server/ops/readiness';
+import { Readiness } from '../../../server/features/ops/readiness';
 import { startTestHerald, type TestHerald } from '../../helpers/herald';
 import { rawRequest } from '../../helpers/raw-http';
 

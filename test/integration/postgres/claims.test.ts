@@ -9,7 +9,7 @@ import {
   recordOutcomes,
   recoverClaims,
   type NewSend,
-} from '../../../server/db/dialect-hot-path';
+} from '../../../server/queue/store/dialect-hot-path';
 import { migrate } from '../../../server/db/migrate';
 import { initModels } from '../../../server/db/models';
 import { openPostgresDatabase } from '../../../server/db/postgres/open-postgres';

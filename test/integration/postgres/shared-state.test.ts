@@ -6,7 +6,7 @@ import pg, { type Pool } from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 import { KEY_FILE } from '../../../server/crypto/server-key';
-import { passwordKeys, USER_POLICY } from '../../../server/api/console/auth/login-throttle';
+import { passwordKeys, USER_POLICY } from '../../../server/domain/sign-in-throttle';
 import { PostgresLoginThrottle, PostgresPacer } from '../../../server/db/postgres/shared-limits';
 import {
   ADMIN,

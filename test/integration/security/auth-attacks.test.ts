@@ -2,7 +2,7 @@ import { request, type IncomingMessage } from 'node:http';
 
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
-import { USER_POLICY } from '../../../server/api/console/auth/login-throttle';
+import { USER_POLICY } from '../../../server/domain/sign-in-throttle';
 import { MAX_STREAMS_PER_SESSION } from '../../../server/api/console/events/live-streams';
 import { ADMIN, ConsoleClient, startTestHerald, type TestHerald } from '../../helpers/herald';
 import { ManualClock } from '../../helpers/manual-clock';

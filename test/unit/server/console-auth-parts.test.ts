@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { SetupCode } from '../../../server/api/console/auth/setup-code';
+import { SetupCode } from '../../../server/features/auth/setup-code';
 import { LiveStreams } from '../../../server/api/console/events/live-streams';
 import { parseTrustProxy } from '../../../server/config/trust-proxy';
 

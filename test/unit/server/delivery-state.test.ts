@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 import { openDatabase, type Database } from '../../../server/db/database';
-import { rollUpSends } from '../../../server/db/hot-path';
+import { rollUpSends } from '../../../server/queue/store/hot-path';
 import { migrate } from '../../../server/db/migrate';
 import { initModels } from '../../../server/db/models';
 import { HeraldEvents } from '../../../server/events';

@@ -9,8 +9,8 @@ import {
   parseCorsOrigins,
   parseMaxConnections,
 } from '../../../server/config/http-guards';
-import { isOwnOrigin } from '../../../server/middleware/cross-site-guard';
-import { jsonBodyProblem } from '../../../server/middleware/bad-input';
+import { isOwnOrigin } from '../../../server/api/middleware/cross-site-guard';
+import { jsonBodyProblem } from '../../../server/api/middleware/bad-input';
 
 describe('HTTP guard settings', () => {
   it('hostnameOf() normalises a Host header and rejects anything but host[:port]', () => {

@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import {
-  ADDRESS_POLICY,
-  LoginThrottle,
-  USER_POLICY,
-  describeWait,
-  passwordKeys,
-} from '../../../server/api/console/auth/login-throttle';
+import { ADDRESS_POLICY, USER_POLICY, passwordKeys } from '../../../server/domain/sign-in-throttle';
+import { LoginThrottle, describeWait } from '../../../server/features/auth/login-throttle';
 import { ManualClock } from '../../helpers/manual-clock';
 
 /** Fails `n` tries, waiting out each delay as a patient guesser would; returns the next wait. */

@@ -5,8 +5,8 @@ import {
   decodeMessageNestToken,
   encodeMessageNestToken,
 } from '../../../server/crypto/message-nest-token';
-import { MESSAGE_NEST_CHANNEL_KINDS } from '../../../server/import/message-nest/channel-kinds';
-import { timeOf } from '../../../server/import/message-nest/values';
+import { MESSAGE_NEST_CHANNEL_KINDS } from '../../../server/features/import/message-nest/channel-kinds';
+import { timeOf } from '../../../server/features/import/message-nest/values';
 
 describe('Message Nest tokens', () => {
   it('match the fact sheet’s test vector both ways', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { toTarget } from '../../../server/move-to-postgres/copy-rows';
+import { toTarget } from '../../../server/features/move-to-postgres/copy-rows';
 
 describe('SQLite values as the PostgreSQL columns take them', () => {
   it('turns SQLite 0/1 into booleans', () => {

@@ -7,8 +7,8 @@ import {
   checkTimeZone,
   compileCron,
   nextCronRuns,
-} from '../../../server/schedules/cron';
-import { nextRunAfter, plannedNextRun, type Timing } from '../../../server/schedules/due-times';
+} from '../../../server/features/schedules/cron';
+import { nextRunAfter, plannedNextRun, type Timing } from '../../../server/features/schedules/due-times';
 
 const at = (iso: string) => Date.parse(iso);
 const runs = (cron: string, zone: string, from: string, n = 5) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { SendRateLimiter } from '../../../server/api/send/rate-limiter';
+import { SendRateLimiter } from '../../../server/features/sending/rate-limiter';
 import { nextStatus } from '../../../server/queue/delivery-transitions';
 
 describe('SendRateLimiter window edges', () => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { plainV2Request, v2RequestSchema } from '../../../server/api/send/send-schemas';
+import { plainV2Request, v2RequestSchema } from '../../../server/features/sending/send-schemas';
 
 // Strings near every rule: spaces to trim, control characters (tab, LF and CR are allowed),
 // lengths at the limits (token 512, title 1000, url 2048).

@@ -14,16 +14,15 @@ import {
   SESSION_TTL_MS,
   sessionKey,
   type SessionUser,
-} from './auth-service';
+} from '../../../features/auth/auth-service';
+import { LoginThrottle, describeWait } from '../../../features/auth/login-throttle';
 import {
-  LoginThrottle,
   USER_POLICY,
   addressKey,
-  describeWait,
   passwordKeys,
   type SignInThrottle,
   type ThrottleKey,
-} from './login-throttle';
+} from '../../../domain/sign-in-throttle';
 
 const credentialsSchema = z
   .object({

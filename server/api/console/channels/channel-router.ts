@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { ok } from '../../../lib/envelope';
 import { parseId, parseInput } from '../../../lib/validation';
-import type { ChannelService } from './channel-service';
+import type { ChannelService } from '../../../features/channel-config/channel-service';
 
 const name = z.string({ error: 'is required' }).trim().min(1, 'is required').max(100);
 const description = z.string().max(2000);

@@ -6,9 +6,9 @@ import express, { Router, type NextFunction, type Request, type Response } from 
 
 import { ok } from '../../../lib/envelope';
 import { AppError } from '../../../lib/errors';
-import { importMessageNest } from '../../../import/message-nest/importer';
-import type { ScheduleSink } from '../../../import/message-nest/schedule-sink';
-import { openSqliteSource } from '../../../import/message-nest/sqlite-source';
+import { importMessageNest } from '../../../features/import/message-nest/importer';
+import type { ScheduleSink } from '../../../features/import/message-nest/schedule-sink';
+import { openSqliteSource } from '../../../features/import/message-nest/sqlite-source';
 import type { HeraldParts } from '../../../parts';
 
 /** The one console route whose body is not JSON: the uploaded Message Nest database. */

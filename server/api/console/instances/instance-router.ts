@@ -2,8 +2,8 @@ import { Router } from 'express';
 
 import { ok } from '../../../lib/envelope';
 import { parseId, parseInput } from '../../../lib/validation';
-import { instancePatchSchema } from './instance-schemas';
-import type { InstanceService } from './instance-service';
+import { instancePatchSchema } from '../../../features/targets/instance-schemas';
+import type { InstanceService } from '../../../features/targets/instance-service';
 
 export function createInstanceRouter(instances: InstanceService): Router {
   const router = Router();

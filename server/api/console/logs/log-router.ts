@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ok } from '../../../lib/envelope';
 import { parsePaging } from '../../../lib/paging';
 import { parseId, parseInput } from '../../../lib/validation';
-import type { LogService } from './log-service';
+import type { LogService } from '../../../features/history/log-service';
 
 const optionalId = z.coerce.number().int().positive().optional();
 const date = z

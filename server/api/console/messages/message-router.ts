@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ok } from '../../../lib/envelope';
 import { parsePaging } from '../../../lib/paging';
 import { parseId, parseInput } from '../../../lib/validation';
-import type { MessageService } from './message-service';
+import type { MessageService } from '../../../features/hosted/message-service';
 
 export function createMessageRouter(messages: MessageService): Router {
   const router = Router();

@@ -3,8 +3,8 @@ import { Router, type Request, type Response } from 'express';
 import { ok } from '../../../lib/envelope';
 import { parsePaging } from '../../../lib/paging';
 import { parseId, parseInput } from '../../../lib/validation';
-import { previewQuerySchema, scheduleCreateSchema, schedulePatchSchema } from './schedule-schemas';
-import type { ScheduleService } from './schedule-service';
+import { previewQuerySchema, scheduleCreateSchema, schedulePatchSchema } from '../../../features/schedules/schedule-schemas';
+import type { ScheduleService } from '../../../features/schedules/schedule-service';
 
 export function createScheduleRouter(schedules: ScheduleService): Router {
   const router = Router();

@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 import { ok } from '../../../lib/envelope';
 import { parseInput } from '../../../lib/validation';
-import type { StatsService } from './stats-service';
+import type { StatsService } from '../../../features/history/stats-service';
 
 const statsQuerySchema = z.object({ days: z.coerce.number().int().min(1).max(365).default(30) });
 

@@ -4,9 +4,9 @@ import { z } from 'zod';
 import { ok } from '../../../lib/envelope';
 import { parsePaging } from '../../../lib/paging';
 import { parseId, parseInput } from '../../../lib/validation';
-import { instanceCreateSchema } from '../instances/instance-schemas';
-import type { InstanceService } from '../instances/instance-service';
-import type { TaskService } from './task-service';
+import { instanceCreateSchema } from '../../../features/targets/instance-schemas';
+import type { InstanceService } from '../../../features/targets/instance-service';
+import type { TaskService } from '../../../features/targets/task-service';
 
 const taskName = z.string({ error: 'is required' }).trim().min(1, 'is required').max(100);
 const acceptLegacyToken = z.boolean({ error: 'must be true or false' });

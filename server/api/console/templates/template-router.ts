@@ -3,10 +3,10 @@ import { Router } from 'express';
 import { ok } from '../../../lib/envelope';
 import { parsePaging } from '../../../lib/paging';
 import { parseId, parseInput } from '../../../lib/validation';
-import { instanceCreateSchema } from '../instances/instance-schemas';
-import type { InstanceService } from '../instances/instance-service';
-import { previewSchema, templateCreateSchema, templatePatchSchema } from './template-schemas';
-import type { TemplateService } from './template-service';
+import { instanceCreateSchema } from '../../../features/targets/instance-schemas';
+import type { InstanceService } from '../../../features/targets/instance-service';
+import { previewSchema, templateCreateSchema, templatePatchSchema } from '../../../features/targets/template-schemas';
+import type { TemplateService } from '../../../features/targets/template-service';
 
 export function createTemplateRouter(
   templates: TemplateService,

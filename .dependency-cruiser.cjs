@@ -1,0 +1,85 @@
+/**
+ * The server's layers (docs/architecture.md), enforced by `npm run lint`. Only run-time imports
+ * count: `import type` is erased by the compiler and ties nothing together when Herald runs.
+ *
+ * From the top: the assembly (server/*.ts: app, composition, index, the CLIs' entry points) →
+ * api (HTTP) → features → queue → channels → crypto → db, data-dir (storage) → config →
+ * lib, domain, types. A folder imports only folders below it; features import each other
+ * without cycles (test/unit/server/architecture.test.ts checks the folder graph).
+ */
+const below = {
+  api: [
+    'features',
+    'queue',
+    'channels',
+    'crypto',
+    'db',
+    'data-dir',
+    'config',
+    'lib',
+    'domain',
+    'types',
+  ],
+  features: [
+    'features',
+    'queue',
+    'channels',
+    'crypto',
+    'db',
+    'data-dir',
+    'config',
+    'lib',
+    'domain',
+    'types',
+  ],
+  queue: ['channels', 'crypto', 'db', 'data-dir', 'config', 'lib', 'domain', 'types'],
+  channels: ['crypto', 'db', 'data-dir', 'config', 'lib', 'domain', 'types'],
+  crypto: ['db', 'data-dir', 'config', 'lib', 'domain', 'types'],
+  db: ['data-dir', 'config', 'lib', 'domain', 'types'],
+  'data-dir': ['config', 'lib', 'domain', 'types'],
+  config: ['lib', 'domain', 'types'],
+  lib: ['domain', 'types'],
+  domain: ['lib', 'types'],
+  types: [],
+};
+
+const layerRules = Object.entries(below).map(([layer, allowed]) => ({
+  name: `layer-${layer}`,
+  comment: `server/${layer} may import only its own folder and ${allowed.join(', ') || 'nothing else'} (docs/architecture.md)`,
+  severity: 'error',
+  from: { path: `^server/${layer}/` },
+  to: {
+    path: '^server/',
+    pathNot: [`^server/${layer}/`, ...allowed.map((folder) => `^server/${folder}/`)],
+  },
+}));
+
+module.exports = {
+  forbidden: [
+    ...layerRules,
+    {
+      name: 'no-circular',
+      comment:
+        'No import cycle between server files, however long (two files importing each other included)',
+      severity: 'error',
+      from: { path: '^server/' },
+      to: { circular: true },
+    },
+    {
+      name: 'unknown-server-folder',
+      comment:
+        'Every server folder has a place in the layers: add a new one to .dependency-cruiser.cjs and docs/architecture.md',
+      severity: 'error',
+      from: { path: '^server/[^/]+/', pathNot: `^server/(${Object.keys(below).join('|')})/` },
+      to: { path: '^server/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '\\.d\\.ts$' },
+    // Run-time imports only: `import type` does not tie modules together when Herald runs.
+    tsPreCompilationDeps: false,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.mjs'] },
+  },
+};

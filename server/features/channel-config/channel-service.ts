@@ -1,0 +1,317 @@
+import { Op, type WhereOptions } from 'sequelize';
+
+import {
+  noMentions,
+  type AnyChannelAdapter,
+  type ContentType,
+} from '../../channels/channel-adapter';
+import { DeliveryError } from '../../channels/delivery-error';
+import { adapterFor } from '../../channels/registry';
+import { Channel, Instance, Task, Template } from '../../db/models';
+import { containsAny } from '../../db/search';
+import { convertContent } from '../../domain/content-format';
+import { AppError, conflict, errorMessage, notFound } from '../../lib/errors';
+import { describeIssues } from '../../lib/validation';
+import type { HeraldParts } from '../../parts';
+import { maskSecrets, mergeSecretEdits, openSecrets, sealSecrets } from './channel-secrets';
+import { maskProxy, mergeProxyEdit, openProxy, sealProxy } from './proxy-credentials';
+import { assertSecretsFollowDestination, keptSecrets } from './secret-destination';
+
+export interface ChannelUse {
+  kind: 'task' | 'template';
+  id: number;
+  name: string;
+}
+
+/** What ChannelService uses of the composed parts. */
+export type ChannelServiceDeps = Pick<
+  HeraldParts,
+  'registry' | 'secrets' | 'sequelize' | 'writeLock' | 'clock' | 'adapterRuntime'
+>;
+
+export class ChannelService {
+  /** Decrypted, parsed configs for the dispatcher; dropped whenever a channel changes. */
+  private readonly runtimeCache = new Map<number, { type: string; config: unknown }>();
+
+  constructor(private readonly deps: ChannelServiceDeps) {}
+
+  adapter(type: string): AnyChannelAdapter {
+    const adapter = adapterFor(this.deps.registry, type);
+    if (!adapter) {
+      throw new AppError(
+        400,
+        `type: unknown channel type "${type}"; one of ${Object.keys(this.deps.registry).join(', ')}`,
+      );
+    }
+    return adapter;
+  }
+
+  channelTypes() {
+    return Object.values(this.deps.registry).map((a) => ({
+      type: a.type,
+      label: a.label,
+      contentTypes: a.contentTypes,
+      supportsMentions: a.supportsMentions,
+      supportsDynamicRecipients: a.supportsDynamicRecipients,
+      fixedRecipient: a.fixedRecipient,
+      secretFields: a.secretFields,
+      destinationFields: a.destinationFields,
+    }));
+  }
+
+  private validateConfig(adapter: AnyChannelAdapter, config: unknown): Record<string, unknown> {
+    const result = adapter.configSchema.safeParse(config ?? {});
+    if (!result.success) throw new AppError(400, `config: ${describeIssues(result.error)}`);
+    return result.data as Record<string, unknown>;
+  }
+
+  async usedBy(channelIds: number[]): Promise<Map<number, ChannelUse[]>> {
+    const uses = new Map<number, ChannelUse[]>();
+    if (channelIds.length === 0) return uses;
+    const instances = await Instance.findAll({ where: { channelId: { [Op.in]: channelIds } } });
+    const taskIds = [
+      ...new Set(instances.map((i) => i.taskId).filter((x): x is number => x !== null)),
+    ];
+    const templateIds = [
+      ...new Set(instances.map((i) => i.templateId).filter((x): x is number => x !== null)),
+    ];
+    const tasks = new Map(
+      (await Task.findAll({ where: { id: taskIds } })).map((t) => [t.id, t.name]),
+    );
+    const templates = new Map(
+      (await Template.findAll({ where: { id: templateIds } })).map((t) => [t.id, t.name]),
+    );
+    for (const inst of instances) {
+      const list = uses.get(inst.channelId) ?? [];
+      const use: ChannelUse | null =
+        inst.taskId !== null
+          ? { kind: 'task', id: inst.taskId, name: tasks.get(inst.taskId) ?? '' }
+          : inst.templateId !== null
+            ? { kind: 'template', id: inst.templateId, name: templates.get(inst.templateId) ?? '' }
+            : null;
+      if (use && !list.some((u) => u.kind === use.kind && u.id === use.id)) list.push(use);
+      uses.set(inst.channelId, list);
+    }
+    return uses;
+  }
+
+  toDto(channel: Channel, uses: ChannelUse[] = []) {
+    const adapter = adapterFor(this.deps.registry, channel.type);
+    return {
+      id: channel.id,
+      name: channel.name,
+      description: channel.description,
+      type: channel.type,
+      config: maskProxy(
+        maskSecrets(openProxy(channel.config, this.deps.secrets), adapter?.secretFields ?? []),
+      ),
+      usedBy: uses,
+      createdAt: channel.createdAt,
+      updatedAt: channel.updatedAt,
+    };
+  }
+
+  async list(filter: { type?: string; q?: string }) {
+    const where: WhereOptions = {};
+    if (filter.type) Object.assign(where, { type: filter.type });
+    if (filter.q)
+      Object.assign(where, {
+        [Op.and]: [containsAny(this.deps.sequelize, ['name', 'description'], filter.q)],
+      });
+    const channels = await Channel.findAll({ where, order: [['id', 'ASC']] });
+    const uses = await this.usedBy(channels.map((c) => c.id));
+    return channels.map((c) => this.toDto(c, uses.get(c.id)));
+  }
+
+  async get(id: number): Promise<Channel> {
+    const channel = await Channel.findByPk(id);
+    if (!channel) throw notFound(`channel ${id} does not exist`);
+    return channel;
+  }
+
+  async getDto(id: number) {
+    const channel = await this.get(id);
+    return this.toDto(channel, (await this.usedBy([id])).get(id));
+  }
+
+  async create(input: { name: string; description?: string; type: string; config?: unknown }) {
+    const adapter = this.adapter(input.type);
+    const config = this.validateConfig(adapter, input.config);
+    const channel = await this.deps.writeLock.run(() =>
+      Channel.create({
+        name: input.name,
+        description: input.description ?? '',
+        type: input.type,
+        config: this.seal(adapter, config),
+      }),
+    );
+    return this.toDto(channel);
+  }
+
+  async update(
+    id: number,
+    input: { name?: string; description?: string; config?: Record<string, unknown>; type?: string },
+  ) {
+    const channel = await this.get(id);
+    if (input.type !== undefined && input.type !== channel.type) {
+      throw new AppError(400, "type: a channel's type cannot change; create a new channel instead");
+    }
+    const adapter = this.adapter(channel.type);
+    const patch: Partial<{ name: string; description: string; config: Record<string, unknown> }> =
+      {};
+    if (input.name !== undefined) patch.name = input.name;
+    if (input.description !== undefined) patch.description = input.description;
+    if (input.config !== undefined) {
+      patch.config = this.seal(adapter, this.applyConfigEdit(channel, adapter, input.config));
+    }
+    await this.deps.writeLock.run(() => channel.update(patch));
+    this.runtimeCache.delete(id);
+    return this.getDto(id);
+  }
+
+  private seal(adapter: AnyChannelAdapter, config: Record<string, unknown>) {
+    return sealProxy(
+      sealSecrets(config, adapter.secretFields, this.deps.secrets),
+      this.deps.secrets,
+    );
+  }
+
+  private open(adapter: AnyChannelAdapter, config: Record<string, unknown>) {
+    return openProxy(
+      openSecrets(config, adapter.secretFields, this.deps.secrets),
+      this.deps.secrets,
+    );
+  }
+
+  /**
+   * A console edit of a stored channel's config, in clear and validated: masked secrets are
+   * taken from storage, unless the edit points the channel to a new destination (then 400).
+   */
+  private applyConfigEdit(
+    channel: Channel,
+    adapter: AnyChannelAdapter,
+    edit: Record<string, unknown>,
+  ): Record<string, unknown> {
+    const stored = this.open(adapter, channel.config);
+    const kept = keptSecrets(stored, edit, adapter.secretFields);
+    const merged = mergeProxyEdit(stored, mergeSecretEdits(stored, edit, adapter.secretFields));
+    const config = this.validateConfig(adapter, merged);
+    const before = adapter.configSchema.safeParse(stored);
+    assertSecretsFollowDestination(
+      adapter,
+      before.success ? (before.data as Record<string, unknown>) : stored,
+      config,
+      kept,
+    );
+    return config;
+  }
+
+  /**
+   * Seals proxy URLs with credentials that an older version stored in clear; run once at start.
+   * Returns how many channels were changed.
+   */
+  async sealStoredProxyCredentials(): Promise<number> {
+    const clear = (await Channel.findAll()).filter(
+      (c) => sealProxy(c.config, this.deps.secrets) !== c.config,
+    );
+    if (clear.length === 0) return 0;
+    // secure_delete zeroes the bytes the old rows leave behind, so the password is not kept in
+    // the file's free space; it is needed for this rewrite only.
+    // PostgreSQL has no such switch: the old row versions stay until (auto)vacuum reuses them.
+    const sqlite = this.deps.sequelize.getDialect() === 'sqlite';
+    await this.deps.writeLock.run(async () => {
+      if (sqlite) await this.deps.sequelize.query('PRAGMA secure_delete=ON');
+      try {
+        for (const channel of clear)
+          await channel.update({ config: sealProxy(channel.config, this.deps.secrets) });
+      } finally {
+        if (sqlite) await this.deps.sequelize.query('PRAGMA secure_delete=OFF');
+      }
+    });
+    return clear.length;
+  }
+
+  async remove(id: number): Promise<void> {
+    const channel = await this.get(id);
+    const uses = (await this.usedBy([id])).get(id) ?? [];
+    if (uses.length > 0) {
+      const names = uses
+        .map((u) => `${u.kind === 'task' ? 'task' : 'template'} "${u.name}" (id ${u.id})`)
+        .join(', ');
+      throw conflict(`channel "${channel.name}" is used by ${names}; remove those instances first`);
+    }
+    await this.deps.writeLock.run(() => channel.destroy());
+    this.runtimeCache.delete(id);
+  }
+
+  /** The dispatcher's view of a channel: type and decrypted, parsed config. */
+  async loadRuntime(id: number): Promise<{ type: string; config: unknown } | null> {
+    const cached = this.runtimeCache.get(id);
+    if (cached) return cached;
+    const channel = await Channel.findByPk(id);
+    if (!channel) return null;
+    const adapter = adapterFor(this.deps.registry, channel.type);
+    if (!adapter) return { type: channel.type, config: channel.config };
+    const clear = this.open(adapter, channel.config);
+    const parsed = adapter.configSchema.safeParse(clear);
+    const runtime = { type: channel.type, config: parsed.success ? parsed.data : clear };
+    this.runtimeCache.set(id, runtime);
+    return runtime;
+  }
+
+  /**
+   * Sends one real message through the channel, outside the queue, and reports the platform's
+   * answer. With `config`, it tries an unsaved edit instead, under the same rules as saving it.
+   */
+  async test(
+    id: number,
+    input: {
+      title?: string;
+      content?: string;
+      recipient?: string;
+      config?: Record<string, unknown>;
+    },
+  ) {
+    const channel = await this.get(id);
+    const adapter = this.adapter(channel.type);
+    const runtime =
+      input.config !== undefined
+        ? { type: channel.type, config: this.applyConfigEdit(channel, adapter, input.config) }
+        : await this.loadRuntime(id);
+    if (!runtime) throw notFound(`channel ${id} does not exist`);
+    let recipient: string | null = null;
+    if (adapter.fixedRecipient === 'required') {
+      recipient = input.recipient?.trim() ?? '';
+      if (!recipient)
+        throw new AppError(400, `recipient: a ${adapter.label} test needs a recipient`);
+      const problem = adapter.validateRecipient?.(recipient);
+      if (problem) throw new AppError(400, `recipient: ${problem}`);
+    }
+    const contentType: ContentType = adapter.contentTypes.includes('markdown')
+      ? 'markdown'
+      : (adapter.contentTypes[0] ?? 'text');
+    const text =
+      input.content ?? 'This is a test message from Herald. 这是一条来自 Herald 的测试消息。';
+    try {
+      const receipt = await adapter.send(
+        runtime.config,
+        {
+          // Negative ids mark test sends: they have no delivery row.
+          deliveryId: -this.deps.clock.now(),
+          channelId: id,
+          title: input.title ?? 'Herald test message',
+          content: convertContent(text, 'markdown', contentType),
+          contentType,
+          url: null,
+          recipient,
+          mentions: noMentions(),
+        },
+        this.deps.adapterRuntime,
+      );
+      return { ok: true, reply: receipt.reply, error: null };
+    } catch (err) {
+      const de = err instanceof DeliveryError ? err : null;
+      return { ok: false, reply: de?.reply ?? null, error: errorMessage(err) };
+    }
+  }
+}

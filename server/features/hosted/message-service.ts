@@ -1,0 +1,141 @@
+import sanitizeHtml from 'sanitize-html';
+
+import type { ContentType } from '../../channels/channel-adapter';
+import { HostedMessage } from '../../db/models';
+import { listMessageIds, unreadMessageCount } from '../../db/history/history-search';
+import { escapeHtml, markdownToHtml } from '../../domain/content-format';
+import { newPreviewKey } from '../../domain/preview-keys';
+import { notFound } from '../../lib/errors';
+import { pageOf, type Paging } from '../../lib/paging';
+import type { HeraldParts } from '../../parts';
+import { shareLinkOf } from './share-links';
+
+const SANITIZE: sanitizeHtml.IOptions = {
+  allowedTags: sanitizeHtml.defaults.allowedTags.concat(['img', 'del', 'ins', 'span', 'h1', 'h2']),
+  allowedAttributes: {
+    a: ['href', 'title', 'target', 'rel'],
+    img: ['src', 'alt', 'title', 'width', 'height'],
+    '*': ['class', 'style'],
+  },
+  // Alert mails and reports colour their text; only presentational properties with plain
+  // values survive (no url(), no expressions, no positioning that could cover the page).
+  allowedStyles: {
+    '*': {
+      color: [/^#[0-9a-f]{3,8}$/i, /^rgba?\([\d\s,.%]+\)$/i, /^[a-z]{3,20}$/i],
+      'background-color': [/^#[0-9a-f]{3,8}$/i, /^rgba?\([\d\s,.%]+\)$/i, /^[a-z]{3,20}$/i],
+      'text-align': [/^(left|right|center|justify)$/],
+      'font-weight': [/^(normal|bold|bolder|lighter|[1-9]00)$/],
+      'font-style': [/^(normal|italic)$/],
+      'text-decoration': [/^(none|underline|line-through)$/],
+      'font-size': [/^\d{1,3}(px|em|rem|%)$/],
+    },
+  },
+  allowedSchemes: ['http', 'https', 'mailto'],
+  allowedSchemesByTag: { img: ['http', 'https', 'data'] },
+  transformTags: {
+    a: sanitizeHtml.simpleTransform('a', { target: '_blank', rel: 'noopener noreferrer' }),
+  },
+};
+
+/** Renders stored content to HTML that is safe to show: scripts, handlers and javascript: links removed. */
+export function safeHtmlOf(content: string, format: ContentType): string {
+  if (format === 'text') return `<pre class="herald-text">${escapeHtml(content)}</pre>`;
+  const html = format === 'markdown' ? markdownToHtml(content) : content;
+  return sanitizeHtml(html, SANITIZE);
+}
+
+/** What MessageService uses of the composed parts. */
+export type MessageServiceDeps = Pick<
+  HeraldParts,
+  'sequelize' | 'writeLock' | 'clock' | 'settings' | 'listenUrl'
+>;
+
+export class MessageService {
+  constructor(private readonly deps: MessageServiceDeps) {}
+
+  toDto(m: HostedMessage) {
+    return {
+      id: m.id,
+      channelId: m.channelId,
+      title: m.title,
+      content: m.content,
+      format: m.format,
+      url: m.url,
+      /** The share link (opens the message without login), or null: none yet, or revoked. */
+      previewUrl: m.previewKey ? shareLinkOf(this.deps, m.previewKey) : null,
+      read: m.readAt !== null,
+      createdAt: m.createdAt,
+      updatedAt: m.updatedAt,
+    };
+  }
+
+  async list(filter: { q?: string; unread?: boolean }, paging: Paging) {
+    const page = await listMessageIds(this.deps.sequelize, filter, {
+      limit: paging.pageSize,
+      offset: paging.offset,
+    });
+    const rows = await HostedMessage.findAll({ where: { id: page.ids }, order: [['id', 'DESC']] });
+    return {
+      ...pageOf(
+        rows.map((m) => this.toDto(m)),
+        page.total,
+        paging,
+      ),
+      totalIsCapped: page.totalIsCapped,
+      unreadCount: await this.unreadCount(),
+    };
+  }
+
+  unreadCount(): Promise<number> {
+    return unreadMessageCount(this.deps.sequelize);
+  }
+
+  async get(id: number) {
+    const m = await HostedMessage.findByPk(id);
+    if (!m) throw notFound(`message ${id} does not exist`);
+    return m;
+  }
+
+  async detail(id: number) {
+    const m = await this.get(id);
+    return { ...this.toDto(m), safeHtml: safeHtmlOf(m.content, m.format) };
+  }
+
+  async setRead(id: number, read: boolean) {
+    const m = await this.get(id);
+    await this.deps.writeLock.run(() =>
+      m.update({ readAt: read ? new Date(this.deps.clock.now()) : null }),
+    );
+    return this.toDto(m);
+  }
+
+  async readAll(): Promise<number> {
+    const [updated] = await this.deps.writeLock.run(() =>
+      HostedMessage.update(
+        { readAt: new Date(this.deps.clock.now()) },
+        { where: { readAt: null } },
+      ),
+    );
+    return updated;
+  }
+
+  /** Gives the message a share link, or returns the one it has. */
+  async createLink(id: number): Promise<{ previewUrl: string }> {
+    const m = await this.get(id);
+    if (!m.previewKey) {
+      await this.deps.writeLock.run(() => m.update({ previewKey: newPreviewKey() }));
+    }
+    return { previewUrl: shareLinkOf(this.deps, m.previewKey as string) };
+  }
+
+  /** Revokes the share link: the old address answers 404 from now on, and a new link differs. */
+  async revokeLink(id: number): Promise<void> {
+    const m = await this.get(id);
+    if (m.previewKey) await this.deps.writeLock.run(() => m.update({ previewKey: null }));
+  }
+
+  async remove(id: number): Promise<void> {
+    const m = await this.get(id);
+    await this.deps.writeLock.run(() => m.destroy());
+  }
+}

@@ -1,0 +1,210 @@
+import { randomBytes } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+
+import sqlite3 from 'sqlite3';
+
+import { createChannelRegistry } from '../../../channels/registry';
+import { SecretBox } from '../../../crypto/secret-box';
+import { loadServerKey, serverKeyExists } from '../../../crypto/server-key';
+import { acquireDataDirLock, DataDirLockedError } from '../../../data-dir/lock';
+import { DB_FILE, precreateDatabase, restrictDataDir } from '../../../data-dir/permissions';
+import { migrate } from '../../../db/migrate';
+import { initModels } from '../../../db/models';
+import { openDatabase } from '../../../db/database';
+import { messageNestScheduleSink } from './schedule-store';
+import { errorMessage } from '../../../lib/errors';
+import { importSnapshot, readMessageNest, type Snapshot } from './importer';
+import { formatReport, type ImportReport } from './report';
+import { openSource } from './source';
+
+const USAGE = `Usage: npm run import:message-nest -- <source> [--dry-run] [--with-logs] [--data-dir DIR]
+  <source>     Message Nest's SQLite file (conf/database.db), or its database as a URL:
+               mysql://user:password@host:3306/database or postgres://user:password@host:5432/database
+  --dry-run    print what would be created; change nothing
+  --with-logs  also bring over Message Nest's send logs
+  --data-dir   Herald's data folder (HERALD_DATA_DIR, default ./data, as for npm start)`;
+
+export interface ImportCliOptions {
+  source: string;
+  dryRun: boolean;
+  withLogs: boolean;
+  dataDir: string;
+}
+
+export function parseImportArgs(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): ImportCliOptions | 'help' {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: {
+      'dry-run': { type: 'boolean' },
+      'with-logs': { type: 'boolean' },
+      'data-dir': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (values.help) return 'help';
+  if (positionals.length !== 1) {
+    throw new Error(
+      positionals.length === 0
+        ? 'give the Message Nest database to import (a SQLite file or a mysql:// or postgres:// URL)'
+        : `give one source, not ${positionals.length}: ${positionals.join(' ')}`,
+    );
+  }
+  return {
+    source: positionals[0],
+    dryRun: values['dry-run'] ?? false,
+    withLogs: values['with-logs'] ?? false,
+    dataDir: resolve(values['data-dir'] ?? env.HERALD_DATA_DIR ?? 'data'),
+  };
+}
+
+/** Imports into the data folder, which no running Herald may hold (its lock says so). */
+async function importInto(options: ImportCliOptions): Promise<ImportReport> {
+  // Bad input is refused before the data folder is touched.
+  const snapshot = await readSource(options);
+  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+  let lock;
+  try {
+    lock = acquireDataDirLock(options.dataDir);
+  } catch (err) {
+    if (err instanceof DataDirLockedError) {
+      throw new Error(
+        `Herald is running on ${options.dataDir} (pid ${err.pid}): import from its console ` +
+          '(Settings → Import), or stop it and run this again',
+      );
+    }
+    throw err;
+  }
+  try {
+    restrictDataDir(options.dataDir);
+    const secrets = new SecretBox(loadServerKey(options.dataDir));
+    return await importIntoDatabase(precreateDatabase(options.dataDir), secrets, snapshot, {
+      dryRun: false,
+      withLogs: options.withLogs,
+    });
+  } finally {
+    lock.release();
+  }
+}
+
+async function readSource(options: ImportCliOptions): Promise<Snapshot> {
+  const source = await openSource(options.source);
+  try {
+    return await readMessageNest(source, options.withLogs);
+  } finally {
+    await source.close();
+  }
+}
+
+/**
+ * A dry run works on a snapshot of Herald's database in a temporary folder, so the data folder
+ * stays byte for byte as it was (no migration, no key file, no lock) even while Herald runs.
+ */
+async function dryRun(options: ImportCliOptions): Promise<ImportReport> {
+  const snapshot = await readSource(options);
+  const scratch = mkdtempSync(join(tmpdir(), 'herald-import-'));
+  try {
+    const copy = join(scratch, DB_FILE);
+    const original = join(options.dataDir, DB_FILE);
+    if (existsSync(`${original}-wal`) || existsSync(`${original}-shm`)) {
+      // Herald is running (or was not closed): a consistent snapshot through SQLite itself.
+      await snapshotDatabase(original, copy);
+    } else if (existsSync(original)) {
+      // Closed cleanly, everything is in the one file; opening it (even read-only) would
+      // leave -wal and -shm files behind, so it is copied instead.
+      copyFileSync(original, copy);
+    }
+    const keyKnown = serverKeyExists(options.dataDir);
+    // Sealed values are rolled back with everything else; any key seals them alike.
+    const secrets = new SecretBox(keyKnown ? loadServerKey(options.dataDir) : randomBytes(32));
+    return await importIntoDatabase(copy, secrets, snapshot, {
+      dryRun: true,
+      withLogs: options.withLogs,
+    });
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Opens (and migrates) a Herald database file and imports the snapshot into it. */
+async function importIntoDatabase(
+  dbFile: string,
+  secrets: SecretBox,
+  snapshot: Snapshot,
+  options: { dryRun: boolean; withLogs: boolean },
+): Promise<ImportReport> {
+  const db = await openDatabase(dbFile);
+  try {
+    initModels(db.sequelize);
+    await migrate(db.sequelize);
+    return await importSnapshot(
+      snapshot,
+      {
+        sequelize: db.sequelize,
+        secrets,
+        registry: createChannelRegistry(),
+        inTransaction: (fn) => db.writer.run(({ transaction }) => fn(transaction)),
+        now: () => new Date(),
+        scheduleSink: messageNestScheduleSink(() => Date.now()),
+      },
+      options,
+    );
+  } finally {
+    await db.close();
+  }
+}
+
+/** A consistent copy of a database that may be in use, taken through a read-only connection. */
+function snapshotDatabase(from: string, to: string): Promise<void> {
+  return new Promise((done, fail) => {
+    const db = new sqlite3.Database(from, sqlite3.OPEN_READONLY, (openErr) => {
+      if (openErr) return fail(openErr);
+      db.run('VACUUM INTO ?', [to], (err) => {
+        db.close(() => (err ? fail(err) : done()));
+      });
+    });
+  });
+}
+
+export async function runImportCli(argv: string[]): Promise<number> {
+  let options;
+  try {
+    options = parseImportArgs(argv);
+  } catch (err) {
+    console.error(`${errorMessage(err)}\n\n${USAGE}`);
+    return 2;
+  }
+  if (options === 'help') {
+    console.log(USAGE);
+    return 0;
+  }
+  try {
+    const report = options.dryRun ? await dryRun(options) : await importInto(options);
+    console.log(formatReport(report));
+    if (!report.dryRun) console.log(`\nImported into ${options.dataDir}.`);
+    return 0;
+  } catch (err) {
+    console.error(`Import failed: ${errorMessage(err)}\nNothing was imported.`);
+    return 1;
+  }
+}
+
+const isMain =
+  process.argv[1] !== undefined &&
+  import.meta.url === new URL(`file://${resolve(process.argv[1])}`).href;
+if (isMain) {
+  runImportCli(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      console.error(errorMessage(err));
+      process.exit(1);
+    },
+  );
+}

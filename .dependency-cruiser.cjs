@@ -7,41 +7,27 @@
  * lib, domain, types. A folder imports only folders below it; features import each other
  * without cycles (test/unit/server/architecture.test.ts checks the folder graph).
  */
-const below = {
-  api: [
-    'features',
-    'queue',
-    'channels',
-    'crypto',
-    'db',
-    'data-dir',
-    'config',
-    'lib',
-    'domain',
-    'types',
-  ],
-  features: [
-    'features',
-    'queue',
-    'channels',
-    'crypto',
-    'db',
-    'data-dir',
-    'config',
-    'lib',
-    'domain',
-    'types',
-  ],
-  queue: ['channels', 'crypto', 'db', 'data-dir', 'config', 'lib', 'domain', 'types'],
-  channels: ['crypto', 'db', 'data-dir', 'config', 'lib', 'domain', 'types'],
-  crypto: ['db', 'data-dir', 'config', 'lib', 'domain', 'types'],
-  db: ['data-dir', 'config', 'lib', 'domain', 'types'],
-  'data-dir': ['config', 'lib', 'domain', 'types'],
-  config: ['lib', 'domain', 'types'],
-  lib: ['domain', 'types'],
-  domain: ['lib', 'types'],
-  types: [],
-};
+/** The layers, top to bottom; a folder may import its own layer's folders and every layer below. */
+const LAYERS = [
+  ['api'],
+  ['features'],
+  ['queue'],
+  ['channels'],
+  ['crypto'],
+  ['db'],
+  ['data-dir'],
+  ['config'],
+  ['lib', 'domain', 'types'],
+];
+/** Folder → the other folders it may import (its own is always allowed). */
+const below = Object.fromEntries(
+  LAYERS.flatMap((layer, i) =>
+    layer.map((folder) => [
+      folder,
+      [...layer, ...LAYERS.slice(i + 1).flat()].filter((f) => f !== folder),
+    ]),
+  ),
+);
 
 const layerRules = Object.entries(below).map(([layer, allowed]) => ({
   name: `layer-${layer}`,

@@ -70,15 +70,11 @@ interface PackageJson {
   optionalDependencies?: Record<string, string>;
 }
 
-/** The package.json written into the packaging copy. */
-export interface StagedPackageJson {
-  name: string;
-  version: string;
-  description?: string;
-  license?: string;
-  author?: unknown;
-  homepage?: string;
-  repository?: unknown;
+/** The package.json written into the packaging copy: the project's identity, its own entry. */
+export interface StagedPackageJson extends Omit<
+  PackageJson,
+  'dependencies' | 'optionalDependencies'
+> {
   private: true;
   type: 'module';
   main: string;

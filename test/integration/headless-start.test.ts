@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type SpawnOptions } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,6 +8,24 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Runs `server/cli.ts` until it exits; its code and everything it printed. */
+async function runHeadless(
+  dataDir: string,
+  port: number,
+  options: Pick<SpawnOptions, 'env' | 'uid' | 'gid'>,
+): Promise<{ code: number | null; output: string }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(root, 'server/cli.ts'), '--data-dir', dataDir, '--port', String(port)],
+    { cwd: root, ...options, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+  return { code, output };
+}
 
 describe('headless start', () => {
   let blocker: net.Server;
@@ -26,23 +44,9 @@ describe('headless start', () => {
   });
 
   it('a busy port stops Herald with a message naming the port and the way out, never another port', async () => {
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        join(root, 'server/cli.ts'),
-        '--data-dir',
-        dataDir,
-        '--port',
-        String(port),
-      ],
-      { cwd: root, env: { ...process.env, HERALD_LOG: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let output = '';
-    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-    const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+    const { code, output } = await runHeadless(dataDir, port, {
+      env: { ...process.env, HERALD_LOG: 'info' },
+    });
 
     expect(code).toBe(1);
     expect(output).toContain(`Port ${port}`);
@@ -71,30 +75,12 @@ describe('headless start', () => {
       const open = mkdtempSync(join(tmpdir(), 'herald-refused-'));
       chmodSync(open, 0o777);
       try {
-        const child = spawn(
-          process.execPath,
-          [
-            '--import',
-            'tsx',
-            join(root, 'server/cli.ts'),
-            '--data-dir',
-            join(open, 'data'),
-            '--port',
-            '80',
-          ],
-          {
-            cwd: root,
-            // nobody: may not bind ports below 1024.
-            uid: 65534,
-            gid: 65534,
-            env: { ...process.env, HOME: open },
-            stdio: ['ignore', 'pipe', 'pipe'],
-          },
-        );
-        let output = '';
-        child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-        child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-        const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+        const { code, output } = await runHeadless(join(open, 'data'), 80, {
+          // nobody: may not bind ports below 1024.
+          uid: 65534,
+          gid: 65534,
+          env: { ...process.env, HOME: open },
+        });
 
         expect(code).toBe(1);
         expect(output).toContain('Port 80 on 127.0.0.1 is refused by the operating system');

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ref } from 'vue';
 
-import type { ChannelType } from '../../renderer/src/api/types';
+import type { ChannelType } from '../../renderer/src/data-types';
 import { CHANNEL_TYPES } from '../../server/channels/registry';
 import ChannelDialog from '../../renderer/src/components/ChannelDialog.vue';
 import {

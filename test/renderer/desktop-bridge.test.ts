@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import type { DesktopApi } from '../../main/preload/desktop-api';
-import type { HostedMessage } from '../../renderer/src/api/types';
+import type { HostedMessage } from '../../renderer/src/data-types';
 import {
   desktopBridge,
   openMessagesFromNotifications,

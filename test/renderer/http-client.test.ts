@@ -2,7 +2,15 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryHistory } from 'vue-router';
 import { createPinia, setActivePinia } from 'pinia';
 
-import { ApiError, http, onUnauthorized, request } from '../../renderer/src/api/http-client';
+import {
+  ApiError,
+  PUBLIC_API_BASE,
+  http,
+  onUnauthorized,
+  request,
+} from '../../renderer/src/api/http-client';
+import { importApi } from '../../renderer/src/api/import-api';
+import { publicApi } from '../../renderer/src/api/public-api';
 import { createAppRouter, redirectToSignInOnUnauthorized } from '../../renderer/src/router';
 import { useSessionStore } from '../../renderer/src/stores/session-store';
 import { fail, installFakeApi, ok } from './helpers/fake-api';
@@ -88,6 +96,85 @@ describe('http-client request()', () => {
 
     expect(handler).toHaveBeenCalledTimes(1);
     expect(loginErr.msg).toBe('用户名或密码错误');
+  });
+});
+
+describe('http-client raw bodies and public calls', () => {
+  it('request() sends a raw body as it is, with its content type, and unwraps the envelope', async () => {
+    const { calls } = installFakeApi({ 'POST /import/message-nest': () => ok({ dryRun: true }) });
+    const file = new Blob([new Uint8Array([0x53, 0x51, 0x4c])]);
+
+    const data = await request<{ dryRun: boolean }>('POST', '/import/message-nest', {
+      query: { dryRun: 1 },
+      raw: { data: file, contentType: 'application/octet-stream' },
+    });
+
+    expect(data).toEqual({ dryRun: true });
+    expect(calls[0].headers['Content-Type']).toBe('application/octet-stream');
+    expect(calls[0].rawBody).toBe(file);
+    expect(calls[0].body).toBeUndefined();
+    expect(calls[0].credentials).toBe('same-origin');
+  });
+
+  it('importApi.messageNest() uploads the file raw and gets the server msg and the 401 redirect like any call', async () => {
+    let answer = fail(400, 'not a Message Nest database: table message_nest_settings is missing');
+    const { calls } = installFakeApi({ 'POST /import/message-nest': () => answer });
+    const handler = vi.fn();
+    onUnauthorized(handler);
+    const file = new Blob(['SQLite format 3']);
+
+    const refused = (await importApi
+      .messageNest(file, { dryRun: true, withLogs: false })
+      .catch((e: unknown) => e)) as ApiError;
+    answer = fail(401, 'session expired');
+    await importApi.messageNest(file, { dryRun: false, withLogs: true }).catch(() => undefined);
+
+    expect(refused).toBeInstanceOf(ApiError);
+    expect(refused.msg).toBe('not a Message Nest database: table message_nest_settings is missing');
+    expect(calls[0].query.get('dryRun')).toBe('1');
+    expect(calls[0].query.has('withLogs')).toBe(false);
+    expect(calls[0].rawBody).toBe(file);
+    expect(calls[1].query.get('withLogs')).toBe('1');
+    expect(handler).toHaveBeenCalledTimes(1);
+  });
+
+  it('request() under PUBLIC_API_BASE omits the cookie and, with redirectOn401 off, leaves the visitor where they are', async () => {
+    const { calls } = installFakeApi({
+      'GET /api/public/preview/:key': () => fail(401, 'not for you'),
+    });
+    const handler = vi.fn();
+    onUnauthorized(handler);
+
+    const err = (await request('GET', '/preview/abc', {
+      base: PUBLIC_API_BASE,
+      credentials: 'omit',
+      redirectOn401: false,
+    }).catch((e: unknown) => e)) as ApiError;
+
+    expect(calls[0].path).toBe('/api/public/preview/abc');
+    expect(calls[0].credentials).toBe('omit');
+    expect(err.code).toBe(401);
+    expect(err.msg).toBe('not for you');
+    expect(handler).not.toHaveBeenCalled();
+  });
+
+  it('publicApi.preview() asks without the session, never redirects, and passes 404 and 429 through', async () => {
+    let answer = fail(404, 'no message has this link: it was revoked, deleted or mistyped');
+    const { calls } = installFakeApi({ 'GET /api/public/preview/:key': () => answer });
+    const handler = vi.fn();
+    onUnauthorized(handler);
+
+    const gone = (await publicApi.preview('a/b').catch((e: unknown) => e)) as ApiError;
+    answer = fail(429, 'too many previews from this address');
+    const limited = (await publicApi.preview('k').catch((e: unknown) => e)) as ApiError;
+    answer = fail(401, 'Unauthorized');
+    await publicApi.preview('k').catch(() => undefined);
+
+    expect(calls[0].path).toBe('/api/public/preview/a%2Fb');
+    expect(calls.every((c) => c.credentials === 'omit')).toBe(true);
+    expect([gone.code, limited.code]).toEqual([404, 429]);
+    expect(gone.msg).toMatch(/revoked/);
+    expect(handler).not.toHaveBeenCalled();
   });
 });
 

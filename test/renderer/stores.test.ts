@@ -1,9 +1,10 @@
 import { createPinia, setActivePinia } from 'pinia';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import type { HostedMessage } from '../../renderer/src/api/types';
+import type { HostedMessage } from '../../renderer/src/data-types';
 import { useChannelTypesStore } from '../../renderer/src/stores/channel-types-store';
 import { useMessagesStore } from '../../renderer/src/stores/messages-store';
+import { useOwnersStore } from '../../renderer/src/stores/owners-store';
 import { useSessionStore } from '../../renderer/src/stores/session-store';
 import { fail, installFakeApi, ok } from './helpers/fake-api';
 
@@ -218,5 +219,36 @@ describe('useChannelTypesStore', () => {
     expect(calls).toHaveLength(1);
     expect(store.contentTypesOf('email')).toEqual(['text', 'html']);
     expect(store.contentTypesOf('unknown')).toEqual(['text']);
+  });
+});
+
+describe('useOwnersStore', () => {
+  it('useOwnersStore() calls the task or the template route by the owner’s kind', async () => {
+    const { calls } = installFakeApi({
+      'GET /tasks/:id/token': () => ok({ token: 'task-token' }),
+      'GET /templates/:id/token': () => ok({ token: 'template-token' }),
+      'GET /tasks/:id/instances': () => ok([]),
+      'POST /templates/:id/instances': () => ok({ id: 9 }),
+      'PATCH /instances/:id': () => ok({ id: 9, enabled: false }),
+    });
+    const owners = useOwnersStore();
+
+    const task = await owners.token({ kind: 'task', id: 3 });
+    const template = await owners.token({ kind: 'template', id: 4 });
+    await owners.instances({ kind: 'task', id: 3 });
+    await owners.addInstance(
+      { kind: 'template', id: 4 },
+      { channelId: 1, contentType: 'text', enabled: true },
+    );
+    await owners.updateInstance(9, { enabled: false });
+
+    expect([task.token, template.token]).toEqual(['task-token', 'template-token']);
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual([
+      'GET /tasks/3/token',
+      'GET /templates/4/token',
+      'GET /tasks/3/instances',
+      'POST /templates/4/instances',
+      'PATCH /instances/9',
+    ]);
   });
 });

@@ -1,4 +1,3 @@
-import { http } from './http-client';
 import type {
   Channel,
   ChannelConfig,
@@ -6,7 +5,8 @@ import type {
   ChannelTestResult,
   ChannelType,
   Page,
-} from './types';
+} from '../data-types';
+import { http } from './http-client';
 
 /** Channel kinds and channels. */
 export const channelsApi = {

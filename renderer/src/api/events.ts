@@ -1,5 +1,5 @@
+import type { MessageEvent as HostedMessageEvent } from '../data-types';
 import { API_BASE } from './http-client';
-import type { MessageEvent as HostedMessageEvent } from './types';
 
 /**
  * Where the console's event stream stands: `connecting` before the first connection, `open`

@@ -1,10 +1,13 @@
 /**
- * The console's one way to reach the server: same-origin fetch with the session cookie,
- * JSON in and out, and the contract's envelope `{code, msg, data}` unwrapped into either the
- * data or an ApiError that carries the server's code and msg exactly as sent.
+ * The console's one way to reach the server: fetch, JSON in and out (or a raw body out), and
+ * the contract's envelope `{code, msg, data}` unwrapped into either the data or an ApiError that
+ * carries the server's code and msg exactly as sent. Console calls send the session cookie and
+ * send the user to sign-in on 401; public calls (share links) opt out of both.
  */
 
 export const API_BASE = '/api/console';
+/** Routes anyone may call, without a session (docs/console-api.md, "Share links"). */
+export const PUBLIC_API_BASE = '/api/public';
 
 /** A failed call: `code` is the envelope code (or HTTP status; 0 when the server was unreachable). */
 export class ApiError extends Error {
@@ -23,15 +26,30 @@ interface Envelope<T> {
   data: T;
 }
 
+/** A body sent as it is, not as JSON: a file upload. */
+export interface RawBody {
+  data: Blob | ArrayBuffer | string;
+  /** Sent as Content-Type; the route must accept it (only the import does). */
+  contentType: string;
+}
+
 export interface RequestOptions {
   /** Query parameters; undefined, null and '' are left out. */
   query?: Record<string, string | number | boolean | undefined | null>;
+  /** Sent as JSON. */
   body?: unknown;
+  /** Sent as it is instead of `body`. */
+  raw?: RawBody;
   /**
    * Whether a 401 sends the user to sign-in. Off for the sign-in calls themselves, where a
-   * 401 means "wrong password" and must be shown on the form.
+   * 401 means "wrong password" and must be shown on the form, and for public calls, whose
+   * pages work signed out.
    */
   redirectOn401?: boolean;
+  /** The API the path is under: the console's (default) or PUBLIC_API_BASE. */
+  base?: string;
+  /** 'omit' for public calls: a share link must not depend on (or carry) the session. */
+  credentials?: RequestCredentials;
 }
 
 let unauthorizedHandler: (() => void) | null = null;
@@ -50,37 +68,40 @@ function isEnvelope(value: unknown): value is Envelope<unknown> {
   );
 }
 
-/** Builds `/api/console/<path>?<query>`. */
-export function apiUrl(path: string, query?: RequestOptions['query']): string {
+/** Builds `<base>/<path>?<query>`, the base being the console API's unless given. */
+export function apiUrl(path: string, query?: RequestOptions['query'], base = API_BASE): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query ?? {})) {
     if (value === undefined || value === null || value === '') continue;
     params.set(key, String(value));
   }
   const qs = params.toString();
-  return `${API_BASE}${path}${qs ? `?${qs}` : ''}`;
+  return `${base}${path}${qs ? `?${qs}` : ''}`;
 }
 
-/** Sends one console API call and resolves with its `data`. */
+function requestInit(method: string, options: RequestOptions): RequestInit {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const init: RequestInit = { method, credentials: options.credentials ?? 'same-origin', headers };
+  if (options.raw) {
+    headers['Content-Type'] = options.raw.contentType;
+    init.body = options.raw.data;
+  } else if (method !== 'GET' && method !== 'HEAD') {
+    // Mutations must be JSON (the server's CSRF rule), even when there is nothing to send.
+    headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(options.body ?? {});
+  }
+  return init;
+}
+
+/** Sends one API call and resolves with its `data`. */
 export async function request<T>(
   method: string,
   path: string,
   options: RequestOptions = {},
 ): Promise<T> {
-  const init: RequestInit = {
-    method,
-    credentials: 'same-origin',
-    headers: { Accept: 'application/json' },
-  };
-  // Mutations must be JSON (the server's CSRF rule), even when there is nothing to send.
-  if (method !== 'GET' && method !== 'HEAD') {
-    init.headers = { ...init.headers, 'Content-Type': 'application/json' };
-    init.body = JSON.stringify(options.body ?? {});
-  }
-
   let res: Response;
   try {
-    res = await fetch(apiUrl(path, options.query), init);
+    res = await fetch(apiUrl(path, options.query, options.base), requestInit(method, options));
   } catch (err) {
     throw new ApiError(0, `Network error: ${(err as Error).message || 'server unreachable'}`);
   }
@@ -118,10 +139,3 @@ export const http = {
   patch: <T>(path: string, body?: unknown) => request<T>('PATCH', path, { body }),
   delete: <T = null>(path: string) => request<T>('DELETE', path),
 };
-
-/** The text to show for any error: the server's msg as sent, or the error's own message. */
-export function errorText(err: unknown): string {
-  if (err instanceof ApiError) return err.msg;
-  if (err instanceof Error) return err.message;
-  return String(err);
-}

@@ -1,5 +1,5 @@
+import type { Instance, InstancePatch } from '../data-types';
 import { http } from './http-client';
-import type { Instance, InstancePatch } from './types';
 
 /** Instances once created, whichever task or template owns them. */
 export const instancesApi = {

@@ -1,5 +1,5 @@
+import type { Delivery, LogQuery, Page, Send, SendDetail } from '../data-types';
 import { http } from './http-client';
-import type { Delivery, LogQuery, Page, Send, SendDetail } from './types';
 
 /** Send logs and delivery retries. */
 export const logsApi = {

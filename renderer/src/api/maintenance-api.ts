@@ -1,5 +1,5 @@
+import type { MaintenanceInfo, PruneResult } from '../data-types';
 import { http } from './http-client';
-import type { MaintenanceInfo, PruneResult } from './types';
 
 /** The database panel of the Settings page. */
 export const maintenanceApi = {

@@ -1,5 +1,5 @@
+import type { HostedMessage, HostedMessageDetail, MessagePage } from '../data-types';
 import { http } from './http-client';
-import type { HostedMessage, HostedMessageDetail, MessagePage } from './types';
 
 /** Hosted messages: the reader. */
 export const messagesApi = {

@@ -1,33 +1,19 @@
-import { ApiError } from './http-client';
-import type { PublicPreview } from './types';
+import type { PublicPreview } from '../data-types';
+import { PUBLIC_API_BASE, request } from './http-client';
 
 /**
- * The one call a page without login makes: a hosted message by its share-link key. Outside the
- * console's client on purpose: no session cookie, no sign-in redirect.
+ * The calls a page without login makes: a hosted message by its share-link key. No session
+ * cookie goes with it, and a 401 leaves the visitor where they are instead of sending them to
+ * sign-in.
  */
-export async function fetchPreview(key: string): Promise<PublicPreview> {
-  let res: Response;
-  try {
-    res = await fetch(`/api/public/preview/${encodeURIComponent(key)}`, {
+export const publicApi = {
+  preview: (key: string) =>
+    request<PublicPreview>('GET', `/preview/${encodeURIComponent(key)}`, {
+      base: PUBLIC_API_BASE,
       credentials: 'omit',
-      headers: { Accept: 'application/json' },
-    });
-  } catch (err) {
-    throw new ApiError(0, `Network error: ${(err as Error).message || 'server unreachable'}`);
-  }
-  let body: { code?: unknown; msg?: unknown; data?: unknown } | null;
-  try {
-    body = (await res.json()) as { code?: unknown; msg?: unknown; data?: unknown } | null;
-  } catch {
-    body = null;
-  }
-  const code = typeof body?.code === 'number' ? body.code : res.status;
-  if (code !== 200 || !res.ok) {
-    const msg = typeof body?.msg === 'string' ? body.msg : `HTTP ${res.status}`;
-    throw new ApiError(code === 200 ? res.status : code, msg);
-  }
-  return body?.data as PublicPreview;
-}
+      redirectOn401: false,
+    }),
+};
 
 /**
  * Message Nest's share links are `/#/preview/<key>`: the browser asks for `/` and keeps the

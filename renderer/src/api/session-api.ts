@@ -1,5 +1,5 @@
+import type { Status, User } from '../data-types';
 import { http, request } from './http-client';
-import type { Status, User } from './types';
 
 /** Sign-in, first-run setup and the signed-in user. */
 export const sessionApi = {

@@ -1,5 +1,5 @@
+import type { Settings, SettingsPatch, Stats } from '../data-types';
 import { http } from './http-client';
-import type { Settings, SettingsPatch, Stats } from './types';
 
 /** Settings and dashboard statistics. */
 export const settingsApi = {

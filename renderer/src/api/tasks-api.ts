@@ -1,5 +1,5 @@
+import type { Instance, InstanceInput, Page, Task, TaskDetail } from '../data-types';
 import { http } from './http-client';
-import type { Instance, InstanceInput, Page, Task, TaskDetail } from './types';
 
 /** V1 tasks, their tokens and instances. */
 export const tasksApi = {

@@ -1,4 +1,3 @@
-import { http } from './http-client';
 import type {
   Instance,
   InstanceInput,
@@ -8,7 +7,8 @@ import type {
   Template,
   TemplateDetail,
   TemplateFields,
-} from './types';
+} from '../data-types';
+import { http } from './http-client';
 
 /** V2 templates, their tokens, previews and instances. */
 export const templatesApi = {

@@ -1,6 +1,6 @@
 import { computed, onScopeDispose, reactive, ref, watch, type Ref, type UnwrapRef } from 'vue';
 
-import { errorText } from '../api/http-client';
+import { useLoad } from './use-load';
 
 /** One page of a list as the console API answers it. */
 export interface PagedAnswer<T> {
@@ -35,16 +35,36 @@ export interface PagedListOptions<F extends object, A extends PagedAnswer<unknow
 export const FILTER_DEBOUNCE_MS = 300;
 
 /**
+ * What ListPage shows of a list: a {@link usePagedList} (made `reactive`), the messages store,
+ * or a whole list loaded at once (no pager).
+ */
+export interface ListState {
+  loading: boolean;
+  loaded: boolean;
+  error: string | null;
+  total: number;
+  /** A filter is set: an empty answer then means "no matches", not "nothing yet". */
+  filtered?: boolean;
+  totalIsCapped?: boolean;
+  page?: number;
+  pageSize?: number;
+  load(): unknown;
+  setPage?(page: number): unknown;
+  setPageSize?(pageSize: number): unknown;
+}
+
+/**
  * A paged, filtered list with loading, empty and error state for PageState, used by every list
- * page and the reader's store.
+ * page (through ListPage) and the reader's store.
  *
- * - `load()` fetches the current page. Each call gets a sequence number and only the newest
- *   call's answer (or error) is applied, so a slower, older request never overwrites a newer one.
- *   It never throws: a failure lands in `error`.
+ * - `load()` fetches the current page. It is a {@link useLoad}: only the newest call's answer (or
+ *   error) is applied, so a slower, older request never overwrites a newer one, and it never
+ *   throws: a failure lands in `error`.
  * - Changing a filter reloads from page 1 once the filters have been quiet for `debounceMs`; an
  *   explicit `load()` in the meantime takes the pending change with it (page 1, one request).
- * - Nothing loads by itself: a page calls `load()` when it mounts, so a store can own a list
- *   without fetching before anything shows it.
+ * - `setPage()` and `setPageSize()` are the pager's: they change the page and load it.
+ * - Nothing loads by itself: ListPage calls `load()` when the page mounts, so a store can own a
+ *   list without fetching before anything shows it.
  */
 export function usePagedList<F extends object, A extends PagedAnswer<unknown>>(
   options: PagedListOptions<F, A>,
@@ -56,9 +76,6 @@ export function usePagedList<F extends object, A extends PagedAnswer<unknown>>(
   const totalIsCapped = ref(false);
   const page = ref(1);
   const pageSize = ref(options.pageSize ?? 20);
-  const loading = ref(false);
-  const loaded = ref(false);
-  const error = ref<string | null>(null);
 
   const filtered = computed(() =>
     (Object.keys(initialFilters) as (keyof typeof filters)[]).some(
@@ -66,7 +83,23 @@ export function usePagedList<F extends object, A extends PagedAnswer<unknown>>(
     ),
   );
 
-  let requestSeq = 0;
+  const loader = useLoad(
+    () =>
+      options.fetchPage({
+        filters: filters as Readonly<UnwrapRef<F>>,
+        page: page.value,
+        pageSize: pageSize.value,
+      }),
+    {
+      onData: (answer) => {
+        items.value = answer.items;
+        total.value = answer.total;
+        totalIsCapped.value = answer.totalIsCapped === true;
+        options.onAnswer?.(answer);
+      },
+    },
+  );
+
   let filterTimer: ReturnType<typeof setTimeout> | null = null;
 
   function takePendingFilterChange(): void {
@@ -78,26 +111,17 @@ export function usePagedList<F extends object, A extends PagedAnswer<unknown>>(
 
   async function load(): Promise<void> {
     takePendingFilterChange();
-    const seq = ++requestSeq;
-    loading.value = true;
-    error.value = null;
-    try {
-      const answer = await options.fetchPage({
-        filters: filters as Readonly<UnwrapRef<F>>,
-        page: page.value,
-        pageSize: pageSize.value,
-      });
-      if (seq !== requestSeq) return;
-      items.value = answer.items;
-      total.value = answer.total;
-      totalIsCapped.value = answer.totalIsCapped === true;
-      loaded.value = true;
-      options.onAnswer?.(answer);
-    } catch (err) {
-      if (seq === requestSeq) error.value = errorText(err);
-    } finally {
-      if (seq === requestSeq) loading.value = false;
-    }
+    await loader.load();
+  }
+
+  function setPage(next: number): Promise<void> {
+    page.value = next;
+    return load();
+  }
+
+  function setPageSize(next: number): Promise<void> {
+    pageSize.value = next;
+    return load();
   }
 
   // Synchronous so that a load() right after setting a filter already sees the change pending.
@@ -126,9 +150,11 @@ export function usePagedList<F extends object, A extends PagedAnswer<unknown>>(
     pageSize,
     filters,
     filtered,
-    loading,
-    loaded,
-    error,
+    loading: loader.loading,
+    loaded: loader.loaded,
+    error: loader.error,
     load,
+    setPage,
+    setPageSize,
   };
 }

@@ -2,7 +2,7 @@ import { defineStore } from 'pinia';
 import { ref } from 'vue';
 
 import { channelsApi } from '../api/channels-api';
-import type { ChannelType, ContentType } from '../api/types';
+import type { ChannelType, ContentType } from '../data-types';
 
 /** The channel kinds the server knows, loaded once per session. */
 export const useChannelTypesStore = defineStore('channelTypes', () => {

@@ -2,25 +2,22 @@ import { defineStore } from 'pinia';
 import { ref } from 'vue';
 
 import { channelsApi } from '../api/channels-api';
-import type { Channel, ChannelConfig, ChannelInput, Page } from '../api/types';
+import type { Channel, ChannelConfig, ChannelInput, Page } from '../data-types';
 
-/** The channel list, shared by the channels page and the instance editors. */
+/**
+ * Channels: the list (shared by the channels page and the instance editors, which show it
+ * through useLoad), its changes, and test sends.
+ */
 export const useChannelsStore = defineStore('channels', () => {
   const items = ref<Channel[]>([]);
-  const loading = ref(false);
   const loaded = ref(false);
 
   async function load(): Promise<Channel[]> {
-    loading.value = true;
-    try {
-      const data: Page<Channel> | Channel[] = await channelsApi.list();
-      // The API answers a list envelope; accept a bare array too.
-      items.value = Array.isArray(data) ? data : data.items;
-      loaded.value = true;
-      return items.value;
-    } finally {
-      loading.value = false;
-    }
+    const data: Page<Channel> | Channel[] = await channelsApi.list();
+    // The API answers a list envelope; accept a bare array too.
+    items.value = Array.isArray(data) ? data : data.items;
+    loaded.value = true;
+    return items.value;
   }
 
   async function ensureLoaded(): Promise<Channel[]> {
@@ -51,5 +48,10 @@ export const useChannelsStore = defineStore('channels', () => {
     return items.value.find((c) => c.id === id);
   }
 
-  return { items, loading, loaded, load, ensureLoaded, create, update, remove, byId };
+  /** Sends a real test message through a channel; resolves with what the platform answered. */
+  function test(id: number, input: { title?: string; content?: string; recipient?: string }) {
+    return channelsApi.test(id, input);
+  }
+
+  return { items, loaded, load, ensureLoaded, create, update, remove, byId, test };
 });

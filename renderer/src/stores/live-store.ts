@@ -1,12 +1,15 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 
-import type { StreamState } from '../api/events';
+import { subscribeConsoleEvents, type StreamState } from '../api/events';
+import type { MessageEvent } from '../data-types';
+import { useMessagesStore } from './messages-store';
 
 /**
- * Counters bumped by the console event stream, so pages that show sends and deliveries can
- * refresh when something changes without each opening its own stream, and the stream's
- * connection state for the layout's indicator.
+ * The console event stream, opened once by the layout (`connect()`): counters it bumps, so
+ * pages that show sends and deliveries can refresh when something changes without each opening
+ * its own stream, the stream's connection state for the layout's indicator, and new hosted
+ * messages handed to the messages store.
  */
 export const useLiveStore = defineStore('live', () => {
   const sendVersion = ref(0);
@@ -34,6 +37,29 @@ export const useLiveStore = defineStore('live', () => {
     return reconnected;
   }
 
+  /**
+   * Opens the stream and routes its events: sends and deliveries to the counters above, hosted
+   * messages to the messages store and then to `onMessage`. Back after a drop, the unread count
+   * and a showing reader refresh, since messages may have arrived meanwhile. Returns the function
+   * that closes the stream.
+   */
+  function connect(onMessage?: (event: MessageEvent) => void): () => void {
+    const messages = useMessagesStore();
+    return subscribeConsoleEvents({
+      message: (event) => {
+        void messages.onNewMessage(event);
+        onMessage?.(event);
+      },
+      send: () => onSend(),
+      delivery: (event) => onDelivery(event),
+      state: (state) => {
+        if (!onConnection(state)) return;
+        messages.refreshUnread().catch(() => undefined);
+        if (messages.loaded) void messages.load();
+      },
+    });
+  }
+
   return {
     sendVersion,
     deliveryVersion,
@@ -43,5 +69,6 @@ export const useLiveStore = defineStore('live', () => {
     onSend,
     onDelivery,
     onConnection,
+    connect,
   };
 });

@@ -2,7 +2,7 @@ import { defineStore } from 'pinia';
 import { ref, toRef } from 'vue';
 
 import { messagesApi } from '../api/messages-api';
-import type { MessageEvent } from '../api/types';
+import type { MessageEvent } from '../data-types';
 import { reportUnreadChanged } from '../lib/desktop-bridge';
 import { usePagedList } from '../lib/use-paged-list';
 
@@ -66,6 +66,11 @@ export const useMessagesStore = defineStore('messages', () => {
     return updated;
   }
 
+  /** One message with its content, as the detail panel shows it. */
+  function detail(id: number) {
+    return messagesApi.get(id);
+  }
+
   async function remove(id: number): Promise<void> {
     await messagesApi.remove(id);
     reportUnreadChanged();
@@ -88,6 +93,9 @@ export const useMessagesStore = defineStore('messages', () => {
     loaded,
     freshIds,
     load,
+    setPage: list.setPage,
+    setPageSize: list.setPageSize,
+    detail,
     refreshUnread,
     onNewMessage,
     applyRead,

@@ -2,7 +2,7 @@ import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 
 import { sessionApi } from '../api/session-api';
-import type { Status, User } from '../api/types';
+import type { Status, User } from '../data-types';
 
 /** Who is signed in, and whether Herald still needs its first-run setup. */
 export const useSessionStore = defineStore('session', () => {
@@ -47,6 +47,10 @@ export const useSessionStore = defineStore('session', () => {
     }
   }
 
+  async function changePassword(currentPassword: string, newPassword: string): Promise<void> {
+    await sessionApi.changePassword(currentPassword, newPassword);
+  }
+
   /** Forgets the user locally after the server said the session is gone (401). */
   function expire(): void {
     user.value = null;
@@ -64,6 +68,7 @@ export const useSessionStore = defineStore('session', () => {
     login,
     setup,
     logout,
+    changePassword,
     expire,
   };
 });

@@ -2,21 +2,15 @@ import { defineStore } from 'pinia';
 import { ref } from 'vue';
 
 import { settingsApi } from '../api/settings-api';
-import type { Settings, SettingsPatch } from '../api/types';
+import type { Settings, SettingsPatch } from '../data-types';
 
 /** Server settings (task_id on V1, retry policy) and the about facts. */
 export const useSettingsStore = defineStore('settings', () => {
   const settings = ref<Settings | null>(null);
-  const loading = ref(false);
 
   async function load(): Promise<Settings> {
-    loading.value = true;
-    try {
-      settings.value = await settingsApi.get();
-      return settings.value;
-    } finally {
-      loading.value = false;
-    }
+    settings.value = await settingsApi.get();
+    return settings.value;
   }
 
   async function update(patch: SettingsPatch): Promise<Settings> {
@@ -24,5 +18,5 @@ export const useSettingsStore = defineStore('settings', () => {
     return settings.value;
   }
 
-  return { settings, loading, load, update };
+  return { settings, load, update };
 });

@@ -6,7 +6,10 @@ export interface FakeRequest {
   /** Path below /api/console, without the query string. */
   path: string;
   query: URLSearchParams;
+  /** The JSON body, parsed. */
   body: unknown;
+  /** A body sent as it is (a file upload), untouched. */
+  rawBody: BodyInit | null | undefined;
   headers: Record<string, string>;
   credentials: RequestCredentials | undefined;
 }
@@ -36,12 +39,15 @@ export function installFakeApi(routes: Record<string, FakeHandler>) {
     const url = new URL(String(input), 'http://herald.test');
     const method = (init.method ?? 'GET').toUpperCase();
     const path = url.pathname.replace(/^\/api\/console/, '');
+    const headers = (init.headers ?? {}) as Record<string, string>;
+    const isJson = headers['Content-Type'] === 'application/json';
     const req: FakeRequest = {
       method,
       path,
       query: url.searchParams,
-      body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
-      headers: (init.headers ?? {}) as Record<string, string>,
+      body: isJson && typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
+      rawBody: isJson ? undefined : init.body,
+      headers,
       credentials: init.credentials,
     };
     calls.push(req);

@@ -3,7 +3,7 @@
  * or account). The channel dialog follows the same rule as the user edits: once a destination
  * field differs from the saved one, the masked secrets are emptied so they are typed again.
  */
-import type { ChannelConfig } from '../../api/types';
+import type { ChannelConfig } from '../../data-types';
 import { MASKED_SECRET } from './fields';
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>

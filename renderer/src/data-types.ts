@@ -1,4 +1,8 @@
-/** Shapes of the console API's `data` (docs/console-api.md). Times are ISO 8601 strings. */
+/**
+ * Shapes of the console API's `data` (docs/console-api.md), shared by the api modules that fetch
+ * them, the stores that hold them and the components that show them. Outside api/ because
+ * components use these types but reach data only through the stores. Times are ISO 8601 strings.
+ */
 
 export type ContentType = 'text' | 'html' | 'markdown';
 
@@ -362,6 +366,62 @@ export interface Stats {
     error: string | null;
     at: string;
   }[];
+}
+
+export type CatchUp = 'once' | 'skip';
+
+/** What an administrator sets on a scheduled message (the console API's field names). */
+export interface ScheduleFields {
+  name: string;
+  taskId: number | null;
+  templateId: number | null;
+  cron: string | null;
+  /** ISO 8601 time of a one-time run. */
+  runAt: string | null;
+  timezone: string;
+  title: string;
+  text: string | null;
+  html: string | null;
+  markdown: string | null;
+  url: string | null;
+  atMobiles: string[];
+  atUserIds: string[];
+  atAll: boolean;
+  recipients: string[];
+  placeholders: Record<string, string>;
+  enabled: boolean;
+  catchUp: CatchUp;
+}
+
+export interface Schedule extends ScheduleFields {
+  id: number;
+  /** The task's or template's name; null once it was deleted. */
+  sourceName: string | null;
+  nextRunAt: string | null;
+  lastRunAt: string | null;
+  lastSendId: number | null;
+  lastError: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CronPreview {
+  cron: string;
+  timezone: string;
+  runs: string[];
+}
+
+export type ImportKind =
+  'channels' | 'tasks' | 'templates' | 'instances' | 'schedules' | 'hostedMessages' | 'logs';
+
+/** What a Message Nest import created, found imported already, or skipped (and why). */
+export interface ImportReport {
+  source: string;
+  dryRun: boolean;
+  tablePrefix: string;
+  counts: Record<ImportKind, { created: number; alreadyImported: number; skipped: number }>;
+  skipped: Array<{ kind: ImportKind; id: string; name: string; reason: string }>;
+  notes: string[];
 }
 
 /** `event: message` on the console event stream. */

@@ -1,0 +1,13 @@
+import { defineStore } from 'pinia';
+
+import { logsApi } from '../api/logs-api';
+import type { LogQuery } from '../data-types';
+
+/** Send logs: the list, one send's detail, and retrying a delivery. */
+export const useLogsStore = defineStore('logs', () => {
+  const list = (query: LogQuery = {}) => logsApi.list(query);
+  const detail = (id: number) => logsApi.get(id);
+  const retryDelivery = (deliveryId: number) => logsApi.retryDelivery(deliveryId);
+
+  return { list, detail, retryDelivery };
+});

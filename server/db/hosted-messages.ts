@@ -1,6 +1,6 @@
 import type { ContentType } from '../channels/channel-adapter';
-import { at, idsIn, json } from './postgres/json-params';
-import { sqliteDate, type SqlExecutor } from './sql';
+import { dialectOf, perDialect } from './sql-dialect';
+import type { SqlExecutor } from './sql';
 
 /** A hosted message to store, as the hosted channel delivers it. */
 export interface NewHostedMessage {
@@ -14,29 +14,26 @@ export interface NewHostedMessage {
 }
 
 /**
- * Where the two dialects differ: how the JSON array parameter becomes rows (in the order
- * given), the casts PostgreSQL needs, the placeholders and the date parameter.
+ * The messages, in the order given; each takes the share-link key answered at accept time,
+ * stored on its delivery. (`WHERE true`: without a WHERE, SQLite would read the upsert's ON as
+ * a join constraint.)
  */
-const DIALECT = {
-  sqlite: {
-    field: (name: string) => `value ->> '${name}'`,
-    id: (name: string) => `value ->> '${name}'`,
-    now: '?2',
-    rows: `json_each(?1) WHERE true ORDER BY key`,
-    storedIn: `(SELECT value FROM json_each(?1))`,
-    json: (value: unknown) => JSON.stringify(value),
-    date: sqliteDate,
-  },
-  postgres: {
-    field: (name: string) => `value ->> '${name}'`,
-    id: (name: string) => `(value ->> '${name}')::integer`,
-    now: '$2::timestamptz',
-    rows: `jsonb_array_elements($1::jsonb) WITH ORDINALITY AS e(value, i) ORDER BY i`,
-    storedIn: idsIn('$1'),
-    json,
-    date: at,
-  },
-} as const;
+const INSERT = perDialect(
+  ({ field: v, dateParam: at, rows }) =>
+    `INSERT INTO hosted_messages (channel_id, delivery_id, title, content, format, url,
+       preview_key, created_at, updated_at)
+     SELECT ${v('channelId', 'integer')}, ${v('deliveryId', 'integer')}, ${v('title')},
+       ${v('content')}, ${v('format')}, ${v('url')},
+       (SELECT dl.preview_key FROM deliveries dl WHERE dl.id = ${v('deliveryId', 'integer')}),
+       ${at(2)}, ${at(2)}
+     FROM ${rows(1)} WHERE true ORDER BY key
+     ON CONFLICT (delivery_id) DO NOTHING
+     RETURNING id, delivery_id`,
+);
+
+const STORED = perDialect(
+  ({ ids }) => `SELECT id, delivery_id FROM hosted_messages WHERE delivery_id IN ${ids(1)}`,
+);
 
 /**
  * Stores hosted messages in one statement and returns their ids in the order given. A
@@ -49,20 +46,11 @@ export async function insertHostedMessages(
   wallNow: number,
 ): Promise<Array<{ id: number; fresh: boolean }>> {
   if (messages.length === 0) return [];
-  const d = DIALECT[sql.dialect ?? 'sqlite'];
-  const inserted = await sql.all<{ id: number; delivery_id: number | null }>(
-    `INSERT INTO hosted_messages (channel_id, delivery_id, title, content, format, url,
-       preview_key, created_at, updated_at)
-     SELECT ${d.id('channelId')}, ${d.id('deliveryId')}, ${d.field('title')},
-       ${d.field('content')}, ${d.field('format')}, ${d.field('url')},
-       -- The share link answered at accept time: its key was stored on the delivery.
-       (SELECT dl.preview_key FROM deliveries dl WHERE dl.id = ${d.id('deliveryId')}),
-       ${d.now}, ${d.now}
-     FROM ${d.rows}
-     ON CONFLICT (delivery_id) DO NOTHING
-     RETURNING id, delivery_id`,
-    [d.json(messages), d.date(wallNow)],
-  );
+  const d = dialectOf(sql);
+  const inserted = await sql.all<{ id: number; delivery_id: number | null }>(INSERT[d.name], [
+    d.json(messages),
+    d.date(wallNow),
+  ]);
   const byDelivery = new Map<number, number>();
   const withoutDelivery: number[] = [];
   for (const row of inserted.sort((a, b) => a.id - b.id)) {
@@ -73,10 +61,9 @@ export async function insertHostedMessages(
     .map((m) => m.deliveryId)
     .filter((id): id is number => id !== null && !byDelivery.has(id));
   if (stored.length > 0) {
-    const rows = await sql.all<{ id: number; delivery_id: number }>(
-      `SELECT id, delivery_id FROM hosted_messages WHERE delivery_id IN ${d.storedIn}`,
-      [d.json(stored)],
-    );
+    const rows = await sql.all<{ id: number; delivery_id: number }>(STORED[d.name], [
+      d.json(stored),
+    ]);
     for (const row of rows) byDelivery.set(row.delivery_id, row.id);
   }
   const fresh = new Set(inserted.map((r) => r.id));

@@ -50,6 +50,7 @@ export async function runAttempt(
   ): AttemptRun => ({
     outcome: {
       id: delivery.id,
+      lease: delivery.lease,
       status: outcome === 'sent' ? 'sent' : retryAt === null ? 'failed' : 'retrying',
       outcome,
       error,

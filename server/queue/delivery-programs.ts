@@ -15,7 +15,8 @@ import {
   type NewDelivery,
   type NewSend,
   type OutcomeRecord,
-} from './store/dialect-hot-path';
+} from './store/hot-path';
+import { deliveryRows } from './store/hot-path-reads';
 import { insertHostedMessages, type NewHostedMessage } from '../db/hosted-messages';
 import type { SqlExecutor } from '../db/sql';
 import { crashPoint } from '../lib/crash-point';
@@ -29,6 +30,11 @@ export interface CycleMoment {
   wallNow: number;
   /** Until when a claim made now holds (now + the lease). */
   leaseUntil: number;
+  /**
+   * The lease token a claim made now writes: unique to this process and cycle, it is what an
+   * outcome or defer of the claimed deliveries must still find on them to be recorded.
+   */
+  lease: string;
 }
 
 export interface AcceptInput {
@@ -57,18 +63,29 @@ export interface Accepted {
   stored: StoredOnAccept[];
 }
 
+/** The attempt of a delivery stored with the accept: no claim, so no lease. */
+export type StoredOutcome = Omit<OutcomeRecord, 'lease'>;
+
 /** What the accept cycle returns per send, before the events that follow its commit. */
 export interface AcceptedInCycle extends Accepted {
   sendStatus: SendStatus;
-  outcomes: OutcomeRecord[];
+  outcomes: StoredOutcome[];
   createdAt: string;
 }
 
 export interface RecordedInCycle {
   id: number;
   sendId: number;
-  /** False when the delivery was no longer `sending`: the table refused the outcome. */
+  /**
+   * False when the delivery was no longer `sending` under the attempt's claim: the table, or
+   * the lease, refused the outcome and nothing changed.
+   */
   recorded: boolean;
+  /**
+   * Refused because the lease ran out and another claim took the delivery over (it is still
+   * `sending`, under that claim's token); the other claim's outcome is the one recorded.
+   */
+  leaseLost: boolean;
   status: DeliveryStatus;
   /** The send's new status when this outcome (the first of its send in the cycle) moved it. */
   sendStatus: SendStatus | null;
@@ -156,7 +173,7 @@ async function storeOnAccept(
     hosted.map((h) => h.message),
     at.wallNow,
   );
-  const outcomes: OutcomeRecord[] = hosted.map((h, k) => ({
+  const outcomes: StoredOutcome[] = hosted.map((h, k) => ({
     id: h.deliveryId,
     status: 'sent',
     outcome: 'sent',
@@ -190,6 +207,11 @@ export async function recordAttempts(
   const recorded = await recordOutcomes(sql, [...outcomes], at.wallNow);
   const moved = new Map(recorded.moved.map((m) => [m.id, m]));
   const changed = new Map(recorded.sends.map((s) => [s.id, s.status]));
+  // Why an outcome was refused, read only when one was: another claim holds the delivery now.
+  const refused = outcomes.filter((o) => !moved.has(o.id)).map((o) => o.id);
+  const holders = new Map(
+    (await deliveryRows(sql, refused)).map((r) => [r.id, r.status === 'sending' ? r.lease : null]),
+  );
   // Each changed send is reported once, with the first of its outcomes.
   return outcomes.map((o) => {
     const m = moved.get(o.id);
@@ -199,11 +221,15 @@ export async function recordAttempts(
       id: o.id,
       sendId: m?.sendId ?? 0,
       recorded: m !== undefined,
+      leaseLost: m === undefined && isHeldByAnother(holders.get(o.id), o.lease),
       status: o.status,
       sendStatus,
     };
   });
 }
+
+const isHeldByAnother = (holder: string | null | undefined, lease: string) =>
+  holder != null && holder !== lease;
 
 /** A claim of up to `limit` due deliveries, leaving out those already in hand. */
 export interface ClaimRequest {
@@ -226,6 +252,7 @@ export async function claimDeliveries(
       await claimDue(sql, {
         now: at.now,
         leaseUntil: at.leaseUntil,
+        lease: at.lease,
         limit,
         exclude,
         wallNow: at.wallNow,

@@ -34,7 +34,11 @@ export class DeliveryQueue {
       try {
         const r = await this.state.record(outcome, channelType);
         if (!r.recorded) {
-          log.warn(`delivery ${outcome.id} was no longer being sent; its outcome was not recorded`);
+          log.warn(
+            r.leaseLost
+              ? `delivery ${outcome.id}: its lease ran out and another claim took it over; this attempt's outcome (${outcome.status}) was not recorded`
+              : `delivery ${outcome.id} was no longer being sent; its outcome was not recorded`,
+          );
           return;
         }
         this.waiters.notify({
@@ -54,8 +58,8 @@ export class DeliveryQueue {
     }
   }
 
-  async defer(id: number, at: number): Promise<void> {
-    await this.state.defer(id, at);
+  async defer(claim: Pick<ClaimedDelivery, 'id' | 'lease'>, at: number): Promise<void> {
+    await this.state.defer(claim, at);
   }
 
   recover(): Promise<number> {

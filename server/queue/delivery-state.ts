@@ -1,15 +1,15 @@
+import { randomBytes } from 'node:crypto';
+
 import {
-  countsBySend,
   defer,
-  deliveryRows,
-  nextDueAt,
   recoverClaims,
   requeue,
   rollUpSends,
   type ClaimedDelivery,
   type NewSend,
   type OutcomeRecord,
-} from './store/dialect-hot-path';
+} from './store/hot-path';
+import { countsBySend, deliveryRows, nextDueAt } from './store/hot-path-reads';
 import type { SqlExecutor } from '../db/sql';
 import type { BatchKind, Writer } from '../db/writer';
 import { announceHostedMessage } from '../channels/hosted-store';
@@ -64,7 +64,7 @@ function leaseFromEnv(value: string | undefined): number | null {
 export interface DeliveryObserver {
   accepted(send: NewSend, deliveries: number): void;
   /** `channelType` is null when the attempt found no channel (deleted, or it failed to load). */
-  recorded(outcome: OutcomeRecord, channelType: string | null): void;
+  recorded(outcome: Omit<OutcomeRecord, 'lease'>, channelType: string | null): void;
 }
 
 export type Recorded = Omit<RecordedInCycle, 'sendStatus'>;
@@ -90,10 +90,19 @@ export class DeliveryState {
     },
   ) {
     // The moment is taken on this thread for either writer: the delivery clock is this
-    // process's (tests move it), and the write worker has none.
+    // process's (tests move it), and the write worker has none. Lease tokens: this
+    // DeliveryState's random tag and a count of its cycles, so no two claims share one.
+    const tag = randomBytes(6).toString('base64url');
+    let cycles = 0;
     const moment = (): CycleMoment => {
       const now = this.deps.clock.now();
-      return { now, wallNow: Date.now(), leaseUntil: now + LEASE_MS };
+      cycles += 1;
+      return {
+        now,
+        wallNow: Date.now(),
+        leaseUntil: now + LEASE_MS,
+        lease: `${tag}.${cycles.toString(36)}`,
+      };
     };
     this.acceptKind = {
       name: 'accept',
@@ -157,7 +166,9 @@ export class DeliveryState {
 
   /**
    * succeed / retry / fail: records one attempt and the delivery's new status, and rolls its
-   * send up. Outcomes that finish together are written together.
+   * send up. Outcomes that finish together are written together. An outcome whose claim no
+   * longer holds the delivery changes nothing (`recorded: false`, and `leaseLost` when
+   * another claim took it over).
    */
   async record(outcome: OutcomeRecord, channelType: string | null = null): Promise<Recorded> {
     const { sendStatus, ...result } = await this.deps.writer.submit(this.outcomeKind, outcome);
@@ -173,9 +184,14 @@ export class DeliveryState {
     return result;
   }
 
-  /** defer: back to waiting until `at`, not counted as an attempt. */
-  defer(id: number, at: number): Promise<boolean> {
-    return this.deps.writer.run(({ sql }) => defer(sql, id, at, Date.now()), { repeatable: true });
+  /**
+   * defer: back to waiting until `at`, not counted as an attempt; refused (false) unless the
+   * delivery is still `sending` under `claim`'s lease.
+   */
+  defer(claim: Pick<ClaimedDelivery, 'id' | 'lease'>, at: number): Promise<boolean> {
+    return this.deps.writer.run(({ sql }) => defer(sql, claim, at, Date.now()), {
+      repeatable: true,
+    });
   }
 
   /** requeue: a failed or waiting delivery is queued again now, with a fresh attempt budget. */

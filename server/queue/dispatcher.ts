@@ -227,7 +227,7 @@ export class Dispatcher {
       this.wake();
     }
     crashPoint('during-delivery');
-    if ('deferUntil' in run) await this.queue.defer(delivery.id, run.deferUntil);
+    if ('deferUntil' in run) await this.queue.defer(delivery, run.deferUntil);
     else await this.queue.record(run.outcome, run.channelType);
   }
 }

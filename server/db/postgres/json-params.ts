@@ -1,12 +1,13 @@
 /**
- * Parameters and fragments the PostgreSQL statements with JSON parameters share (the delivery
- * store, hosted messages).
+ * Parameters and fragments of PostgreSQL statements with JSON parameters: the PostgreSQL side
+ * of ../sql-dialect.ts.
  */
 
 /** A timestamptz parameter: UTC, as the models write it. */
 export const at = (ms: number) => new Date(ms).toISOString();
 /** The ids of a JSON array parameter, as a set to test `IN`. */
-export const idsIn = (param: string) => `(SELECT (jsonb_array_elements_text(${param}::jsonb))::integer)`;
+export const idsIn = (param: string) =>
+  `(SELECT (jsonb_array_elements_text(${param}::jsonb))::integer)`;
 
 /**
  * A JSON parameter PostgreSQL accepts. JSON.stringify writes a lone surrogate (a string cut

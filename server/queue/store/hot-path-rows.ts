@@ -1,11 +1,99 @@
 import type { ContentType, Mentions } from '../../channels/channel-adapter';
+import type { AttemptOutcome } from '../../db/models/delivery-attempt';
 import type { DeliveryStatus } from '../delivery-transitions';
-import type { ClaimedDelivery, DeliveryRow } from './hot-path';
 
 /**
- * Rows as the hot path's statements return them, and what they become: the same on SQLite and
- * on PostgreSQL (hot-path.ts and postgres/hot-path-postgres.ts differ in their SQL only).
+ * What goes into the hot path's statements (hot-path.ts) and what comes out: the rows as the
+ * statements return them, the same on SQLite and on PostgreSQL, and what they become.
  */
+
+export interface NewSend {
+  api: 'v1' | 'v2';
+  taskId: number | null;
+  templateId: number | null;
+  sourceName: string;
+  title: string;
+  text: string | null;
+  html: string | null;
+  markdown: string | null;
+  url: string | null;
+  request: Record<string, unknown>;
+  deliveryCount: number;
+  /** The schedule whose run this send is (console schedules), else null. */
+  scheduleId?: number | null;
+  /** What opened it: token, task_id, or an imported task's Message Nest token or id. */
+  credential?: string | null;
+  /** `sent` when every delivery of it is stored with the accept; `pending` otherwise. */
+  status?: 'pending' | 'sent';
+}
+
+export interface NewDelivery {
+  sendId: number;
+  instanceId: number | null;
+  channelId: number;
+  channelType: string;
+  contentType: ContentType;
+  recipient: string | null;
+  title: string;
+  content: string;
+  url: string | null;
+  mentions: Mentions;
+  /** The share-link key its hosted message will carry (hosted deliveries only). */
+  previewKey?: string | null;
+  nextAttemptAt: number;
+  /**
+   * Set for a hosted delivery stored with the accept: it is inserted `sent` at this moment,
+   * with its one attempt (recordStoredAttempts), instead of `queued`.
+   */
+  sentAt?: number | null;
+}
+
+/** A claimed delivery: everything one attempt needs. */
+export interface ClaimedDelivery {
+  id: number;
+  /**
+   * The claim's lease token. Its outcome (or defer) is recorded only while the delivery is
+   * still under this claim: once the lease ran out and another claim took the delivery over,
+   * this one's outcome changes nothing.
+   */
+  lease: string;
+  sendId: number;
+  channelId: number;
+  title: string;
+  content: string;
+  contentType: ContentType;
+  url: string | null;
+  recipient: string | null;
+  mentions: Mentions;
+  attempts: number;
+  nextAttemptAt: number;
+}
+
+/** One finished attempt, as it is recorded. */
+export interface OutcomeRecord {
+  id: number;
+  /** The lease token of the claim the attempt ran under (ClaimedDelivery.lease). */
+  lease: string;
+  status: Extract<DeliveryStatus, 'sent' | 'retrying' | 'failed'>;
+  outcome: AttemptOutcome;
+  error: string | null;
+  reply: string | null;
+  startedAt: number;
+  durationMs: number;
+  /** When the next attempt is due (retrying only). */
+  retryAt: number | null;
+}
+
+export interface DeliveryRow {
+  id: number;
+  sendId: number;
+  status: DeliveryStatus;
+  attempts: number;
+  lastError: string | null;
+  reply: string | null;
+  /** The lease token of the claim that holds it (`sending` only), else null. */
+  lease: string | null;
+}
 
 /** Ids that an INSERT … RETURNING gave back, in the order they were inserted. */
 export const insertedIds = (rows: Array<{ id: unknown }>): number[] =>
@@ -25,6 +113,7 @@ export type ClaimedRow = {
   mentions: string;
   attempts: number;
   next_attempt_at: number;
+  lease_token: string;
 };
 
 /** Claimed deliveries, oldest due first (RETURNING promises no order). */
@@ -32,6 +121,7 @@ export function claimedDeliveries(rows: ClaimedRow[]): ClaimedDelivery[] {
   return rows
     .map((r) => ({
       id: r.id,
+      lease: r.lease_token,
       sendId: r.send_id,
       channelId: r.channel_id,
       title: r.title,
@@ -54,6 +144,7 @@ export type StateRow = {
   attempts: number;
   last_error: string | null;
   reply: string | null;
+  lease_token: string | null;
 };
 
 export const deliveryRowsFrom = (rows: StateRow[]): DeliveryRow[] =>
@@ -64,6 +155,7 @@ export const deliveryRowsFrom = (rows: StateRow[]): DeliveryRow[] =>
     attempts: r.attempts,
     lastError: r.last_error,
     reply: r.reply,
+    lease: r.lease_token,
   }));
 
 /** Grouped counts (`send_id, status, n`) as a map of send to counts per status. */

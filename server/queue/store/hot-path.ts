@@ -1,158 +1,152 @@
 /**
- * Every statement of the delivery hot path — accept, claim, attempt records, outcomes, the
- * send roll-up, requeue, recovery — in one place, as fixed parameterised SQL. Sets of rows
- * travel as one JSON parameter read with json_each, so a cycle's hundred sends are one
- * INSERT, not a hundred, and each statement's text never changes. A PostgreSQL twin of this
- * module (json_to_recordset, UPDATE … FROM) is the next step for scale-out; nothing else in
- * the server holds hot-path SQL.
+ * Every write of the delivery hot path — accept, claim, attempt records, outcomes, the send
+ * roll-up, requeue, defer, recovery — written once (its reads: hot-path-reads.ts), for SQLite
+ * and PostgreSQL alike: where the dialects differ the text takes a fragment of
+ * server/db/sql-dialect.ts (placeholders, how a JSON parameter becomes rows, casts, dates).
+ * Each text is built once per dialect when this module loads, so it never changes and its
+ * prepared statement is kept. Sets of rows travel as one JSON parameter: a cycle's hundred
+ * sends are one INSERT, not a hundred. Nothing else in the server holds hot-path SQL but
+ * hot-path-reads.ts and server/db/hosted-messages.ts.
  *
  * Statuses in the statements come from the state table (delivery-transitions.ts): a row
  * outside an event's `from` states is not matched, which is how refused transitions are
- * refused.
+ * refused. A claim writes its lease token on the rows it takes, and every outcome and defer
+ * matches only rows still under the token of the claim it ran under: once a lease ran out and
+ * another claim (another process, on PostgreSQL) took the delivery over, the late outcome of
+ * the first changes nothing.
+ *
+ * What only PostgreSQL does, because several processes may share its database, is in
+ * CONCURRENCY below: claims skip rows another process is claiming, the send roll-up locks its
+ * sends, and startup recovery asks whether another process runs.
  */
-import type { ContentType, Mentions } from '../../channels/channel-adapter';
-import type { AttemptOutcome } from '../../db/models/delivery-attempt';
-import {
-  OPEN_STATUSES,
-  TRANSITIONS,
-  sqlList,
-  type DeliveryStatus,
-  type SendStatus,
-} from '../delivery-transitions';
-import { sqliteDate, type SqlExecutor } from '../../db/sql';
+import { OPEN_STATUSES, TRANSITIONS, sqlList, type SendStatus } from '../delivery-transitions';
+import { DIALECTS, dialectOf, perDialect } from '../../db/sql-dialect';
+import type { SqlExecutor } from '../../db/sql';
 import {
   claimedDeliveries,
-  countsFrom,
-  deliveryRowsFrom,
   insertedIds,
+  type ClaimedDelivery,
   type ClaimedRow,
-  type StateRow,
+  type NewDelivery,
+  type NewSend,
+  type OutcomeRecord,
 } from './hot-path-rows';
 
-export interface NewSend {
-  api: 'v1' | 'v2';
-  taskId: number | null;
-  templateId: number | null;
-  sourceName: string;
-  title: string;
-  text: string | null;
-  html: string | null;
-  markdown: string | null;
-  url: string | null;
-  request: Record<string, unknown>;
-  deliveryCount: number;
-  /** The schedule whose run this send is (console schedules), else null. */
-  scheduleId?: number | null;
-  /** What opened it: token, task_id, or an imported task's Message Nest token or id. */
-  credential?: string | null;
-  /** `sent` when every delivery of it is stored with the accept; `pending` otherwise. */
-  status?: 'pending' | 'sent';
-}
+export type {
+  ClaimedDelivery,
+  DeliveryRow,
+  NewDelivery,
+  NewSend,
+  OutcomeRecord,
+} from './hot-path-rows';
 
-export interface NewDelivery {
-  sendId: number;
-  instanceId: number | null;
-  channelId: number;
-  channelType: string;
-  contentType: ContentType;
-  recipient: string | null;
-  title: string;
-  content: string;
-  url: string | null;
-  mentions: Mentions;
-  /** The share-link key its hosted message will carry (hosted deliveries only). */
-  previewKey?: string | null;
-  nextAttemptAt: number;
-  /**
-   * Set for a hosted delivery stored with the accept: it is inserted `sent` at this moment,
-   * with its one attempt (recordStoredAttempts), instead of `queued`.
-   */
-  sentAt?: number | null;
-}
-
-/** A claimed delivery: everything one attempt needs. */
-export interface ClaimedDelivery {
-  id: number;
-  sendId: number;
-  channelId: number;
-  title: string;
-  content: string;
-  contentType: ContentType;
-  url: string | null;
-  recipient: string | null;
-  mentions: Mentions;
-  attempts: number;
-  nextAttemptAt: number;
-}
-
-/** One finished attempt, as it is recorded. */
-export interface OutcomeRecord {
-  id: number;
-  status: Extract<DeliveryStatus, 'sent' | 'retrying' | 'failed'>;
-  outcome: AttemptOutcome;
-  error: string | null;
-  reply: string | null;
-  startedAt: number;
-  durationMs: number;
-  /** When the next attempt is due (retrying only). */
-  retryAt: number | null;
-}
-
-export interface DeliveryRow {
-  id: number;
-  sendId: number;
-  status: DeliveryStatus;
-  attempts: number;
-  lastError: string | null;
-  reply: string | null;
-}
-
-const CLAIM_DUE = sqlList(TRANSITIONS.claim.from.filter((s) => s !== 'sending'));
-
-/**
- * The claim's candidates, one arm per status, each read in the order of the (status,
- * next_attempt_at) index and cut at the limit: with thousands of deliveries due, a claim
- * reads its batch instead of sorting the whole backlog (an OR over the statuses sorted every
- * due row on each claim). A `sending` delivery is due when its lease ran out.
- */
-const CLAIM_ARMS = [
-  ...TRANSITIONS.claim.from
-    .filter((s) => s !== 'sending')
-    .map(
-      (status) => `SELECT * FROM (SELECT id, next_attempt_at FROM deliveries
-         WHERE status = '${status}' AND next_attempt_at <= ?1
-           AND id NOT IN (SELECT value FROM json_each(?4))
-         ORDER BY next_attempt_at, id LIMIT ?3)`,
-    ),
-  `SELECT * FROM (SELECT id, next_attempt_at FROM deliveries
-     WHERE status = 'sending' AND lease_until < ?1
-       AND id NOT IN (SELECT value FROM json_each(?4))
-     ORDER BY next_attempt_at, id LIMIT ?3)`,
-].join(' UNION ALL ');
+const WAITING = TRANSITIONS.claim.from.filter((s) => s !== 'sending');
+const CLAIM_DUE = sqlList(WAITING);
 const OUTCOME_FROM = sqlList(TRANSITIONS.succeed.from);
 const REQUEUE_FROM = sqlList(TRANSITIONS.requeue.from);
 const DEFER_FROM = sqlList(TRANSITIONS.defer.from);
 const RECOVER_FROM = sqlList(TRANSITIONS.recover.from);
 const OPEN = sqlList(OPEN_STATUSES);
 
-/** Inserts a cycle's sends in one statement; ids come back in the order given. */
-export async function insertSends(sql: SqlExecutor, sends: NewSend[], now: number) {
-  if (sends.length === 0) return [];
-  const rows = await sql.all<{ id: number }>(
+/**
+ * Which rows a claim takes (params: 1 now, 3 limit, 4 ids to leave out), and the locks that
+ * only several processes on one database need.
+ */
+const CONCURRENCY = {
+  sqlite: {
+    /**
+     * One arm per status, each read in the order of the (status, next_attempt_at) index and
+     * cut at the limit: with thousands of deliveries due, a claim reads its batch instead of
+     * sorting the whole backlog (an OR over the statuses sorted every due row on each claim).
+     * A `sending` delivery is due when its lease ran out. The one writer of the file needs
+     * no row locks.
+     */
+    claimWith: '',
+    claimIds: `SELECT id FROM (${[
+      ...WAITING.map((status) => `status = '${status}' AND next_attempt_at <= ?1`),
+      `status = 'sending' AND lease_until < ?1`,
+    ]
+      .map(
+        (due) => `SELECT * FROM (SELECT id, next_attempt_at FROM deliveries
+           WHERE ${due} AND id NOT IN ${DIALECTS.sqlite.ids(4)}
+           ORDER BY next_attempt_at, id LIMIT ?3)`,
+      )
+      .join(' UNION ALL ')}) ORDER BY next_attempt_at, id LIMIT ?3`,
+    lockSends: null,
+    processes: null,
+  },
+  postgres: {
+    /**
+     * `SKIP LOCKED`: a row another process is claiming in a transaction not yet committed is
+     * skipped, not waited for; once committed its lease keeps everyone else off. (Locking
+     * clauses are not allowed beside UNION, and per arm they would lock rows left unclaimed.)
+     */
+    claimWith: `WITH due AS (
+       SELECT id FROM deliveries
+       WHERE ((status IN (${CLAIM_DUE}) AND next_attempt_at <= $1)
+           OR (status = 'sending' AND lease_until < $1))
+         AND id NOT IN ${DIALECTS.postgres.ids(4)}
+       ORDER BY next_attempt_at, id LIMIT $3
+       FOR UPDATE SKIP LOCKED)`,
+    claimIds: 'SELECT id FROM due',
+    /**
+     * The sends are locked in id order before their deliveries are counted: a process that
+     * records another delivery of the same send waits here until this one commits, and then
+     * (a new statement, a new snapshot under READ COMMITTED) counts this one's outcome too.
+     * Without it two processes could each count the other's delivery as still open.
+     */
+    lockSends: `SELECT id FROM sends WHERE id IN ${DIALECTS.postgres.ids(1)} ORDER BY id FOR UPDATE`,
+    /**
+     * Every Herald process on the database holds this advisory lock shared, on its Writer's
+     * connection, from its startup recovery on; PostgreSQL releases it when the connection
+     * ends, a SIGKILL included. (Two int4 keys: 'HRLD', 1.)
+     */
+    processes: {
+      alone: 'SELECT pg_try_advisory_lock(1213352004, 1) AS alone',
+      join: 'SELECT pg_advisory_lock_shared(1213352004, 1)',
+      release: 'SELECT pg_advisory_unlock(1213352004, 1)',
+    },
+  },
+} as const;
+
+const INSERT_SENDS = perDialect(
+  ({ field: v, dateParam: at, rows }) =>
     `INSERT INTO sends (api, task_id, template_id, source_name, title, text, html, markdown, url,
        request, status, delivery_count, schedule_id, credential, created_at, updated_at)
-     SELECT value ->> 'api', value ->> 'taskId', value ->> 'templateId', value ->> 'sourceName',
-       value ->> 'title', value ->> 'text', value ->> 'html', value ->> 'markdown', value ->> 'url',
-       value ->> 'request', coalesce(value ->> 'status', 'pending'), value ->> 'deliveryCount',
-       value ->> 'scheduleId',
-       value ->> 'credential', ?2, ?2
-     FROM json_each(?1) ORDER BY key
+     SELECT ${v('api')}, ${v('taskId', 'integer')}, ${v('templateId', 'integer')},
+       ${v('sourceName')}, ${v('title')}, ${v('text')}, ${v('html')}, ${v('markdown')},
+       ${v('url')}, ${v('request', 'json')}, coalesce(${v('status')}, 'pending'),
+       ${v('deliveryCount', 'integer')}, ${v('scheduleId', 'integer')}, ${v('credential')},
+       ${at(2)}, ${at(2)}
+     FROM ${rows(1)} ORDER BY key
      RETURNING id`,
-    [JSON.stringify(sends), sqliteDate(now)],
-  );
-  // One statement on the only writer: AUTOINCREMENT ids rise in insertion order.
+);
+
+/**
+ * Inserts a cycle's sends in one statement; ids come back in the order given (one statement
+ * on the database's writer draws its ids in the order its rows are produced, and they rise).
+ */
+export async function insertSends(sql: SqlExecutor, sends: NewSend[], now: number) {
+  if (sends.length === 0) return [];
+  const d = dialectOf(sql);
+  const rows = await sql.all<{ id: number }>(INSERT_SENDS[d.name], [d.json(sends), d.date(now)]);
   return insertedIds(rows);
 }
+
+const INSERT_DELIVERIES = perDialect(
+  ({ field: v, dateParam: at, rows }) =>
+    `INSERT INTO deliveries (send_id, instance_id, channel_id, channel_type, content_type,
+       recipient, title, content, url, mentions, preview_key, status, attempts, next_attempt_at,
+       sent_at, created_at, updated_at)
+     SELECT ${v('sendId', 'integer')}, ${v('instanceId', 'integer')},
+       ${v('channelId', 'integer')}, ${v('channelType')}, ${v('contentType')}, ${v('recipient')},
+       ${v('title')}, ${v('content')}, ${v('url')}, ${v('mentions', 'json')}, ${v('previewKey')},
+       CASE WHEN ${v('sentAt')} IS NULL THEN 'queued' ELSE 'sent' END,
+       CASE WHEN ${v('sentAt')} IS NULL THEN 0 ELSE 1 END,
+       ${v('nextAttemptAt', 'bigint')}, ${v('sentAt', 'timestamptz')}, ${at(2)}, ${at(2)}
+     FROM ${rows(1)} ORDER BY key
+     RETURNING id`,
+);
 
 /**
  * Inserts a cycle's deliveries in one statement, `queued` (or `sent`, those stored with the
@@ -160,27 +154,30 @@ export async function insertSends(sql: SqlExecutor, sends: NewSend[], now: numbe
  */
 export async function insertDeliveries(sql: SqlExecutor, deliveries: NewDelivery[], now: number) {
   if (deliveries.length === 0) return [];
-  const rows = await sql.all<{ id: number }>(
-    `INSERT INTO deliveries (send_id, instance_id, channel_id, channel_type, content_type,
-       recipient, title, content, url, mentions, preview_key, status, attempts, next_attempt_at,
-       sent_at, created_at, updated_at)
-     SELECT value ->> 'sendId', value ->> 'instanceId', value ->> 'channelId',
-       value ->> 'channelType', value ->> 'contentType', value ->> 'recipient', value ->> 'title',
-       value ->> 'content', value ->> 'url', value ->> 'mentions', value ->> 'previewKey',
-       CASE WHEN value ->> 'sentAt' IS NULL THEN 'queued' ELSE 'sent' END,
-       CASE WHEN value ->> 'sentAt' IS NULL THEN 0 ELSE 1 END,
-       value ->> 'nextAttemptAt', value ->> 'sentAt', ?2, ?2
-     FROM json_each(?1) ORDER BY key
-     RETURNING id`,
-    [
-      JSON.stringify(
-        deliveries.map((d) => (d.sentAt == null ? d : { ...d, sentAt: sqliteDate(d.sentAt) })),
-      ),
-      sqliteDate(now),
-    ],
-  );
+  const d = dialectOf(sql);
+  const rows = await sql.all<{ id: number }>(INSERT_DELIVERIES[d.name], [
+    d.json(deliveries.map((x) => (x.sentAt == null ? x : { ...x, sentAt: d.date(x.sentAt) }))),
+    d.date(now),
+  ]);
   return insertedIds(rows);
 }
+
+/** Attempt rows (params: 1 the attempts, 2 created_at). */
+const INSERT_ATTEMPTS = perDialect(
+  ({ field: v, dateParam: at, rows }) =>
+    `INSERT INTO delivery_attempts (delivery_id, attempt, outcome, error, reply, duration_ms,
+       started_at, created_at)
+     SELECT ${v('id', 'integer')}, ${v('attempt', 'integer')}, ${v('outcome')}, ${v('error')},
+       ${v('reply')}, ${v('durationMs', 'integer')}, ${v('startedAt', 'timestamptz')}, ${at(2)}
+     FROM ${rows(1)} ORDER BY key`,
+);
+
+const SET_REPLIES = perDialect(
+  ({ field: v, rows }) =>
+    `UPDATE deliveries SET reply = v.reply
+     FROM (SELECT ${v('id', 'integer')} AS id, ${v('reply')} AS reply FROM ${rows(1)}) AS v
+     WHERE deliveries.id = v.id`,
+);
 
 /**
  * The attempt of each delivery inserted `sent` with the accept (a stored hosted message): its
@@ -192,50 +189,88 @@ export async function recordStoredAttempts(
   wallNow: number,
 ): Promise<void> {
   if (stored.length === 0) return;
-  const param = JSON.stringify(stored.map((s) => ({ ...s, startedAt: sqliteDate(s.startedAt) })));
+  const d = dialectOf(sql);
+  // One parameter for both: the attempt rows, whose id and reply the update reads.
+  const attempts = d.json(
+    stored.map((s) => ({
+      id: s.deliveryId,
+      attempt: 1,
+      outcome: 'sent',
+      error: null,
+      reply: s.reply,
+      durationMs: 0,
+      startedAt: d.date(s.startedAt),
+    })),
+  );
+  // Neither reads what the other writes: both are issued at once.
   await Promise.all([
-    sql.run(
-      `UPDATE deliveries SET reply = v.reply
-       FROM (SELECT value ->> 'deliveryId' AS id, value ->> 'reply' AS reply
-             FROM json_each(?1)) AS v
-       WHERE deliveries.id = v.id`,
-      [param],
-    ),
-    sql.run(
-      `INSERT INTO delivery_attempts (delivery_id, attempt, outcome, error, reply, duration_ms,
-         started_at, created_at)
-       SELECT value ->> 'deliveryId', 1, 'sent', NULL, value ->> 'reply', 0,
-         value ->> 'startedAt', ?2
-       FROM json_each(?1) ORDER BY key`,
-      [param, sqliteDate(wallNow)],
-    ),
+    sql.run(SET_REPLIES[d.name], [attempts]),
+    sql.run(INSERT_ATTEMPTS[d.name], [attempts, d.date(wallNow)]),
   ]);
 }
 
+const CLAIM = perDialect(
+  ({ name, param: p, dateParam: at, jsonText }) =>
+    `${CONCURRENCY[name].claimWith}
+     UPDATE deliveries SET status = 'sending', lease_until = ${p(2)}, lease_token = ${p(6)},
+       updated_at = ${at(5)}
+     WHERE id IN (${CONCURRENCY[name].claimIds})
+     RETURNING id, send_id, channel_id, title, content, content_type, url, recipient,
+       ${jsonText('mentions')}, attempts, next_attempt_at, lease_token`,
+);
+
 /**
- * Claims up to `limit` due deliveries in one statement: queued or retrying ones whose time
- * has come, and `sending` ones whose lease ran out (their worker died), oldest first.
+ * Claims up to `limit` due deliveries in one statement, under the lease token `lease`: queued
+ * or retrying ones whose time has come, and `sending` ones whose lease ran out (their worker
+ * died, or on PostgreSQL their process), oldest first.
  */
 export async function claimDue(
   sql: SqlExecutor,
-  opts: { now: number; leaseUntil: number; limit: number; exclude: number[]; wallNow: number },
+  opts: {
+    now: number;
+    leaseUntil: number;
+    lease: string;
+    limit: number;
+    exclude: number[];
+    wallNow: number;
+  },
 ): Promise<ClaimedDelivery[]> {
-  const rows = await sql.all<ClaimedRow>(
-    `UPDATE deliveries SET status = 'sending', lease_until = ?2, updated_at = ?5
-     WHERE id IN (
-       SELECT id FROM (${CLAIM_ARMS}) ORDER BY next_attempt_at, id LIMIT ?3)
-     RETURNING id, send_id, channel_id, title, content, content_type, url, recipient, mentions,
-       attempts, next_attempt_at`,
-    [opts.now, opts.leaseUntil, opts.limit, JSON.stringify(opts.exclude), sqliteDate(opts.wallNow)],
-  );
+  const d = dialectOf(sql);
+  const rows = await sql.all<ClaimedRow>(CLAIM[d.name], [
+    opts.now,
+    opts.leaseUntil,
+    opts.limit,
+    d.json(opts.exclude),
+    d.date(opts.wallNow),
+    opts.lease,
+  ]);
   return claimedDeliveries(rows);
 }
 
+// The unary + (SQLite) keeps the planner off the status index: with it, the plan walked every
+// `sending` delivery and scanned the whole JSON parameter for each, which grew with the number
+// in flight (56 µs per outcome at a hundred); now each outcome is one rowid lookup.
+const RECORD_OUTCOMES = perDialect(
+  ({ field: v, dateParam: at, rows, unindexed }) =>
+    `UPDATE deliveries SET status = v.status, attempts = deliveries.attempts + 1,
+       next_attempt_at = COALESCE(v.retry_at, deliveries.next_attempt_at), lease_until = NULL,
+       lease_token = NULL, last_error = v.error, reply = v.reply, sent_at = v.sent_at,
+       updated_at = ${at(2)}
+     FROM (SELECT ${v('id', 'integer')} AS id, ${v('lease')} AS lease, ${v('status')} AS status,
+             ${v('retryAt', 'bigint')} AS retry_at, ${v('error')} AS error,
+             ${v('reply')} AS reply, ${v('sentAt', 'timestamptz')} AS sent_at
+           FROM ${rows(1)}) AS v
+     WHERE deliveries.id = v.id AND ${unindexed('deliveries.status')} IN (${OUTCOME_FROM})
+       AND deliveries.lease_token = v.lease
+     RETURNING deliveries.id, deliveries.send_id, deliveries.attempts`,
+);
+
 /**
- * Records finished attempts: the deliveries still `sending` move to their outcome status, get
- * one attempt row each, and their sends are rolled up (rollUpSends), all in three statements
- * of which the last two run side by side. Returns the rows that moved (a delivery no longer
- * `sending` is refused and left alone) and the sends whose status changed.
+ * Records finished attempts: the deliveries still `sending` under the claim each attempt ran
+ * under move to their outcome status, get one attempt row each, and their sends are rolled up
+ * (rollUpSends), all in three statements of which the last two are issued together. Returns
+ * the rows that moved (any other outcome is refused and changes nothing) and the sends whose
+ * status changed.
  */
 export async function recordOutcomes(
   sql: SqlExecutor,
@@ -246,56 +281,32 @@ export async function recordOutcomes(
   sends: Array<{ id: number; status: SendStatus }>;
 }> {
   if (outcomes.length === 0) return { moved: [], sends: [] };
-  const at = sqliteDate(wallNow);
-  // The unary + keeps SQLite off the status index: with it, the plan walked every `sending`
-  // delivery and scanned the whole JSON parameter for each, which grew with the number in
-  // flight (56 µs per outcome at a hundred); now each outcome is one rowid lookup.
+  const d = dialectOf(sql);
   const moved = await sql.all<{ id: number; send_id: number; attempts: number }>(
-    `UPDATE deliveries SET status = v.status, attempts = deliveries.attempts + 1,
-       next_attempt_at = COALESCE(v.retry_at, deliveries.next_attempt_at), lease_until = NULL,
-       last_error = v.error, reply = v.reply, sent_at = v.sent_at, updated_at = ?2
-     FROM (SELECT value ->> 'id' AS id, value ->> 'status' AS status,
-             value ->> 'retryAt' AS retry_at, value ->> 'error' AS error,
-             value ->> 'reply' AS reply, value ->> 'sentAt' AS sent_at
-           FROM json_each(?1)) AS v
-     WHERE deliveries.id = v.id AND +deliveries.status IN (${OUTCOME_FROM})
-     RETURNING deliveries.id, deliveries.send_id, deliveries.attempts`,
+    RECORD_OUTCOMES[d.name],
     [
-      JSON.stringify(
+      d.json(
         outcomes.map((o) => ({
           id: o.id,
+          lease: o.lease,
           status: o.status,
           retryAt: o.retryAt,
           error: o.error,
           reply: o.reply,
-          sentAt: o.status === 'sent' ? sqliteDate(o.startedAt + o.durationMs) : null,
+          sentAt: o.status === 'sent' ? d.date(o.startedAt + o.durationMs) : null,
         })),
       ),
-      at,
+      d.date(wallNow),
     ],
   );
   const attemptNo = new Map(moved.map((m) => [m.id, m.attempts]));
   const recorded = outcomes.filter((o) => attemptNo.has(o.id));
   const sendIds = [...new Set(moved.map((m) => m.send_id))];
-  // Neither reads what the other writes: both wait on the same turn of the event loop.
-  const [sends] = await Promise.all([
-    rollUpSends(sql, sendIds, wallNow),
-    recorded.length > 0 && insertAttempts(),
-  ]);
-  return {
-    moved: moved.map((m) => ({ id: m.id, sendId: m.send_id, attempts: m.attempts })),
-    sends,
-  };
-
-  function insertAttempts() {
-    return sql.run(
-      `INSERT INTO delivery_attempts (delivery_id, attempt, outcome, error, reply, duration_ms,
-         started_at, created_at)
-       SELECT value ->> 'id', value ->> 'attempt', value ->> 'outcome', value ->> 'error',
-         value ->> 'reply', value ->> 'durationMs', value ->> 'startedAt', ?2
-       FROM json_each(?1) ORDER BY key`,
-      [
-        JSON.stringify(
+  // Neither reads what the other writes: both are issued at once.
+  const [, sends] = await Promise.all([
+    recorded.length > 0 &&
+      sql.run(INSERT_ATTEMPTS[d.name], [
+        d.json(
           recorded.map((o) => ({
             id: o.id,
             attempt: attemptNo.get(o.id),
@@ -303,97 +314,120 @@ export async function recordOutcomes(
             error: o.error,
             reply: o.reply,
             durationMs: Math.max(0, Math.round(o.durationMs)),
-            startedAt: sqliteDate(o.startedAt),
+            startedAt: d.date(o.startedAt),
           })),
         ),
-        at,
-      ],
-    );
-  }
+        d.date(wallNow),
+      ]),
+    rollUpSends(sql, sendIds, wallNow),
+  ]);
+  return {
+    moved: moved.map((m) => ({ id: m.id, sendId: m.send_id, attempts: m.attempts })),
+    sends,
+  };
 }
 
-/**
- * Recomputes the status of the given sends from their deliveries, in one statement, and
- * returns the sends whose status changed. The CASE is statusFromCounts() in SQL.
- */
-export async function rollUpSends(sql: SqlExecutor, sendIds: number[], wallNow: number) {
-  if (sendIds.length === 0) return [];
-  return sql.all<{ id: number; status: SendStatus }>(
-    `UPDATE sends SET status = c.next, updated_at = ?2
+const ROLL_UP_SENDS = perDialect(
+  ({ dateParam: at, ids, countWhere: n }) =>
+    `UPDATE sends SET status = c.next, updated_at = ${at(2)}
      FROM (SELECT send_id,
-             CASE WHEN SUM(status IN (${OPEN})) > 0 THEN 'pending'
-                  WHEN SUM(status = 'failed') = 0 THEN
-                    CASE WHEN SUM(status = 'sent') > 0 THEN 'sent' ELSE 'pending' END
-                  WHEN SUM(status = 'sent') > 0 THEN 'partial'
+             CASE WHEN ${n(`status IN (${OPEN})`)} > 0 THEN 'pending'
+                  WHEN ${n(`status = 'failed'`)} = 0 THEN
+                    CASE WHEN ${n(`status = 'sent'`)} > 0 THEN 'sent' ELSE 'pending' END
+                  WHEN ${n(`status = 'sent'`)} > 0 THEN 'partial'
                   ELSE 'failed' END AS next
-           FROM deliveries WHERE send_id IN (SELECT value FROM json_each(?1))
+           FROM deliveries WHERE send_id IN ${ids(1)}
            GROUP BY send_id) AS c
      WHERE sends.id = c.send_id AND sends.status <> c.next
      RETURNING sends.id, sends.status`,
-    [JSON.stringify(sendIds), sqliteDate(wallNow)],
-  );
+);
+
+/**
+ * Recomputes the status of the given sends from their deliveries, in one statement (after
+ * locking them, on PostgreSQL: CONCURRENCY), and returns the sends whose status changed. The
+ * CASE is statusFromCounts() in SQL.
+ */
+export async function rollUpSends(sql: SqlExecutor, sendIds: number[], wallNow: number) {
+  if (sendIds.length === 0) return [];
+  const d = dialectOf(sql);
+  const list = d.json(sendIds);
+  const lock = CONCURRENCY[d.name].lockSends;
+  if (lock) await sql.all(lock, [list]);
+  return sql.all<{ id: number; status: SendStatus }>(ROLL_UP_SENDS[d.name], [
+    list,
+    d.date(wallNow),
+  ]);
 }
 
-/** Queues a delivery again now with a fresh attempt budget; null when its state refuses it. */
-export async function requeue(sql: SqlExecutor, id: number, now: number, wallNow: number) {
-  const [row] = await sql.all<{ send_id: number }>(
-    `UPDATE deliveries SET status = 'queued', attempts = 0, next_attempt_at = ?2,
-       lease_until = NULL, updated_at = ?3
-     WHERE id = ?1 AND status IN (${REQUEUE_FROM})
+const REQUEUE = perDialect(
+  ({ param: p, dateParam: at }) =>
+    `UPDATE deliveries SET status = 'queued', attempts = 0, next_attempt_at = ${p(2)},
+       lease_until = NULL, lease_token = NULL, updated_at = ${at(3)}
+     WHERE id = ${p(1)} AND status IN (${REQUEUE_FROM})
      RETURNING send_id`,
-    [id, now, sqliteDate(wallNow)],
-  );
+);
+
+/**
+ * Queues a delivery again now with a fresh attempt budget; null when its state refuses it.
+ * (The console's; no claim holds the delivery: a `sending` one is refused.)
+ */
+export async function requeue(sql: SqlExecutor, id: number, now: number, wallNow: number) {
+  const d = dialectOf(sql);
+  const [row] = await sql.all<{ send_id: number }>(REQUEUE[d.name], [id, now, d.date(wallNow)]);
   return row ? { sendId: row.send_id } : null;
 }
 
-/** Puts a claimed delivery back for later without counting an attempt (rate limit). */
-export async function defer(sql: SqlExecutor, id: number, at: number, wallNow: number) {
-  const { changes } = await sql.run(
+const DEFER = perDialect(
+  ({ param: p, dateParam: at }) =>
     `UPDATE deliveries SET status = CASE WHEN attempts > 0 THEN 'retrying' ELSE 'queued' END,
-       next_attempt_at = ?2, lease_until = NULL, updated_at = ?3
-     WHERE id = ?1 AND status IN (${DEFER_FROM})`,
-    [id, at, sqliteDate(wallNow)],
-  );
+       next_attempt_at = ${p(2)}, lease_until = NULL, lease_token = NULL, updated_at = ${at(3)}
+     WHERE id = ${p(1)} AND status IN (${DEFER_FROM}) AND lease_token = ${p(4)}`,
+);
+
+/**
+ * Puts a claimed delivery back for later without counting an attempt (rate limit); false
+ * when it is no longer `sending` under the claim `lease`.
+ */
+export async function defer(
+  sql: SqlExecutor,
+  claim: { id: number; lease: string },
+  at: number,
+  wallNow: number,
+) {
+  const d = dialectOf(sql);
+  const { changes } = await sql.run(DEFER[d.name], [claim.id, at, d.date(wallNow), claim.lease]);
   return changes > 0;
 }
 
-/** At startup: every claim the last process left behind goes back to waiting. */
-export async function recoverClaims(sql: SqlExecutor, wallNow: number) {
-  const { changes } = await sql.run(
+const RECOVER = perDialect(
+  ({ param: p, dateParam: at }) =>
     `UPDATE deliveries SET status = CASE WHEN attempts > 0 THEN 'retrying' ELSE 'queued' END,
-       lease_until = NULL, updated_at = ?1
-     WHERE status IN (${RECOVER_FROM})`,
-    [sqliteDate(wallNow)],
-  );
-  return changes;
-}
+       lease_until = NULL, lease_token = NULL, updated_at = ${at(1)}
+     WHERE status IN (${RECOVER_FROM})
+       AND (${p(3)} = 1 OR lease_until IS NULL OR lease_until < ${p(2)})`,
+);
 
-/** The current state of some deliveries (for refusals and for V1 answers after the wait). */
-export async function deliveryRows(sql: SqlExecutor, deliveryIds: number[]) {
-  if (deliveryIds.length === 0) return [];
-  const rows = await sql.all<StateRow>(
-    `SELECT id, send_id, status, attempts, last_error, reply FROM deliveries
-     WHERE id IN (SELECT value FROM json_each(?1))`,
-    [JSON.stringify(deliveryIds)],
-  );
-  return deliveryRowsFrom(rows);
-}
-
-/** When the earliest waiting delivery is due (epoch ms), or null when none waits. */
-export async function nextDueAt(sql: SqlExecutor): Promise<number | null> {
-  const [row] = await sql.all<{ next: number | null }>(
-    `SELECT MIN(next_attempt_at) AS next FROM deliveries WHERE status IN (${CLAIM_DUE})`,
-  );
-  return row?.next === null || row?.next === undefined ? null : Number(row.next);
-}
-
-/** How many deliveries of each send are in each status, in one grouped query. */
-export async function countsBySend(sql: SqlExecutor, sendIds: number[]) {
-  if (sendIds.length === 0) return countsFrom([]);
-  const rows = await sql.all<{ send_id: number; status: DeliveryStatus; n: number }>(
-    `SELECT send_id, status, COUNT(*) AS n FROM deliveries
-     WHERE send_id IN (SELECT value FROM json_each(?1)) GROUP BY send_id, status`,
-    [JSON.stringify(sendIds)],
-  );
-  return countsFrom(rows);
+/**
+ * At startup: claims left behind go back to waiting. Which ones depends on who else runs:
+ * - no other Herald process runs (always on SQLite, whose data folder lock allows one; on
+ *   PostgreSQL when the processes lock is free to take exclusively): every `sending` claim is
+ *   a dead process's, and all go back at once;
+ * - another process runs: only claims whose lease ran out, since one that holds may be that
+ *   process's delivery in flight; a dead process's claims are taken over when their lease
+ *   ends, by claimDue itself.
+ * On PostgreSQL this process then holds the lock shared for as long as its connection lives.
+ */
+export async function recoverClaims(sql: SqlExecutor, wallNow: number) {
+  const d = dialectOf(sql);
+  const processes = CONCURRENCY[d.name].processes;
+  const alone = processes ? (await sql.all<{ alone: boolean }>(processes.alone))[0].alone : true;
+  try {
+    const { changes } = await sql.run(RECOVER[d.name], [d.date(wallNow), wallNow, alone ? 1 : 0]);
+    return changes;
+  } finally {
+    if (processes) {
+      await sql.all(processes.join);
+      if (alone) await sql.all(processes.release);
+    }
+  }
 }

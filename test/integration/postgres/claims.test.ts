@@ -2,14 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { noMentions } from '../../../server/channels/channel-adapter';
 import type { Database } from '../../../server/db/database';
+import { recordAttempts } from '../../../server/queue/delivery-programs';
 import {
   claimDue,
+  defer,
   insertDeliveries,
   insertSends,
   recordOutcomes,
   recoverClaims,
+  type ClaimedDelivery,
   type NewSend,
-} from '../../../server/queue/store/dialect-hot-path';
+} from '../../../server/queue/store/hot-path';
 import { migrate } from '../../../server/db/migrate';
 import { initModels } from '../../../server/db/models';
 import { openPostgresDatabase } from '../../../server/db/postgres/open-postgres';
@@ -97,10 +100,31 @@ async function queue(title: string, n: number): Promise<{ sendId: number; ids: n
   });
 }
 
+let claims = 0;
 const claim = (db: Database, now: number, limit: number) =>
   db.writer.run(({ sql }) =>
-    claimDue(sql, { now, leaseUntil: now + LEASE, limit, exclude: [], wallNow: now }),
+    claimDue(sql, {
+      now,
+      leaseUntil: now + LEASE,
+      lease: `test.${++claims}`,
+      limit,
+      exclude: [],
+      wallNow: now,
+    }),
   );
+
+/** A finished attempt of a claimed delivery, as the dispatcher records it. */
+const outcome = (claimed: ClaimedDelivery, status: 'sent' | 'failed') => ({
+  id: claimed.id,
+  lease: claimed.lease,
+  status,
+  outcome: status === 'sent' ? ('sent' as const) : ('permanent' as const),
+  error: status === 'sent' ? null : 'refused',
+  reply: null,
+  startedAt: NOW,
+  durationMs: 5,
+  retryAt: null,
+});
 
 // One journey: its steps build on each other, so they run in order even when CI shuffles.
 describe('claims on PostgreSQL, two processes on one queue', { shuffle: false }, () => {
@@ -117,6 +141,7 @@ describe('claims on PostgreSQL, two processes on one queue', { shuffle: false },
         await claimDue(sql, {
           now: NOW,
           leaseUntil: NOW + LEASE,
+          lease: 'a.open',
           limit: 8,
           exclude: [],
           wallNow: NOW,
@@ -169,23 +194,13 @@ describe('claims on PostgreSQL, two processes on one queue', { shuffle: false },
     const { sendId, ids } = await queue('roll-up', 2);
     const claimed = await claim(a, NOW, 2);
     expect(claimed.map((d) => d.id)).toEqual(ids);
-    const outcome = (id: number, status: 'sent' | 'failed') => ({
-      id,
-      status,
-      outcome: status === 'sent' ? ('sent' as const) : ('permanent' as const),
-      error: status === 'sent' ? null : 'refused',
-      reply: null,
-      startedAt: NOW,
-      durationMs: 5,
-      retryAt: null,
-    });
     // A records the first delivery in a cycle that stays open; B records the second meanwhile.
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     let recordedInA!: () => void;
     const aHasRecorded = new Promise<void>((r) => (recordedInA = r));
     const aCycle = a.writer.run(async ({ sql }) => {
-      const r = await recordOutcomes(sql, [outcome(ids[0], 'sent')], NOW);
+      const r = await recordOutcomes(sql, [outcome(claimed[0], 'sent')], NOW);
       recordedInA();
       await gate;
       return r;
@@ -193,7 +208,7 @@ describe('claims on PostgreSQL, two processes on one queue', { shuffle: false },
     await aHasRecorded;
     let bDone = false;
     const bCycle = b.writer
-      .run(({ sql }) => recordOutcomes(sql, [outcome(ids[1], 'failed')], NOW))
+      .run(({ sql }) => recordOutcomes(sql, [outcome(claimed[1], 'failed')], NOW))
       .finally(() => (bDone = true));
     // A commits once B has finished or waits for a lock A holds (the send, locked to roll up).
     await waitUntil(async () => {
@@ -211,6 +226,49 @@ describe('claims on PostgreSQL, two processes on one queue', { shuffle: false },
       sendId,
     ]);
     expect(row.status).toBe('partial');
+  });
+
+  it('record only the outcome of the claim that holds a delivery once another process took it over', async () => {
+    const {
+      sendId,
+      ids: [id],
+    } = await queue('takeover', 1);
+    const [fromA] = await claim(a, NOW, 1);
+    expect(fromA.id).toBe(id);
+    // A's attempt outlives its lease, and B takes the delivery over.
+    const later = NOW + LEASE + 1;
+    const fromB = (await claim(b, later, 1000)).find((d) => d.id === id)!;
+    expect(fromB.lease).not.toBe(fromA.lease);
+    const moment = { now: later, wallNow: later, leaseUntil: later + LEASE, lease: 'unused' };
+    // A's late outcome and defer, each in a write cycle of A's: refused, and nothing changes.
+    const [late] = await a.writer.run(({ sql }) =>
+      recordAttempts(sql, [outcome(fromA, 'failed')], moment),
+    );
+    expect(late).toMatchObject({ recorded: false, leaseLost: true, sendStatus: null });
+    expect(await a.writer.run(({ sql }) => defer(sql, fromA, later + 1_000, later))).toBe(false);
+    const row = async () =>
+      (
+        await a.read.all<{ status: string; attempts: number; lease_token: string | null }>(
+          'SELECT status, attempts, lease_token FROM deliveries WHERE id = $1',
+          [id],
+        )
+      )[0];
+    expect(await row()).toEqual({ status: 'sending', attempts: 0, lease_token: fromB.lease });
+    // B's outcome is the one recorded.
+    const [onTime] = await b.writer.run(({ sql }) =>
+      recordAttempts(sql, [outcome(fromB, 'sent')], moment),
+    );
+    expect(onTime).toMatchObject({ recorded: true, leaseLost: false, sendStatus: 'sent' });
+    expect(await row()).toEqual({ status: 'sent', attempts: 1, lease_token: null });
+    const attempts = await a.read.all<{ outcome: string }>(
+      'SELECT outcome FROM delivery_attempts WHERE delivery_id = $1',
+      [id],
+    );
+    expect(attempts).toEqual([{ outcome: 'sent' }]);
+    const [send] = await a.read.all<{ status: string }>('SELECT status FROM sends WHERE id = $1', [
+      sendId,
+    ]);
+    expect(send.status).toBe('sent');
   });
 
   it('take back every claim at once when a process starts with no other running', async () => {

@@ -112,9 +112,11 @@ describe('DeliveryState events and refusals', () => {
     const accepted = await state.accept(input([false]));
     const [id] = accepted.deliveryIds;
     // Tests share the database: other tests' waiting deliveries are claimed along.
-    expect((await state.claim(50)).map((d) => d.id)).toContain(id);
+    const claimed = (await state.claim(50)).find((d) => d.id === id);
+    expect(claimed).toBeDefined();
     await state.record({
       id,
+      lease: claimed!.lease,
       status: 'failed',
       outcome: 'permanent',
       error: 'refused',

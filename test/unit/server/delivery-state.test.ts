@@ -106,7 +106,8 @@ describe('DeliveryState', () => {
     const now = clock.now();
     await db.writer.run(({ sql }) =>
       sql.run(
-        `UPDATE deliveries SET status = ?2, attempts = ?3, next_attempt_at = ?4, lease_until = ?5
+        `UPDATE deliveries SET status = ?2, attempts = ?3, next_attempt_at = ?4, lease_until = ?5,
+           lease_token = ?6
          WHERE id = ?1`,
         [
           id,
@@ -114,16 +115,21 @@ describe('DeliveryState', () => {
           opts.attempts ?? 0,
           opts.due === false ? now + 60_000 : now,
           status === 'sending' ? (opts.leaseExpired ? now - 1 : now + LEASE_MS) : null,
+          status === 'sending' ? LEASE : null,
         ],
       ),
     );
     return id;
   }
 
+  /** The lease token of the claim a delivery set up `sending` is under. */
+  const LEASE = 'test.1';
+
   const statusOf = async (id: number) => (await state.current([id]))[0].status;
 
-  const outcome = (id: number, status: 'sent' | 'retrying' | 'failed') => ({
+  const outcome = (id: number, status: 'sent' | 'retrying' | 'failed', lease = LEASE) => ({
     id,
+    lease,
     status,
     outcome: status === 'sent' ? ('sent' as const) : ('transient' as const),
     error: status === 'sent' ? null : 'boom',
@@ -145,7 +151,7 @@ describe('DeliveryState', () => {
       case 'fail':
         return (await state.record(outcome(id, 'failed'))).recorded ? 'done' : 'refused';
       case 'defer':
-        return (await state.defer(id, clock.now() + 500)) ? 'done' : 'refused';
+        return (await state.defer({ id, lease: LEASE }, clock.now() + 500)) ? 'done' : 'refused';
       case 'requeue':
         return state.requeue(id).then(
           () => 'done',
@@ -197,8 +203,8 @@ describe('DeliveryState', () => {
       const claimed = await state.claim(10);
       expect(claimed.map((d) => d.id)).toEqual(deliveryIds);
       await Promise.all([
-        state.record(outcome(deliveryIds[0], 'sent')),
-        state.record(outcome(deliveryIds[1], 'failed')),
+        state.record(outcome(deliveryIds[0], 'sent', claimed[0].lease)),
+        state.record(outcome(deliveryIds[1], 'failed', claimed[1].lease)),
       ]);
     } finally {
       events.off('delivery', onDelivery);
@@ -216,6 +222,53 @@ describe('DeliveryState', () => {
       sendId,
     ]);
     expect(send.status).toBe('partial');
+  });
+
+  it('an outcome or defer under a lease another claim took over changes nothing', async () => {
+    const { sendId, deliveryIds } = await accept(1);
+    const [id] = deliveryIds;
+    const [first] = await state.claim(10);
+    expect(first.id).toBe(id);
+    // The first claim's attempt outlives its lease: the delivery is claimed again.
+    clock.advance(LEASE_MS + 1);
+    const [second] = await state.claim(10);
+    expect(second.id).toBe(id);
+    expect(second.lease).not.toBe(first.lease);
+    // The first attempt's late outcome and defer are refused, and say why.
+    expect(await state.record(outcome(id, 'failed', first.lease))).toMatchObject({
+      recorded: false,
+      leaseLost: true,
+    });
+    expect(await state.defer(first, clock.now() + 500)).toBe(false);
+    expect((await state.current([id]))[0]).toMatchObject({
+      status: 'sending',
+      attempts: 0,
+      lease: second.lease,
+    });
+    // The second claim's outcome is the one recorded.
+    expect(await state.record(outcome(id, 'sent', second.lease))).toMatchObject({
+      recorded: true,
+      leaseLost: false,
+    });
+    expect((await state.current([id]))[0]).toMatchObject({
+      status: 'sent',
+      attempts: 1,
+      lease: null,
+    });
+    const attempts = await db.read.all<{ outcome: string }>(
+      `SELECT outcome FROM delivery_attempts WHERE delivery_id = ?1`,
+      [id],
+    );
+    expect(attempts.map((a) => a.outcome)).toEqual(['sent']);
+    const [send] = await db.read.all<{ status: string }>(`SELECT status FROM sends WHERE id = ?1`, [
+      sendId,
+    ]);
+    expect(send.status).toBe('sent');
+    // Once recorded, a repeat of the first claim's outcome is refused as out of turn.
+    expect(await state.record(outcome(id, 'failed', first.lease))).toMatchObject({
+      recorded: false,
+      leaseLost: false,
+    });
   });
 
   it('requeue of a missing delivery answers 404', async () => {

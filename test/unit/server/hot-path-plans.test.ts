@@ -80,7 +80,7 @@ describe('the hot path’s query plans on SQLite', () => {
       exec: base.exec,
     };
     const now = Date.now();
-    const at = { now, wallNow: now, leaseUntil: now + 300_000 };
+    const at = { now, wallNow: now, leaseUntil: now + 300_000, lease: 'plans.1' };
     const inTransaction = async <T>(work: () => Promise<T>) => {
       conn.db.exec('BEGIN IMMEDIATE');
       const result = await work();
@@ -100,6 +100,7 @@ describe('the hot path’s query plans on SQLite', () => {
     expect(claimed.length).toBe(300);
     const outcomes = claimed.slice(0, 100).map((d) => ({
       id: d.id,
+      lease: d.lease,
       status: 'sent' as const,
       outcome: 'sent' as const,
       error: null,

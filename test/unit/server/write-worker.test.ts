@@ -157,6 +157,7 @@ describe('the SQLite write worker', () => {
     const before = slot.cycles;
     const outcome = (id: number) => ({
       id,
+      lease: claimed.find((c) => c.id === id)!.lease,
       status: 'sent' as const,
       outcome: 'sent' as const,
       error: null,

@@ -9,7 +9,8 @@ export default {
   mutate: process.env.HERALD_MUTATE
     ? process.env.HERALD_MUTATE.split(/\s+/)
     : [
-        'server/features/sending/{send-schemas,send-service,rate-limiter,idempotency}.ts',
+        // The whole folder: the send service's steps live in modules of their own beside it.
+        'server/features/sending/*.ts',
         'server/domain/placeholders.ts',
         'server/queue/{delivery-transitions,delivery-state,backoff,pacer,waiters}.ts',
         'server/channels/{dingtalk,wecom,feishu,slack,discord,telegram,ntfy,gotify,bark,webhook-body,wechat-official}.ts',

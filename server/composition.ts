@@ -1,5 +1,4 @@
 import type { Express } from 'express';
-import { Op } from 'sequelize';
 
 import { AuthService } from './features/auth/auth-service';
 import { SetupCode } from './features/auth/setup-code';
@@ -11,7 +10,6 @@ import { ScheduleService } from './features/schedules/schedule-service';
 import { StatsService } from './features/history/stats-service';
 import { TaskService } from './features/targets/task-service';
 import { TemplateService } from './features/targets/template-service';
-import { pruneIdempotencyKeys } from './features/sending/idempotency';
 import { SendRateLimiter } from './features/sending/rate-limiter';
 import { SendService } from './features/sending/send-service';
 import { createApp } from './app';
@@ -31,17 +29,17 @@ import {
   registerConfigVersionHooks,
 } from './db/config-version';
 import { openDatabase, type Database } from './db/database';
-import { pruneHistorySerially } from './db/history/retention';
 import { SearchBackfill } from './db/history/search-backfill';
 import { migrate } from './db/migrate';
 import { openPostgresDatabase } from './db/postgres/open-postgres';
 import { openSharedState, type SharedState } from './db/postgres/shared-state';
-import { HostedMessage, Session, initModels } from './db/models';
+import { HostedMessage, initModels } from './db/models';
 import { HeraldMetrics } from './features/ops/metrics';
 import type { OpsRouterDeps } from './api/ops-router';
 import { Readiness } from './features/ops/readiness';
 import { HeraldEvents } from './events';
 import { messageNestScheduleSink } from './features/import/message-nest/schedule-store';
+import { housekeepingJobs } from './housekeeping';
 import { startJobs } from './jobs';
 import { createLogger } from './lib/logger';
 import type { HeraldParts } from './parts';
@@ -53,7 +51,6 @@ import { readVersion } from './version';
 
 const log = createLogger('server');
 
-const HOURLY = 60 * 60_000;
 /** How long after another process's configuration change this one drops its lookups again. */
 const CONFIG_SETTLE_MS = 1_000;
 
@@ -279,41 +276,7 @@ async function composeParts(
       void searchBackfill.start();
       // After the dispatcher: runs missed while Herald was closed are sent (or skipped) here.
       await scheduler.start();
-      stopJobs = startJobs([
-        {
-          name: 'prune history',
-          everyMs: HOURLY,
-          run: () =>
-            pruneHistorySerially(
-              sequelize,
-              writeLock,
-              () => settings.get().retention,
-              () => clock.now(),
-            ),
-        },
-        {
-          name: 'prune idempotency keys',
-          everyMs: HOURLY,
-          run: () => pruneIdempotencyKeys({ clock, writeLock }),
-        },
-        ...(shared
-          ? [
-              {
-                name: 'prune shared limits',
-                everyMs: HOURLY,
-                run: () => shared.prune(clock.now()),
-              },
-            ]
-          : []),
-        {
-          name: 'prune expired sessions',
-          everyMs: HOURLY,
-          run: () =>
-            writeLock.run(() =>
-              Session.destroy({ where: { expiresAt: { [Op.lt]: new Date(clock.now()) } } }),
-            ),
-        },
-      ]);
+      stopJobs = startJobs(housekeepingJobs({ sequelize, writeLock, settings, clock, shared }));
       readiness.ready();
     },
     async close() {

@@ -4,7 +4,7 @@ import { LIMITS } from '../../config/settings-schema';
 import { IdempotencyKey } from '../../db/models';
 import { AppError } from '../../lib/errors';
 import type { HeraldParts } from '../../parts';
-import type { SendResponse } from './send-service';
+import type { SendResponse } from './send-response';
 
 /** What the idempotency store uses: keys are written through the writer and expire by the clock. */
 export type IdempotencyDeps = Pick<HeraldParts, 'clock' | 'writeLock'>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { summariseV1 } from '../../../server/features/sending/send-service';
+import { summariseV1 } from '../../../server/features/sending/v1-answer';
 import type { Delivery, DeliveryStatus } from '../../../server/db/models/delivery';
 import type { AttemptResult } from '../../../server/queue/dispatcher';
 

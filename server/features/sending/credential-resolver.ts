@@ -1,0 +1,167 @@
+import { decodeMessageNestToken } from '../../crypto/message-nest-token';
+import { TokenError, type TokenKind } from '../../crypto/tokens';
+import { Task, Template } from '../../db/models';
+import type { SendCredential } from '../../db/models/send';
+import { AppError } from '../../lib/errors';
+import type { HeraldParts } from '../../parts';
+import type { V1Request, V2Request } from './send-schemas';
+import type { SourceLookup, SourceTargets } from './source-lookup';
+import { V2_MSG } from './v2-messages';
+
+/** A task or template a caller's credential opened, before anything is sent. */
+export interface ResolvedSource<T> {
+  source: T;
+  targets: SourceTargets;
+  /** The rate budget: every credential of one task (or template) shares it. */
+  rateKey: string;
+  /** The credential itself (a token's object and generation, or a task_id), for idempotency. */
+  credential: string;
+  /** Which kind of credential it was, recorded on the send for the log. */
+  credentialKind: SendCredential;
+}
+
+/** What CredentialResolver uses of the composed parts. */
+export type CredentialResolverDeps = Pick<HeraldParts, 'settings' | 'tokens'>;
+
+/**
+ * Turns the credential a request carries (a token, a task_id, or an imported Message Nest
+ * one) into the task or template it opens, refusing it with each API's own answer.
+ */
+export class CredentialResolver {
+  constructor(
+    private readonly deps: CredentialResolverDeps,
+    private readonly lookup: SourceLookup,
+  ) {}
+
+  /** Opens the task a V1 request names; nothing is counted or stored for a refused one. */
+  async resolveTask(req: V1Request): Promise<ResolvedSource<Task>> {
+    // design.md: the token wins when both are sent.
+    if (req.token) {
+      let payload;
+      try {
+        payload = this.decode(
+          req.token,
+          'task',
+          (reason) => new AppError(401, `token is invalid: ${reason}`),
+        );
+      } catch (err) {
+        const legacy = await this.legacySource(Task, decodeMessageNestToken(req.token));
+        if (!legacy) throw err;
+        return this.resolvedTask(legacy.id, 'legacy_token');
+      }
+      const { source: task, targets } = await this.lookup.task(payload.id);
+      if (!task) throw new AppError(404, 'token does not exist: its task was deleted');
+      if (task.tokenGeneration !== payload.generation) {
+        throw new AppError(
+          401,
+          'token is no longer valid: it was rotated; get the current token from the console',
+        );
+      }
+      return {
+        source: task,
+        targets,
+        rateKey: `task:${task.id}`,
+        credential: `token:${task.id}.${payload.generation}`,
+        credentialKind: 'token',
+      };
+    }
+    if (req.task_id !== undefined && req.task_id !== '') {
+      if (!this.deps.settings.get().allowTaskId) {
+        throw new AppError(401, 'task_id is turned off in settings; send the task token instead');
+      }
+      const id = Number(req.task_id);
+      if (!Number.isSafeInteger(id) || id <= 0) {
+        const legacy = await this.legacySource(Task, String(req.task_id));
+        if (legacy) return this.resolvedTask(legacy.id, 'legacy_task_id');
+        throw new AppError(400, 'task_id: must be a positive integer');
+      }
+      const { source: task, targets } = await this.lookup.task(id);
+      if (!task) throw new AppError(404, `task ${id} does not exist`);
+      // Keyed on the parsed id: 1, 01, 0x1 and 1.0 are one task and one budget.
+      return {
+        source: task,
+        targets,
+        rateKey: `task:${task.id}`,
+        credential: `task_id:${task.id}`,
+        credentialKind: 'task_id',
+      };
+    }
+    throw new AppError(400, 'token: is required (or task_id)');
+  }
+
+  /** Opens the template a V2 token names: the contract's first steps (token, template). */
+  async resolveTemplate(req: V2Request): Promise<ResolvedSource<Template>> {
+    let payload;
+    try {
+      payload = this.decode(
+        req.token,
+        'template',
+        (reason) => new AppError(400, `${V2_MSG.tokenParseFailed}: ${reason}`),
+      );
+    } catch (err) {
+      const legacy = await this.legacySource(Template, decodeMessageNestToken(req.token));
+      if (!legacy) throw err;
+      const { source: template, targets } = await this.lookup.template(legacy.id);
+      if (!template) throw new AppError(400, V2_MSG.templateNotFound);
+      return {
+        source: template,
+        targets,
+        rateKey: `template:${template.id}`,
+        credential: `legacy_token:${template.id}`,
+        credentialKind: 'legacy_token',
+      };
+    }
+    const { source: template, targets } = await this.lookup.template(payload.id);
+    if (!template) throw new AppError(400, V2_MSG.templateNotFound);
+    if (template.tokenGeneration !== payload.generation) {
+      throw new AppError(400, `${V2_MSG.tokenParseFailed}: 令牌已轮换 (the token was rotated)`);
+    }
+    return {
+      source: template,
+      targets,
+      rateKey: `template:${template.id}`,
+      credential: `token:${template.id}.${payload.generation}`,
+      credentialKind: 'token',
+    };
+  }
+
+  private decode(token: string, kind: TokenKind, fail: (reason: string) => AppError) {
+    try {
+      return this.deps.tokens.decode(token, kind);
+    } catch (err) {
+      if (err instanceof TokenError) throw fail(err.message);
+      throw err;
+    }
+  }
+
+  /**
+   * The imported task or template a Message Nest id names, when its administrator lets the
+   * legacy credentials send; null otherwise, so the caller answers exactly as without them.
+   */
+  private async legacySource<T extends typeof Task | typeof Template>(
+    model: T,
+    legacyId: string | null,
+  ): Promise<{ id: number } | null> {
+    if (!legacyId) return null;
+    const row = await (model as typeof Task).findOne({
+      where: { legacyId, acceptLegacyToken: true },
+      attributes: ['id'],
+    });
+    return row ? { id: row.id } : null;
+  }
+
+  private async resolvedTask(
+    id: number,
+    kind: 'legacy_token' | 'legacy_task_id',
+  ): Promise<ResolvedSource<Task>> {
+    const { source: task, targets } = await this.lookup.task(id);
+    if (!task) throw new AppError(404, `task ${id} does not exist`);
+    return {
+      source: task,
+      targets,
+      rateKey: `task:${task.id}`,
+      credential: `${kind}:${task.id}`,
+      credentialKind: kind,
+    };
+  }
+}

@@ -1,0 +1,95 @@
+import type { SendCredential } from '../../db/models/send';
+import type { Bodies } from '../../domain/content-format';
+import type { AcceptInput, Accepted } from '../../queue/delivery-state';
+import type { PlannedDelivery } from './delivery-plan';
+import type { V1Request, V2Request } from './send-schemas';
+import type { AcceptedDelivery } from './v1-answer';
+
+/**
+ * A send Herald makes itself rather than an API caller: a schedule's run. The send row is
+ * linked to the schedule, and `stored` learns its id (V2's answer does not carry it).
+ */
+export interface SendOrigin {
+  scheduleId: number;
+  stored?(sendId: number): void;
+}
+
+/** One send as V1 or V2 planned it, before it becomes rows. */
+export interface SendToStore {
+  api: 'v1' | 'v2';
+  taskId: number | null;
+  templateId: number | null;
+  sourceName: string;
+  title: string;
+  bodies: Bodies;
+  url: string | null;
+  request: Record<string, unknown>;
+  planned: PlannedDelivery[];
+  origin?: SendOrigin;
+  credential: SendCredential;
+}
+
+/**
+ * The send row and its delivery rows. Hosted deliveries are stored with the accept unless
+ * the dispatcher is paused: then they wait in the queue like every other.
+ */
+export function acceptInputOf(input: SendToStore, paused: boolean): AcceptInput {
+  return {
+    send: {
+      api: input.api,
+      taskId: input.taskId,
+      templateId: input.templateId,
+      sourceName: input.sourceName,
+      title: input.title,
+      text: input.bodies.text ?? null,
+      html: input.bodies.html ?? null,
+      markdown: input.bodies.markdown ?? null,
+      url: input.url,
+      request: input.request,
+      deliveryCount: input.planned.length,
+      scheduleId: input.origin?.scheduleId ?? null,
+      credential: input.credential,
+    },
+    deliveries: input.planned.map((p) => ({
+      instanceId: p.target.instance.id,
+      channelId: p.target.channel.id,
+      channelType: p.target.channel.type,
+      contentType: p.contentType,
+      recipient: p.recipient,
+      title: input.title,
+      content: p.content,
+      url: input.url,
+      mentions: p.mentions,
+      previewKey: p.previewKey,
+      storeOnAccept: p.target.channel.type === 'hosted' && !paused,
+    })),
+  };
+}
+
+/** The stored deliveries as the V1 answer names them, in the order they were planned. */
+export function acceptedDeliveries(
+  planned: PlannedDelivery[],
+  { deliveryIds, stored }: Accepted,
+): AcceptedDelivery[] {
+  const storedById = new Map(stored.map((s) => [s.deliveryId, s]));
+  return planned.map((p, i) => {
+    const s = storedById.get(deliveryIds[i]);
+    return {
+      id: deliveryIds[i],
+      instanceId: p.target.instance.id,
+      channelId: p.target.channel.id,
+      channelType: p.target.channel.type,
+      recipient: p.recipient,
+      ...(s && {
+        stored: { deliveryId: s.deliveryId, status: 'sent', error: null, reply: s.reply },
+      }),
+    };
+  });
+}
+
+/** The request as logged: the token is the credential, so only its start is kept. */
+export function redact(req: V1Request | V2Request): Record<string, unknown> {
+  const copy: Record<string, unknown> = { ...req };
+  if (typeof copy.token === 'string') copy.token = `${copy.token.slice(0, 6)}…`;
+  return copy;
+}

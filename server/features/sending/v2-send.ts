@@ -1,0 +1,76 @@
+import type { ContentType, Mentions } from '../../channels/channel-adapter';
+import type { Template } from '../../db/models';
+import { hasAnyBody, type Bodies } from '../../domain/content-format';
+import { splitList } from '../../domain/lists';
+import { fillPlaceholders, normalisePlaceholderValues } from '../../domain/placeholders';
+import { AppError } from '../../lib/errors';
+import type { HeraldParts } from '../../parts';
+import type { ResolvedSource } from './credential-resolver';
+import { checkFilledSize, checkRecipients, hostMessageUrl, planDeliveries } from './delivery-plan';
+import type { SendResponse } from './send-response';
+import { redact, type SendOrigin } from './send-rows';
+import type { V2Request } from './send-schemas';
+import { storeSend } from './store-send';
+import { V2_MSG } from './v2-messages';
+
+/** What a V2 send uses of the composed parts. */
+export type V2SendDeps = Pick<HeraldParts, 'deliveries' | 'dispatcher' | 'settings' | 'listenUrl'>;
+
+/**
+ * A V2 send of the template its token opened, filled with the request's placeholder values;
+ * answered once stored, never waiting for an attempt.
+ */
+export async function sendV2(
+  deps: V2SendDeps,
+  req: V2Request,
+  resolved: ResolvedSource<Template>,
+  origin?: SendOrigin,
+): Promise<SendResponse> {
+  // The contract's processing order: token, template (resolveTemplate), enabled,
+  // placeholders, instances.
+  const { source: template, targets } = resolved;
+  if (!template.enabled) throw new AppError(400, V2_MSG.templateDisabled);
+  const values = normalisePlaceholderValues(req.placeholders ?? {});
+  checkFilledSize(template, values);
+  const fill = (body: string | null, format: ContentType) =>
+    body ? fillPlaceholders(body, template.placeholders, values, format) : null;
+  const bodies: Bodies = {
+    text: fill(template.text, 'text'),
+    html: fill(template.html, 'html'),
+    markdown: fill(template.markdown, 'markdown'),
+  };
+  if (targets.all === 0) throw new AppError(400, V2_MSG.noInstances);
+  if (targets.enabled.length === 0) throw new AppError(400, V2_MSG.noEnabledInstances);
+  if (!hasAnyBody(bodies)) {
+    throw new AppError(
+      400,
+      `template "${template.name}" has no content: fill its text, HTML or Markdown body`,
+    );
+  }
+  const recipients = checkRecipients(targets.enabled, req.recipients);
+  const templateMentions: Mentions = {
+    mobiles: splitList(template.atMobiles),
+    userIds: splitList(template.atUserIds),
+    all: template.atAll,
+  };
+  const planned = planDeliveries(targets.enabled, bodies, recipients, templateMentions);
+  const host = hostMessageUrl(deps, planned);
+  await storeSend(deps, {
+    api: 'v2',
+    taskId: null,
+    templateId: template.id,
+    sourceName: template.name,
+    title: req.title,
+    bodies,
+    url: req.url ?? null,
+    request: redact(req),
+    planned,
+    origin,
+    credential: resolved.credentialKind,
+  });
+  return {
+    code: 200,
+    msg: 'success',
+    data: { token: req.token, count: targets.enabled.length, ...host },
+  };
+}

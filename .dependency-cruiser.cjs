@@ -6,6 +6,9 @@
  * api (HTTP) → features → queue → channels → crypto → db, data-dir (storage) → config →
  * lib, domain, types. A folder imports only folders below it; features import each other
  * without cycles (test/unit/server/architecture.test.ts checks the folder graph).
+ *
+ * contract/ (the HTTP API's schemas, shared with the console in the browser) sits beside the
+ * layers: any server folder may import it, and it imports nothing but zod and itself.
  */
 /** The layers, top to bottom; a folder may import its own layer's folders and every layer below. */
 const LAYERS = [
@@ -44,11 +47,19 @@ module.exports = {
   forbidden: [
     ...layerRules,
     {
+      name: 'contract-only-zod',
+      comment:
+        'contract/ is shared by the server and the console (a browser): it imports only zod and itself, no server, renderer or Node module (docs/architecture.md)',
+      severity: 'error',
+      from: { path: '^contract/' },
+      to: { pathNot: ['^contract/', '^node_modules/zod/'] },
+    },
+    {
       name: 'no-circular',
       comment:
-        'No import cycle between server files, however long (two files importing each other included)',
+        'No import cycle between server or contract files, however long (two files importing each other included)',
       severity: 'error',
-      from: { path: '^server/' },
+      from: { path: '^(server|contract)/' },
       to: { circular: true },
     },
     {

@@ -34,6 +34,31 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { paths: ['electron'] }],
     },
   },
+  {
+    // The HTTP contract is shared by the server and the console (browser): zod only.
+    files: ['contract/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/server/**', '**/renderer/**', '**/main/**'],
+              message: 'contract/ imports only zod',
+            },
+            { group: ['node:*'], message: 'contract/ runs in the browser too: no Node modules' },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        ...['process', 'Buffer', 'require', '__dirname', '__filename', 'global'].map((name) => ({
+          name,
+          message: 'contract/ runs in the browser too: no Node globals',
+        })),
+      ],
+    },
+  },
   ...pluginVue.configs['flat/recommended'],
   {
     files: ['renderer/**/*.vue'],

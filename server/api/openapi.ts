@@ -1,278 +1,148 @@
-/**
- * A hand-kept OpenAPI 3.1 description of the send and console APIs. The send bodies are
- * spelled out; console routes are listed with their purpose and point at docs/console-api.md.
- */
-const envelope = (data: object = { type: ['object', 'null'] }) => ({
-  type: 'object',
-  required: ['code', 'msg', 'data'],
-  properties: { code: { type: 'integer' }, msg: { type: 'string' }, data },
-});
+import { z } from 'zod';
 
-const idempotencyHeader = {
-  name: 'Idempotency-Key',
-  in: 'header',
-  required: false,
-  schema: { type: 'string', maxLength: 255 },
+import {
+  consoleRoutes,
+  envelopeOf,
+  errorEnvelopeSchema,
+  namedSchemas,
+  publicRoutes,
+  type RouteSpec,
+} from '../../contract';
+import { scheduleRoutes } from './console/schedules/schedule-routes';
+import { sendApiPaths } from './send/send-openapi';
+
+/**
+ * The OpenAPI 3.1 document served at GET /api/openapi.json, generated from the contract's
+ * route tables: each route with its path and query parameters, its body (`io: 'input'`: what a
+ * client may send, defaults optional) and its answer wrapped in the envelope; schemas the
+ * contract names (`named()`) are listed once under components.schemas. The send APIs' part is
+ * still kept by hand (send/send-openapi.ts) until their schemas move into contract/.
+ */
+
+type JsonSchema = Record<string, unknown>;
+
+/** The route tables, feature (the OpenAPI tag) → name → route. */
+const TABLES: Record<string, Record<string, Record<string, RouteSpec>>> = {
+  console: { ...consoleRoutes, schedules: scheduleRoutes },
+  public: publicRoutes,
 };
 
-const stringArray = { type: 'array', items: { type: 'string' } };
+/** Turns schemas into JSON Schema, collecting the named ones for components.schemas. */
+class SchemaWriter {
+  readonly components: Record<string, JsonSchema> = {};
 
-/** Optional send fields also take null, meaning "not sent" (typed clients send null). */
-function nullableOptionals(
-  properties: Record<string, { type: string | string[]; [more: string]: unknown }>,
-  required: string[],
-): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(properties).map(([name, schema]) => {
-      if (required.includes(name)) return [name, schema];
-      const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-      return [name, { ...schema, type: [...types.filter((t) => t !== 'null'), 'null'] }];
-    }),
-  );
+  /** A schema as JSON Schema (draft 2020-12, OpenAPI 3.1's dialect), named parts by reference. */
+  write(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+    const {
+      $schema: _dialect,
+      $defs = {},
+      ...rest
+    } = z.toJSONSchema(schema, { io, metadata: namedSchemas }) as JsonSchema & {
+      $defs?: Record<string, JsonSchema>;
+    };
+    for (const [id, definition] of Object.entries($defs)) {
+      const known = this.components[id];
+      const written = toComponents(definition);
+      if (known && JSON.stringify(known) !== JSON.stringify(written)) {
+        // A schema with defaults or transforms reads differently as a request and an answer.
+        throw new Error(`schema ${id} differs between its uses (${io}); name only one of them`);
+      }
+      this.components[id] = written;
+    }
+    return toComponents(rest);
+  }
 }
 
-const hostMessageUrl = {
-  type: 'string',
-  description: 'Share link of the hosted message (only when the send has a hosted instance)',
-};
+/** zod refers to named schemas under the document's own $defs; OpenAPI keeps them in components. */
+function toComponents(schema: JsonSchema): JsonSchema {
+  return JSON.parse(
+    JSON.stringify(schema).replaceAll('"#/$defs/', '"#/components/schemas/'),
+  ) as JsonSchema;
+}
 
-const errorResponses = {
-  '400': {
-    description: 'Invalid input; msg names the field (V2: also the contract’s Chinese msgs)',
-    content: { 'application/json': { schema: envelope() } },
-  },
-  '500': {
-    description: 'Internal error, or (V1) every delivery failed',
-    content: { 'application/json': { schema: envelope() } },
-  },
-};
+const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
 
-const consoleRoutes: Array<[string, string, string]> = [
-  ['get', '/api/console/status', 'Whether first-run setup is needed, and the version'],
-  [
-    'post',
-    '/api/console/setup',
-    'Create the first administrator (only while none exists) with the setup code Herald printed',
-  ],
-  ['post', '/api/console/login', 'Sign in; sets the session cookie; 429 while a delay runs'],
-  ['post', '/api/console/logout', 'Sign out'],
-  ['get', '/api/console/me', 'The signed-in user'],
-  ['post', '/api/console/password', 'Change the password'],
-  ['get', '/api/console/channel-types', 'Channel kinds with their ContentTypes and rules'],
-  ['get', '/api/console/channels', 'List channels'],
-  ['post', '/api/console/channels', 'Create a channel'],
-  ['get', '/api/console/channels/{id}', 'Read a channel (secrets masked)'],
-  ['put', '/api/console/channels/{id}', 'Update a channel'],
-  ['delete', '/api/console/channels/{id}', 'Delete a channel (refused while in use)'],
-  ['post', '/api/console/channels/{id}/test', 'Send a test message through a channel'],
-  ['get', '/api/console/tasks', 'List tasks (?name=)'],
-  ['post', '/api/console/tasks', 'Create a task'],
-  ['get', '/api/console/tasks/{id}', 'Read a task with its instances'],
-  ['put', '/api/console/tasks/{id}', 'Rename a task'],
-  ['delete', '/api/console/tasks/{id}', 'Delete a task and its instances'],
-  ['get', '/api/console/tasks/{id}/token', 'The task token'],
-  ['post', '/api/console/tasks/{id}/token/rotate', 'Rotate the task token'],
-  ['get', '/api/console/tasks/{id}/instances', 'List task instances'],
-  ['post', '/api/console/tasks/{id}/instances', 'Add a task instance'],
-  ['get', '/api/console/templates', 'List templates (?name=)'],
-  ['post', '/api/console/templates', 'Create a template'],
-  ['post', '/api/console/templates/preview', 'Preview an unsaved template'],
-  ['get', '/api/console/templates/{id}', 'Read a template with its instances'],
-  ['put', '/api/console/templates/{id}', 'Update a template'],
-  ['patch', '/api/console/templates/{id}', 'Update a template'],
-  ['delete', '/api/console/templates/{id}', 'Delete a template'],
-  ['get', '/api/console/templates/{id}/token', 'The template token'],
-  ['post', '/api/console/templates/{id}/token/rotate', 'Rotate the template token'],
-  ['post', '/api/console/templates/{id}/preview', 'Render the template with placeholder values'],
-  ['get', '/api/console/templates/{id}/instances', 'List template instances'],
-  ['post', '/api/console/templates/{id}/instances', 'Add a template instance'],
-  ['patch', '/api/console/instances/{id}', 'Update an instance'],
-  ['delete', '/api/console/instances/{id}', 'Delete an instance'],
-  ['get', '/api/console/logs', 'List sends (q, api, taskId, templateId, status, from, to, page)'],
-  ['get', '/api/console/logs/{id}', 'One send with its deliveries and attempts'],
-  ['post', '/api/console/deliveries/{id}/retry', 'Queue a failed delivery again'],
-  ['get', '/api/console/messages', 'List hosted messages (q, unread, page)'],
-  ['get', '/api/console/messages/unread-count', 'Unread hosted messages'],
-  ['post', '/api/console/messages/read-all', 'Mark every hosted message read'],
-  ['get', '/api/console/messages/{id}', 'One hosted message with sanitised HTML'],
-  ['patch', '/api/console/messages/{id}', 'Mark read or unread'],
-  ['delete', '/api/console/messages/{id}', 'Delete a hosted message'],
-  ['post', '/api/console/messages/{id}/link', 'Create (or return) the share link of a message'],
-  ['delete', '/api/console/messages/{id}/link', 'Revoke the share link of a message'],
-  ['get', '/api/console/schedules', 'List scheduled messages (?name=)'],
-  ['post', '/api/console/schedules', 'Create a scheduled message'],
-  [
-    'get',
-    '/api/console/schedules/preview',
-    'The next run times of a cron expression (?cron=&timezone=&count=)',
-  ],
-  ['get', '/api/console/schedules/{id}', 'Read a scheduled message'],
-  ['put', '/api/console/schedules/{id}', 'Update a scheduled message'],
-  ['patch', '/api/console/schedules/{id}', 'Update a scheduled message'],
-  ['delete', '/api/console/schedules/{id}', 'Delete a scheduled message'],
-  ['post', '/api/console/schedules/{id}/run', 'Send a scheduled message now'],
-  ['get', '/api/console/settings', 'Settings and about'],
-  ['put', '/api/console/settings', 'Change settings'],
-  ['get', '/api/console/stats', 'Dashboard numbers (?days=)'],
-  ['get', '/api/console/events', 'Server-Sent Events: message, delivery, send'],
-];
-
-export function openApiDocument(version: string) {
-  const paths: Record<string, Record<string, unknown>> = {
-    '/api/v1/message/send': {
-      post: {
-        summary: 'Send a message through a task (V1, legacy)',
-        parameters: [idempotencyHeader],
-        requestBody: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: {
-                type: 'object',
-                required: ['title'],
-                properties: nullableOptionals(
-                  {
-                    token: {
-                      type: 'string',
-                      description: 'Encrypted task token (wins over task_id)',
-                    },
-                    task_id: {
-                      type: ['string', 'integer'],
-                      description: 'Plaintext task id (can be turned off)',
-                    },
-                    title: { type: 'string', maxLength: 1000 },
-                    text: { type: 'string' },
-                    html: { type: 'string' },
-                    markdown: { type: 'string' },
-                    at_mobiles: stringArray,
-                    at_userids: stringArray,
-                    at_user_ids: {
-                      ...stringArray,
-                      description: 'Alias of at_userids (Message Nest clients)',
-                    },
-                    at_all: { type: 'boolean' },
-                    recipients: { ...stringArray, maxItems: 100 },
-                    url: {
-                      type: 'string',
-                      description:
-                        'Kept with hosted messages and sent where a channel supports a link',
-                    },
-                    mode: { type: 'string', enum: ['sync', 'async'] },
-                  },
-                  ['title'],
-                ),
-              },
-            },
-          },
-        },
-        responses: {
-          '200': {
-            description:
-              'status sent, partial or retrying (with results; nothing to resend) or queued',
-            content: {
-              'application/json': {
-                schema: envelope({
-                  type: 'object',
-                  properties: {
-                    status: { type: 'string', enum: ['sent', 'partial', 'retrying', 'queued'] },
-                    sendId: { type: 'integer' },
-                    results: { type: 'array' },
-                    hostMessageUrl,
-                  },
-                }),
-              },
-            },
-          },
-          '401': { description: 'Token invalid or rotated; task_id turned off' },
-          '403': { description: 'Cross-site browser request (real status even with always200)' },
-          '404': { description: 'Token does not exist (task deleted)' },
-          '429': { description: 'Per-token rate limit' },
-          ...errorResponses,
-        },
-      },
-    },
-    '/api/v2/message/send': {
-      post: {
-        summary: 'Send a message through a template (V2, recommended)',
-        parameters: [idempotencyHeader],
-        requestBody: {
-          required: true,
-          content: {
-            'application/json': {
-              schema: {
-                type: 'object',
-                required: ['token', 'title'],
-                properties: nullableOptionals(
-                  {
-                    token: { type: 'string' },
-                    title: { type: 'string', minLength: 1, maxLength: 1000 },
-                    placeholders: {
-                      type: 'object',
-                      additionalProperties: { type: ['string', 'number', 'boolean', 'null'] },
-                    },
-                    recipients: { ...stringArray, maxItems: 100 },
-                    url: { type: 'string' },
-                  },
-                  ['token', 'title'],
-                ),
-              },
-            },
-          },
-        },
-        responses: {
-          '200': {
-            description: 'Queued; count = enabled instances',
-            content: {
-              'application/json': {
-                schema: envelope({
-                  type: 'object',
-                  properties: {
-                    token: { type: 'string' },
-                    count: { type: 'integer' },
-                    hostMessageUrl,
-                  },
-                }),
-              },
-            },
-          },
-          '429': { description: 'Per-token rate limit' },
-          ...errorResponses,
-        },
-      },
-    },
+function parameters(schemas: SchemaWriter, where: 'path' | 'query', schema?: z.ZodObject) {
+  if (!schema) return [];
+  const { properties = {}, required = [] } = schemas.write(schema, 'input') as {
+    properties?: Record<string, JsonSchema>;
+    required?: string[];
   };
-  paths['/api/public/preview/{key}'] = {
-    get: {
-      summary: 'One hosted message by its share-link key, without login (rate-limited per address)',
-      parameters: [{ name: 'key', in: 'path', required: true, schema: { type: 'string' } }],
-      responses: {
-        '200': {
-          description: 'title, content, format, url, safeHtml, createdAt',
-          content: { 'application/json': { schema: envelope() } },
-        },
-        '404': { description: 'Unknown, revoked or malformed key' },
-        '429': { description: 'Too many previews from this address' },
-      },
-    },
-  };
-  for (const [method, path, summary] of consoleRoutes) {
-    paths[path] = {
-      ...(paths[path] ?? {}),
-      [method]: {
-        summary,
-        tags: ['console'],
-        security:
-          path.endsWith('/status') || path.endsWith('/setup') || path.endsWith('/login')
-            ? []
-            : [{ session: [] }],
-        responses: {
-          '200': {
-            description: 'Envelope; see docs/console-api.md',
-            content: { 'application/json': { schema: envelope() } },
-          },
-        },
+  return Object.entries(properties).map(([name, property]) => ({
+    name,
+    in: where,
+    required: where === 'path' || required.includes(name),
+    schema: property,
+  }));
+}
+
+function requestBody(schemas: SchemaWriter, spec: RouteSpec) {
+  if (spec.rawBody) {
+    return {
+      requestBody: {
+        required: true,
+        content: { [spec.rawBody]: { schema: { type: 'string', format: 'binary' } } },
       },
     };
+  }
+  if (!spec.body) return {};
+  const schema = schemas.write(spec.body, 'input');
+  const required = Array.isArray(schema.required) && schema.required.length > 0;
+  return { requestBody: { required, content: json(schema) } };
+}
+
+function success(schemas: SchemaWriter, spec: RouteSpec) {
+  if (spec.answers === 'event-stream') {
+    return {
+      '200': {
+        description: 'Server-Sent Events (not the envelope); docs/console-api.md lists them',
+        content: { 'text/event-stream': { schema: { type: 'string' } } },
+      },
+    };
+  }
+  if (spec.answers === 'redirect') return { '302': { description: 'A redirect' } };
+  return {
+    '200': {
+      description: 'Success: the envelope with code 200',
+      content: json(schemas.write(envelopeOf(spec.response ?? z.null()), 'output')),
+    },
+  };
+}
+
+function operation(schemas: SchemaWriter, spec: RouteSpec, tag: string, name: string) {
+  return {
+    operationId: `${tag}.${name}`,
+    summary: spec.summary,
+    tags: [tag],
+    security: spec.public ? [] : [{ session: [] }],
+    parameters: [
+      ...parameters(schemas, 'path', spec.params),
+      ...parameters(schemas, 'query', spec.query),
+    ],
+    ...requestBody(schemas, spec),
+    responses: {
+      ...success(schemas, spec),
+      default: {
+        description:
+          'Refused: code is the HTTP status and msg says why, naming the field (docs/console-api.md, "Errors")',
+        content: json(schemas.write(errorEnvelopeSchema, 'output')),
+      },
+    },
+  };
+}
+
+function generate(version: string) {
+  const schemas = new SchemaWriter();
+  const paths: Record<string, Record<string, unknown>> = sendApiPaths();
+  for (const features of Object.values(TABLES)) {
+    for (const [tag, routes] of Object.entries(features)) {
+      for (const [name, spec] of Object.entries(routes)) {
+        paths[spec.path] = {
+          ...paths[spec.path],
+          [spec.method]: operation(schemas, spec, tag, name),
+        };
+      }
+    }
   }
   return {
     openapi: '3.1.0',
@@ -282,8 +152,21 @@ export function openApiDocument(version: string) {
       description: 'Message dispatch: send APIs (V1 tasks, V2 templates) and the console API.',
     },
     components: {
+      schemas: schemas.components,
       securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'herald_session' } },
     },
     paths,
   };
+}
+
+const documents = new Map<string, ReturnType<typeof generate>>();
+
+/** The document for this version of Herald, generated once. */
+export function openApiDocument(version: string) {
+  let document = documents.get(version);
+  if (!document) {
+    document = generate(version);
+    documents.set(version, document);
+  }
+  return document;
 }

@@ -1,12 +1,13 @@
 import { Router } from 'express';
 
+import { publicRoutes } from '../../../contract';
 import { HostedMessage } from '../../db/models';
 import { isPreviewKeyShaped } from '../../domain/preview-keys';
-import { ok } from '../../lib/envelope';
 import { AppError, notFound } from '../../lib/errors';
 import type { HeraldParts } from '../../parts';
 import { safeHtmlOf } from '../../features/hosted/message-service';
 import type { RateLimiter } from '../../features/sending/rate-limiter';
+import { contractRoutes } from '../contract-route';
 
 /** Preview answers per client address per minute: plenty to read, far too few to guess keys. */
 export const PREVIEW_PER_MINUTE = 60;
@@ -23,7 +24,7 @@ export function createPreviewRouter(deps: PreviewRouterDeps): Router {
   const router = Router();
   const { limiter } = deps;
 
-  router.get('/api/public/preview/:key', async (req, res) => {
+  contractRoutes(router, '')(publicRoutes.preview.preview, async ({ params }, req, res) => {
     // req.ip honours HERALD_TRUST_PROXY, so clients behind one proxy are still told apart.
     if (!(await limiter.allow(`ip:${req.ip ?? ''}`, PREVIEW_PER_MINUTE, deps.clock.now()))) {
       throw new AppError(
@@ -31,7 +32,7 @@ export function createPreviewRouter(deps: PreviewRouterDeps): Router {
         `too many previews from this address: at most ${PREVIEW_PER_MINUTE} a minute; wait a minute and reload`,
       );
     }
-    const key = req.params.key;
+    const { key } = params;
     // Looked up through the unique index only: no scan whose duration depends on the key.
     const m = isPreviewKeyShaped(key)
       ? await HostedMessage.findOne({ where: { previewKey: key } })
@@ -41,14 +42,14 @@ export function createPreviewRouter(deps: PreviewRouterDeps): Router {
     }
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('X-Robots-Tag', 'noindex, nofollow');
-    ok(res, {
+    return {
       title: m.title,
       content: m.content,
       format: m.format,
       url: m.url,
       safeHtml: safeHtmlOf(m.content, m.format),
       createdAt: m.createdAt,
-    });
+    };
   });
 
   return router;

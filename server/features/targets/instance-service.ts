@@ -6,7 +6,7 @@ import { Channel, Instance } from '../../db/models';
 import { AppError, notFound } from '../../lib/errors';
 import { splitList } from '../../domain/lists';
 import type { HeraldParts } from '../../parts';
-import type { InstanceCreate, InstancePatch } from './instance-schemas';
+import type { InstanceCreate, InstancePatch } from '../../../contract';
 
 export type InstanceOwner = { kind: 'task'; id: number } | { kind: 'template'; id: number };
 

@@ -10,7 +10,7 @@ import { pageOf, type Paging } from '../../lib/paging';
 import type { HeraldParts } from '../../parts';
 import type { InstanceService } from './instance-service';
 import { legacyFields, nameTaken, noLegacyToken } from './task-service';
-import type { PreviewInput, TemplatePatch } from './template-schemas';
+import type { PreviewInput, TemplatePatch } from '../../../contract';
 
 const tidyList = (v: string | undefined) => (v === undefined ? undefined : splitList(v).join(','));
 

@@ -352,7 +352,7 @@ function mainBuildIsStale(): boolean {
   const inputs = [
     'package.json',
     'scripts/build-main.ts',
-    ...['main', 'server', 'build'].flatMap((dir) =>
+    ...['main', 'server', 'contract', 'build'].flatMap((dir) =>
       walk(path.join(root, dir)).map((file) => `${dir}/${file}`),
     ),
   ];

@@ -19,9 +19,13 @@ const config = createRequire(import.meta.url)(path.join(root, '.dependency-cruis
   options: Record<string, unknown>;
 };
 
-async function cruiseServer(baseDir: string): Promise<ICruiseResult> {
+/** Cruises the server and the contract beside it, as `npm run lint` does. */
+async function cruiseServer(
+  baseDir: string,
+  roots = ['server', 'contract'],
+): Promise<ICruiseResult> {
   const { options } = config;
-  const result = await cruise(['server'], {
+  const result = await cruise(roots, {
     ...options,
     baseDir,
     tsConfig: undefined,
@@ -89,7 +93,10 @@ async function cruisePlanted(files: Record<string, string>): Promise<ICruiseResu
     mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
     writeFileSync(path.join(dir, file), source);
   }
-  return cruiseServer(dir);
+  const roots = ['server', 'contract'].filter((root) =>
+    Object.keys(files).some((file) => file.startsWith(`${root}/`)),
+  );
+  return cruiseServer(dir, roots);
 }
 
 const ruleNames = (result: ICruiseResult) =>
@@ -135,6 +142,23 @@ describe('server layers', () => {
     expect(ruleNames(result).sort()).toEqual([
       'no-circular: server/queue/a.ts → server/queue/b.ts',
       'unknown-server-folder: server/stray/x.ts → server/queue/a.ts',
+    ]);
+  });
+
+  it('the rules let the server import the contract, and refuse a contract that imports the server or Node', async () => {
+    const result = await cruisePlanted({
+      'contract/shapes.ts': 'export const shape = 1;\n',
+      'contract/leaky.ts':
+        "import { store } from '../server/db/store';\nimport { readFileSync } from 'node:fs';\nexport const leaky = [store, readFileSync];\n",
+      'server/db/store.ts':
+        "import { shape } from '../../contract/shapes';\nexport const store = shape;\n",
+      'server/api/router.ts':
+        "import { shape } from '../../contract/shapes';\nexport const router = shape;\n",
+    });
+
+    expect(ruleNames(result).sort()).toEqual([
+      'contract-only-zod: contract/leaky.ts → fs',
+      'contract-only-zod: contract/leaky.ts → server/db/store.ts',
     ]);
   });
 

@@ -1,12 +1,11 @@
 import type { CookieOptions, NextFunction, Request, Response } from 'express';
 import { Router } from 'express';
-import { z } from 'zod';
 
+import { CONSOLE_BASE, consoleRoutes } from '../../../../contract';
 import { readCookie } from '../../../lib/cookies';
-import { ok } from '../../../lib/envelope';
 import { AppError, conflict, unauthorized } from '../../../lib/errors';
-import { parseInput } from '../../../lib/validation';
 import type { HeraldParts } from '../../../parts';
+import { contractRoutes } from '../../contract-route';
 import type { LiveStreams } from '../events/live-streams';
 import {
   type AuthService,
@@ -24,17 +23,7 @@ import {
   type ThrottleKey,
 } from '../../../domain/sign-in-throttle';
 
-const credentialsSchema = z
-  .object({
-    username: z.string({ error: 'is required' }).trim().min(1, 'is required').max(100),
-    password: z.string({ error: 'is required' }).min(1, 'is required').max(200),
-  })
-  .strict();
-
-const newPassword = z
-  .string({ error: 'is required' })
-  .min(8, 'must be at least 8 characters')
-  .max(200);
+const routes = consoleRoutes.auth;
 
 export { readCookie };
 
@@ -69,6 +58,7 @@ export function createAuth(deps: AuthRouterDeps, streams: LiveStreams) {
   // code share the per-address count.
   const throttle = deps.throttle ?? new LoginThrottle(deps.clock);
   const router = Router();
+  const serve = contractRoutes(router, CONSOLE_BASE);
 
   const cookieOptions = (req: Request): CookieOptions => ({
     httpOnly: true,
@@ -85,16 +75,15 @@ export function createAuth(deps: AuthRouterDeps, streams: LiveStreams) {
 
   // Also names the signed-in user (or null), so a page load learns everything without a 401
   // that browsers would log as an error.
-  router.get('/status', async (req, res) => {
-    ok(res, {
-      setupRequired: await auth.setupRequired(),
-      version: deps.version,
-      user: await auth.userForSession(readCookie(req, SESSION_COOKIE)),
-    });
-  });
+  serve(routes.status, async (_input, req) => ({
+    setupRequired: await auth.setupRequired(),
+    version: deps.version,
+    user: await auth.userForSession(readCookie(req, SESSION_COOKIE)),
+  }));
 
   // The code is checked before the fields, so a caller without it learns nothing else.
-  const checkSetupCode = async (req: Request, res: Response) => {
+  const checkSetupCode = async (req: Request, res: Response, next: NextFunction) => {
+    if (!(await auth.setupRequired())) throw conflict('Herald is already set up; sign in instead');
     const body: unknown = req.body;
     const supplied =
       typeof body === 'object' && body !== null && 'setupCode' in body ? body.setupCode : undefined;
@@ -114,23 +103,21 @@ export function createAuth(deps: AuthRouterDeps, streams: LiveStreams) {
       );
     }
     await throttle.succeed(keys);
+    next();
   };
 
-  router.post('/setup', async (req, res) => {
-    if (!(await auth.setupRequired())) throw conflict('Herald is already set up; sign in instead');
-    await checkSetupCode(req, res);
-    const body = parseInput(
-      credentialsSchema.extend({ password: newPassword, setupCode: z.string() }),
-      req.body,
-    );
-    const user = await auth.setup(body.username, body.password);
-    deps.setupCode.expire();
-    await signIn(req, res, user);
-    ok(res, { user });
-  });
+  serve(
+    routes.setup,
+    async ({ body }, req, res) => {
+      const user = await auth.setup(body.username, body.password);
+      deps.setupCode.expire();
+      await signIn(req, res, user);
+      return { user };
+    },
+    { before: [checkSetupCode] },
+  );
 
-  router.post('/login', async (req, res) => {
-    const body = parseInput(credentialsSchema, req.body);
+  serve(routes.login, async ({ body }, req, res) => {
     const keys = passwordKeys(body.username, req.ip);
     const wait = await throttle.begin(keys);
     if (wait > 0) throw tooManyTries(res, wait, 'failed sign-ins');
@@ -138,13 +125,13 @@ export function createAuth(deps: AuthRouterDeps, streams: LiveStreams) {
     if (!user) throw unauthorized('wrong username or password');
     await throttle.succeed(keys);
     await signIn(req, res, user);
-    ok(res, { user });
+    return { user };
   });
 
   // The desktop window signs in with a secret the main process handed to the server: a GET,
   // because the window simply navigates here; the secret works once.
-  router.get('/desktop-login', async (req, res) => {
-    const secret = typeof req.query.secret === 'string' ? req.query.secret : '';
+  serve(routes.desktopLogin, async ({ query }, req, res) => {
+    const secret = query.secret ?? '';
     const expected = deps.desktopSecret.value;
     const user = await auth.firstUser();
     if (!expected || secret.length === 0 || secret !== expected) {
@@ -172,23 +159,18 @@ export function createAuth(deps: AuthRouterDeps, streams: LiveStreams) {
 
   const guarded = Router();
   guarded.use(requireSession);
+  const serveGuarded = contractRoutes(guarded, CONSOLE_BASE);
 
-  guarded.post('/logout', async (req, res) => {
+  serveGuarded(routes.logout, async (_input, req, res) => {
     await auth.endSession(readCookie(req, SESSION_COOKIE));
     streams.endSession(req.sessionKey!);
     res.clearCookie(SESSION_COOKIE, { path: '/' });
-    ok(res, null);
+    return null;
   });
 
-  guarded.get('/me', (req, res) => {
-    ok(res, { user: req.user });
-  });
+  serveGuarded(routes.me, (_input, req) => ({ user: req.user! }));
 
-  guarded.post('/password', async (req, res) => {
-    const body = parseInput(
-      z.object({ currentPassword: z.string({ error: 'is required' }), newPassword }).strict(),
-      req.body,
-    );
+  serveGuarded(routes.password, async ({ body }, req, res) => {
     // Guessing the current password with a stolen session is slowed like signing in.
     const keys = passwordKeys(req.user!.username, req.ip);
     const wait = await throttle.begin(keys);
@@ -202,7 +184,7 @@ export function createAuth(deps: AuthRouterDeps, streams: LiveStreams) {
     await throttle.succeed(keys);
     // Streams opened under the old password end; this session's own reconnect on their own.
     streams.endUser(req.user!.id);
-    ok(res, null);
+    return null;
   });
 
   return { router, guarded, service: auth };

@@ -1,7 +1,17 @@
 import { Router } from 'express';
 
+import type { z } from 'zod';
+
+import {
+  CONSOLE_BASE,
+  consoleEventSchemas,
+  consoleRoutes,
+  type ConsoleEventName,
+} from '../../../../contract';
+import type { HeraldEventMap, HostedMessageEvent } from '../../../events';
 import { AppError } from '../../../lib/errors';
 import type { HeraldParts } from '../../../parts';
+import { contractRoutes, type Sendable } from '../../contract-route';
 import type { LiveStreams } from './live-streams';
 
 const HEARTBEAT_MS = 25_000;
@@ -11,7 +21,7 @@ export type EventRouterDeps = Pick<HeraldParts, 'events'>;
 
 export function createEventRouter(deps: EventRouterDeps, streams: LiveStreams): Router {
   const router = Router();
-  router.get('/events', (req, res) => {
+  contractRoutes(router, CONSOLE_BASE)(consoleRoutes.events.stream, (_input, req, res) => {
     const headers = {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-cache, no-transform',
@@ -37,12 +47,15 @@ export function createEventRouter(deps: EventRouterDeps, streams: LiveStreams): 
     }
     res.writeHead(200, headers);
     res.write('retry: 3000\n\n');
-    const send = (event: string, data: unknown) =>
-      res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-    const onMessage = (m: { id: number; title: string; format: string; createdAt: string }) =>
+    // Each event's data is what the contract's consoleEventSchemas describe.
+    const send = <E extends ConsoleEventName>(
+      event: E,
+      data: Sendable<z.input<(typeof consoleEventSchemas)[E]>>,
+    ) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    const onMessage = (m: HostedMessageEvent) =>
       send('message', { id: m.id, title: m.title, format: m.format, createdAt: m.createdAt });
-    const onDelivery = (d: unknown) => send('delivery', d);
-    const onSend = (s: unknown) => send('send', s);
+    const onDelivery = (d: HeraldEventMap['delivery'][0]) => send('delivery', d);
+    const onSend = (s: HeraldEventMap['send'][0]) => send('send', s);
     deps.events.on('message', onMessage);
     deps.events.on('delivery', onDelivery);
     deps.events.on('send', onSend);

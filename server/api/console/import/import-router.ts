@@ -4,15 +4,18 @@ import { join } from 'node:path';
 
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 
-import { ok } from '../../../lib/envelope';
+import { CONSOLE_BASE, consoleRoutes } from '../../../../contract';
 import { AppError } from '../../../lib/errors';
 import { importMessageNest } from '../../../features/import/message-nest/importer';
 import type { ScheduleSink } from '../../../features/import/message-nest/schedule-sink';
 import { openSqliteSource } from '../../../features/import/message-nest/sqlite-source';
 import type { HeraldParts } from '../../../parts';
+import { contractRoutes, expressPath } from '../../contract-route';
+
+const route = consoleRoutes.import.messageNest;
 
 /** The one console route whose body is not JSON: the uploaded Message Nest database. */
-export const IMPORT_UPLOAD_PATH = '/import/message-nest';
+export const IMPORT_UPLOAD_PATH = expressPath(route, CONSOLE_BASE);
 
 /** Message Nest keeps up to 50,000 hosted messages by default; its file stays well below this. */
 export const IMPORT_UPLOAD_LIMIT_BYTES = 256 * 1024 * 1024;
@@ -52,50 +55,53 @@ export type ImportRouterDeps = Pick<
 
 export function createImportRouter(deps: ImportRouterDeps): Router {
   const router = Router();
-  router.post(IMPORT_UPLOAD_PATH, readUpload, async (req, res) => {
-    const body: unknown = req.body;
-    if (!Buffer.isBuffer(body) || body.length === 0) {
-      throw new AppError(
-        400,
-        "send Message Nest's database file (conf/database.db) as the request body, with Content-Type: application/octet-stream",
-      );
-    }
-    if (!body.subarray(0, SQLITE_MAGIC.length).equals(SQLITE_MAGIC)) {
-      throw new AppError(
-        400,
-        "the uploaded file is not a SQLite database: choose Message Nest's conf/database.db (for a MySQL or PostgreSQL Message Nest, use the command line importer)",
-      );
-    }
-    const flag = (name: string) => ['1', 'true'].includes(String(req.query[name] ?? ''));
-    const dryRun = flag('dryRun');
-    const scratch = mkdtempSync(join(tmpdir(), 'herald-upload-'));
-    try {
-      const file = join(scratch, 'message-nest.db');
-      writeFileSync(file, body, { mode: 0o600 });
-      const source = await openSqliteSource(file);
-      let report;
-      try {
-        report = await importMessageNest(
-          source,
-          {
-            sequelize: deps.sequelize,
-            secrets: deps.secrets,
-            registry: deps.registry,
-            inTransaction: (fn) => deps.writeLock.run(({ transaction }) => fn(transaction)),
-            now: () => new Date(deps.clock.now()),
-            scheduleSink: deps.scheduleSink,
-          },
-          { dryRun, withLogs: flag('withLogs') },
+  const serve = contractRoutes(router, CONSOLE_BASE);
+  serve(
+    route,
+    async ({ query }, req) => {
+      const body: unknown = req.body;
+      if (!Buffer.isBuffer(body) || body.length === 0) {
+        throw new AppError(
+          400,
+          "send Message Nest's database file (conf/database.db) as the request body, with Content-Type: application/octet-stream",
         );
-      } finally {
-        await source.close();
       }
-      // The import may have changed the settings row (sendApi.httpStatus): read it again.
-      if (!dryRun) await deps.settings.load();
-      ok(res, { ...report, source: 'the uploaded file' });
-    } finally {
-      rmSync(scratch, { recursive: true, force: true });
-    }
-  });
+      if (!body.subarray(0, SQLITE_MAGIC.length).equals(SQLITE_MAGIC)) {
+        throw new AppError(
+          400,
+          "the uploaded file is not a SQLite database: choose Message Nest's conf/database.db (for a MySQL or PostgreSQL Message Nest, use the command line importer)",
+        );
+      }
+      const scratch = mkdtempSync(join(tmpdir(), 'herald-upload-'));
+      try {
+        const file = join(scratch, 'message-nest.db');
+        writeFileSync(file, body, { mode: 0o600 });
+        const source = await openSqliteSource(file);
+        let report;
+        try {
+          report = await importMessageNest(
+            source,
+            {
+              sequelize: deps.sequelize,
+              secrets: deps.secrets,
+              registry: deps.registry,
+              inTransaction: (fn) => deps.writeLock.run(({ transaction }) => fn(transaction)),
+              now: () => new Date(deps.clock.now()),
+              scheduleSink: deps.scheduleSink,
+            },
+            { dryRun: query.dryRun, withLogs: query.withLogs },
+          );
+        } finally {
+          await source.close();
+        }
+        // The import may have changed the settings row (sendApi.httpStatus): read it again.
+        if (!query.dryRun) await deps.settings.load();
+        return { ...report, source: 'the uploaded file' };
+      } finally {
+        rmSync(scratch, { recursive: true, force: true });
+      }
+    },
+    { before: [readUpload] },
+  );
   return router;
 }

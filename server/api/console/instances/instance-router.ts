@@ -1,21 +1,18 @@
 import { Router } from 'express';
 
-import { ok } from '../../../lib/envelope';
-import { parseId, parseInput } from '../../../lib/validation';
-import { instancePatchSchema } from '../../../features/targets/instance-schemas';
+import { CONSOLE_BASE, consoleRoutes } from '../../../../contract';
 import type { InstanceService } from '../../../features/targets/instance-service';
+import { contractRoutes } from '../../contract-route';
+
+const routes = consoleRoutes.instances;
 
 export function createInstanceRouter(instances: InstanceService): Router {
   const router = Router();
-  router.patch('/instances/:id', async (req, res) =>
-    ok(
-      res,
-      await instances.update(parseId(req.params.id), parseInput(instancePatchSchema, req.body)),
-    ),
-  );
-  router.delete('/instances/:id', async (req, res) => {
-    await instances.remove(parseId(req.params.id));
-    ok(res, null);
+  const serve = contractRoutes(router, CONSOLE_BASE);
+  serve(routes.update, ({ params, body }) => instances.update(params.id, body));
+  serve(routes.remove, async ({ params }) => {
+    await instances.remove(params.id);
+    return null;
   });
   return router;
 }

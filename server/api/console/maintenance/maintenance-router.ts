@@ -1,9 +1,12 @@
 import { Router } from 'express';
 
+import { CONSOLE_BASE, consoleRoutes } from '../../../../contract';
 import { databaseInfo } from '../../../db/history/database-info';
 import { pruneHistorySerially } from '../../../db/history/retention';
-import { ok } from '../../../lib/envelope';
 import type { HeraldParts } from '../../../parts';
+import { contractRoutes } from '../../contract-route';
+
+const routes = consoleRoutes.maintenance;
 
 export type MaintenanceRouterDeps = Pick<
   HeraldParts,
@@ -13,17 +16,19 @@ export type MaintenanceRouterDeps = Pick<
 /** The Settings page's database panel: size and row counts, and "Prune now". */
 export function createMaintenanceRouter(deps: MaintenanceRouterDeps): Router {
   const router = Router();
-  router.get('/maintenance', async (_req, res) => {
-    ok(res, { ...(await databaseInfo(deps.sequelize)), retention: deps.settings.get().retention });
-  });
-  router.post('/maintenance/prune', async (_req, res) => {
+  const serve = contractRoutes(router, CONSOLE_BASE);
+  serve(routes.info, async () => ({
+    ...(await databaseInfo(deps.sequelize)),
+    retention: deps.settings.get().retention,
+  }));
+  serve(routes.prune, async () => {
     const deleted = await pruneHistorySerially(
       deps.sequelize,
       deps.writeLock,
       () => deps.settings.get().retention,
       () => deps.clock.now(),
     );
-    ok(res, { deleted, retention: deps.settings.get().retention });
+    return { deleted, retention: deps.settings.get().retention };
   });
   return router;
 }

@@ -1,44 +1,31 @@
 import { Router } from 'express';
-import { z } from 'zod';
 
-import { ok } from '../../../lib/envelope';
-import { parsePaging } from '../../../lib/paging';
-import { parseId, parseInput } from '../../../lib/validation';
+import { CONSOLE_BASE, consoleRoutes } from '../../../../contract';
 import type { MessageService } from '../../../features/hosted/message-service';
+import { contractRoutes } from '../../contract-route';
+import { pagingOf } from '../paging';
+
+const routes = consoleRoutes.messages;
 
 export function createMessageRouter(messages: MessageService): Router {
   const router = Router();
-  router.get('/messages', async (req, res) => {
-    const q = typeof req.query.q === 'string' && req.query.q ? req.query.q : undefined;
-    const unread = req.query.unread === 'true' || req.query.unread === '1';
-    ok(res, await messages.list({ q, unread }, parsePaging(req.query)));
+  const serve = contractRoutes(router, CONSOLE_BASE);
+  serve(routes.list, ({ query }) =>
+    messages.list({ q: query.q, unread: query.unread }, pagingOf(query)),
+  );
+  // Before /messages/:id, which would read these names as ids.
+  serve(routes.unreadCount, async () => ({ count: await messages.unreadCount() }));
+  serve(routes.readAll, async () => ({ updated: await messages.readAll() }));
+  serve(routes.get, ({ params }) => messages.detail(params.id));
+  serve(routes.setRead, ({ params, body }) => messages.setRead(params.id, body.read));
+  serve(routes.createLink, ({ params }) => messages.createLink(params.id));
+  serve(routes.revokeLink, async ({ params }) => {
+    await messages.revokeLink(params.id);
+    return null;
   });
-  router.get('/messages/unread-count', async (_req, res) =>
-    ok(res, { count: await messages.unreadCount() }),
-  );
-  router.post('/messages/read-all', async (_req, res) =>
-    ok(res, { updated: await messages.readAll() }),
-  );
-  router.get('/messages/:id', async (req, res) =>
-    ok(res, await messages.detail(parseId(req.params.id))),
-  );
-  router.patch('/messages/:id', async (req, res) => {
-    const body = parseInput(
-      z.object({ read: z.boolean({ error: 'must be true or false' }) }).strict(),
-      req.body,
-    );
-    ok(res, await messages.setRead(parseId(req.params.id), body.read));
-  });
-  router.post('/messages/:id/link', async (req, res) =>
-    ok(res, await messages.createLink(parseId(req.params.id))),
-  );
-  router.delete('/messages/:id/link', async (req, res) => {
-    await messages.revokeLink(parseId(req.params.id));
-    ok(res, null);
-  });
-  router.delete('/messages/:id', async (req, res) => {
-    await messages.remove(parseId(req.params.id));
-    ok(res, null);
+  serve(routes.remove, async ({ params }) => {
+    await messages.remove(params.id);
+    return null;
   });
   return router;
 }

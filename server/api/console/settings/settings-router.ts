@@ -1,9 +1,10 @@
 import { Router } from 'express';
 
-import { settingsPatchSchema } from '../../../config/settings-schema';
-import { ok } from '../../../lib/envelope';
-import { parseInput } from '../../../lib/validation';
+import { CONSOLE_BASE, consoleRoutes } from '../../../../contract';
 import type { HeraldParts } from '../../../parts';
+import { contractRoutes } from '../../contract-route';
+
+const routes = consoleRoutes.settings;
 
 /** What the Settings page shows beside the settings: the About panel's facts. */
 export type SettingsRouterDeps = Pick<
@@ -13,6 +14,7 @@ export type SettingsRouterDeps = Pick<
 
 export function createSettingsRouter(deps: SettingsRouterDeps): Router {
   const router = Router();
+  const serve = contractRoutes(router, CONSOLE_BASE);
   const view = () => ({
     ...deps.settings.get(),
     about: {
@@ -22,10 +24,10 @@ export function createSettingsRouter(deps: SettingsRouterDeps): Router {
       deliveriesPaused: deps.dispatcher.paused,
     },
   });
-  router.get('/settings', (_req, res) => ok(res, view()));
-  router.put('/settings', async (req, res) => {
-    await deps.settings.update(parseInput(settingsPatchSchema, req.body));
-    ok(res, view());
+  serve(routes.get, () => view());
+  serve(routes.update, async ({ body }) => {
+    await deps.settings.update(body);
+    return view();
   });
   return router;
 }

@@ -1,64 +1,35 @@
 import { Router } from 'express';
-import { z } from 'zod';
 
-import { ok } from '../../../lib/envelope';
-import { parsePaging } from '../../../lib/paging';
-import { parseId, parseInput } from '../../../lib/validation';
-import { instanceCreateSchema } from '../../../features/targets/instance-schemas';
+import { CONSOLE_BASE, consoleRoutes } from '../../../../contract';
 import type { InstanceService } from '../../../features/targets/instance-service';
 import type { TaskService } from '../../../features/targets/task-service';
+import { contractRoutes } from '../../contract-route';
+import { pagingOf } from '../paging';
 
-const taskName = z.string({ error: 'is required' }).trim().min(1, 'is required').max(100);
-const acceptLegacyToken = z.boolean({ error: 'must be true or false' });
-
-const taskSchema = z
-  .object({ name: taskName, acceptLegacyToken: acceptLegacyToken.optional() })
-  .strict();
-
-const taskUpdateSchema = z
-  .object({ name: taskName, acceptLegacyToken })
-  .partial()
-  .strict()
-  .refine((v) => v.name !== undefined || v.acceptLegacyToken !== undefined, {
-    message: 'give name or acceptLegacyToken',
-  });
+const routes = consoleRoutes.tasks;
 
 export function createTaskRouter(tasks: TaskService, instances: InstanceService): Router {
   const router = Router();
-  router.get('/tasks', async (req, res) => {
-    const name = typeof req.query.name === 'string' && req.query.name ? req.query.name : undefined;
-    ok(res, await tasks.list(name, parsePaging(req.query)));
+  const serve = contractRoutes(router, CONSOLE_BASE);
+  serve(routes.list, ({ query }) => tasks.list(query.name, pagingOf(query)));
+  serve(routes.create, ({ body }) => tasks.create(body.name, body.acceptLegacyToken ?? false));
+  serve(routes.get, ({ params }) => tasks.detail(params.id));
+  serve(routes.update, ({ params, body }) => tasks.update(params.id, body));
+  serve(routes.remove, async ({ params }) => {
+    await tasks.remove(params.id);
+    return null;
   });
-  router.post('/tasks', async (req, res) => {
-    const input = parseInput(taskSchema, req.body);
-    ok(res, await tasks.create(input.name, input.acceptLegacyToken ?? false));
+  serve(routes.token, async ({ params }) => ({ token: await tasks.token(params.id) }));
+  serve(routes.rotateToken, async ({ params }) => ({
+    token: await tasks.rotateToken(params.id),
+  }));
+  serve(routes.instances, async ({ params }) => {
+    await tasks.get(params.id);
+    return instances.listFor({ kind: 'task', id: params.id });
   });
-  router.get('/tasks/:id', async (req, res) => ok(res, await tasks.detail(parseId(req.params.id))));
-  router.put('/tasks/:id', async (req, res) =>
-    ok(res, await tasks.update(parseId(req.params.id), parseInput(taskUpdateSchema, req.body))),
-  );
-  router.delete('/tasks/:id', async (req, res) => {
-    await tasks.remove(parseId(req.params.id));
-    ok(res, null);
-  });
-  router.get('/tasks/:id/token', async (req, res) =>
-    ok(res, { token: await tasks.token(parseId(req.params.id)) }),
-  );
-  router.post('/tasks/:id/token/rotate', async (req, res) =>
-    ok(res, { token: await tasks.rotateToken(parseId(req.params.id)) }),
-  );
-  router.get('/tasks/:id/instances', async (req, res) => {
-    const id = parseId(req.params.id);
-    await tasks.get(id);
-    ok(res, await instances.listFor({ kind: 'task', id }));
-  });
-  router.post('/tasks/:id/instances', async (req, res) => {
-    const id = parseId(req.params.id);
-    await tasks.get(id);
-    ok(
-      res,
-      await instances.create({ kind: 'task', id }, parseInput(instanceCreateSchema, req.body)),
-    );
+  serve(routes.addInstance, async ({ params, body }) => {
+    await tasks.get(params.id);
+    return instances.create({ kind: 'task', id: params.id }, body);
   });
   return router;
 }

@@ -1,70 +1,47 @@
 import { Router } from 'express';
 
-import { ok } from '../../../lib/envelope';
-import { parsePaging } from '../../../lib/paging';
-import { parseId, parseInput } from '../../../lib/validation';
-import { instanceCreateSchema } from '../../../features/targets/instance-schemas';
+import { CONSOLE_BASE, consoleRoutes } from '../../../../contract';
 import type { InstanceService } from '../../../features/targets/instance-service';
-import { previewSchema, templateCreateSchema, templatePatchSchema } from '../../../features/targets/template-schemas';
 import type { TemplateService } from '../../../features/targets/template-service';
+import { contractRoutes } from '../../contract-route';
+import { pagingOf } from '../paging';
+
+const routes = consoleRoutes.templates;
+
+/** What an unsaved template starts from: no placeholders, no bodies. */
+const UNSAVED = { placeholders: [], text: null, html: null, markdown: null };
 
 export function createTemplateRouter(
   templates: TemplateService,
   instances: InstanceService,
 ): Router {
   const router = Router();
-  router.get('/templates', async (req, res) => {
-    const name = typeof req.query.name === 'string' && req.query.name ? req.query.name : undefined;
-    ok(res, await templates.list(name, parsePaging(req.query)));
+  const serve = contractRoutes(router, CONSOLE_BASE);
+  serve(routes.list, ({ query }) => templates.list(query.name, pagingOf(query)));
+  serve(routes.create, ({ body }) => templates.create(body));
+  // Before /templates/:id, which would read "preview" as an id.
+  serve(routes.previewUnsaved, ({ body }) => templates.preview(UNSAVED, body));
+  serve(routes.get, ({ params }) => templates.detail(params.id));
+  serve(routes.update, ({ params, body }) => templates.update(params.id, body));
+  serve(routes.patch, ({ params, body }) => templates.update(params.id, body));
+  serve(routes.remove, async ({ params }) => {
+    await templates.remove(params.id);
+    return null;
   });
-  router.post('/templates', async (req, res) =>
-    ok(res, await templates.create(parseInput(templateCreateSchema, req.body))),
+  serve(routes.token, async ({ params }) => ({ token: await templates.token(params.id) }));
+  serve(routes.rotateToken, async ({ params }) => ({
+    token: await templates.rotateToken(params.id),
+  }));
+  serve(routes.preview, async ({ params, body }) =>
+    templates.preview(await templates.get(params.id), body),
   );
-  router.post('/templates/preview', (req, res) => {
-    ok(
-      res,
-      templates.preview(
-        { placeholders: [], text: null, html: null, markdown: null },
-        parseInput(previewSchema, req.body),
-      ),
-    );
+  serve(routes.instances, async ({ params }) => {
+    await templates.get(params.id);
+    return instances.listFor({ kind: 'template', id: params.id });
   });
-  router.get('/templates/:id', async (req, res) =>
-    ok(res, await templates.detail(parseId(req.params.id))),
-  );
-  const update = async (req: import('express').Request, res: import('express').Response) =>
-    ok(
-      res,
-      await templates.update(parseId(req.params.id), parseInput(templatePatchSchema, req.body)),
-    );
-  router.put('/templates/:id', update);
-  router.patch('/templates/:id', update);
-  router.delete('/templates/:id', async (req, res) => {
-    await templates.remove(parseId(req.params.id));
-    ok(res, null);
-  });
-  router.get('/templates/:id/token', async (req, res) =>
-    ok(res, { token: await templates.token(parseId(req.params.id)) }),
-  );
-  router.post('/templates/:id/token/rotate', async (req, res) =>
-    ok(res, { token: await templates.rotateToken(parseId(req.params.id)) }),
-  );
-  router.post('/templates/:id/preview', async (req, res) => {
-    const t = await templates.get(parseId(req.params.id));
-    ok(res, templates.preview(t, parseInput(previewSchema, req.body ?? {})));
-  });
-  router.get('/templates/:id/instances', async (req, res) => {
-    const id = parseId(req.params.id);
-    await templates.get(id);
-    ok(res, await instances.listFor({ kind: 'template', id }));
-  });
-  router.post('/templates/:id/instances', async (req, res) => {
-    const id = parseId(req.params.id);
-    await templates.get(id);
-    ok(
-      res,
-      await instances.create({ kind: 'template', id }, parseInput(instanceCreateSchema, req.body)),
-    );
+  serve(routes.addInstance, async ({ params, body }) => {
+    await templates.get(params.id);
+    return instances.create({ kind: 'template', id: params.id }, body);
   });
   return router;
 }

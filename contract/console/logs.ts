@@ -1,0 +1,147 @@
+import { z } from 'zod';
+
+import {
+  CONSOLE_BASE,
+  contentTypeSchema,
+  idParams,
+  named,
+  pageOf,
+  pagingQuery,
+  queryId,
+  timestampSchema,
+} from '../common';
+import { route } from '../route';
+
+export const SEND_STATUSES = ['pending', 'sent', 'partial', 'failed'] as const;
+export const sendStatusSchema = named('SendStatus', z.enum(SEND_STATUSES));
+export type SendStatus = z.infer<typeof sendStatusSchema>;
+
+export const DELIVERY_STATUSES = ['queued', 'sending', 'retrying', 'sent', 'failed'] as const;
+export const deliveryStatusSchema = named('DeliveryStatus', z.enum(DELIVERY_STATUSES));
+export type DeliveryStatus = z.infer<typeof deliveryStatusSchema>;
+
+/** An ISO date or time in a query; a bare date as `to` means the whole of that day. */
+const queryTime = (endOfDay: boolean) =>
+  z
+    .string()
+    .refine((s) => !Number.isNaN(Date.parse(s)), 'must be an ISO date or time')
+    .transform((s) =>
+      endOfDay && /^\d{4}-\d{2}-\d{2}$/.test(s) ? new Date(`${s}T23:59:59.999Z`) : new Date(s),
+    )
+    .optional();
+
+export const logQuery = pagingQuery.extend({
+  /** Searches title and content (docs/console-api.md, "Search"). */
+  q: z.string().max(200).optional(),
+  api: z.enum(['v1', 'v2']).optional(),
+  taskId: queryId,
+  templateId: queryId,
+  status: sendStatusSchema.optional(),
+  from: queryTime(false),
+  to: queryTime(true),
+});
+export type LogQuery = z.input<typeof logQuery>;
+
+export const sendSchema = named(
+  'Send',
+  z.strictObject({
+    id: z.number().int().positive(),
+    api: z.enum(['v1', 'v2']),
+    taskId: z.number().int().positive().nullable(),
+    templateId: z.number().int().positive().nullable(),
+    /** The task's or template's name when the send arrived. */
+    sourceName: z.string(),
+    /** The schedule whose run made this send; null for API calls. */
+    scheduleId: z.number().int().positive().nullable(),
+    title: z.string(),
+    status: sendStatusSchema,
+    deliveryCount: z.number().int().min(0),
+    /** What opened the send; null on sends from before it was recorded and imported logs. */
+    credential: z.enum(['token', 'legacy_token', 'task_id', 'legacy_task_id']).nullable(),
+    sentCount: z.number().int().min(0),
+    failedCount: z.number().int().min(0),
+    createdAt: timestampSchema,
+    updatedAt: timestampSchema,
+  }),
+);
+export type Send = z.infer<typeof sendSchema>;
+
+export const deliverySchema = named(
+  'Delivery',
+  z.strictObject({
+    id: z.number().int().positive(),
+    sendId: z.number().int().positive(),
+    instanceId: z.number().int().positive().nullable(),
+    channelId: z.number().int().positive(),
+    channelType: z.string(),
+    contentType: contentTypeSchema,
+    recipient: z.string().nullable(),
+    status: deliveryStatusSchema,
+    attempts: z.number().int().min(0),
+    /** When a queued or retrying delivery is tried next; null otherwise. */
+    nextAttemptAt: timestampSchema.nullable(),
+    lastError: z.string().nullable(),
+    reply: z.string().nullable(),
+    sentAt: timestampSchema.nullable(),
+    createdAt: timestampSchema,
+  }),
+);
+export type Delivery = z.infer<typeof deliverySchema>;
+
+export const attemptSchema = named(
+  'Attempt',
+  z.strictObject({
+    attempt: z.number().int().min(1),
+    outcome: z.enum(['sent', 'transient', 'permanent']),
+    error: z.string().nullable(),
+    reply: z.string().nullable(),
+    durationMs: z.number().min(0),
+    startedAt: timestampSchema,
+  }),
+);
+export type Attempt = z.infer<typeof attemptSchema>;
+
+export const sendDetailSchema = named(
+  'SendDetail',
+  sendSchema.extend({
+    /** Null for API calls and for a schedule deleted since. */
+    scheduleName: z.string().nullable(),
+    text: z.string().nullable(),
+    html: z.string().nullable(),
+    markdown: z.string().nullable(),
+    url: z.string().nullable(),
+    /** The request as received (tokens shortened). */
+    request: z.unknown(),
+    deliveries: z.array(
+      deliverySchema.extend({ channelName: z.string(), attemptLog: z.array(attemptSchema) }),
+    ),
+  }),
+);
+export type SendDetail = z.infer<typeof sendDetailSchema>;
+
+/** A page of sends; above 10,000 matches of a search or filter the total stops there. */
+export const sendPageSchema = pageOf(sendSchema).extend({ totalIsCapped: z.boolean() });
+
+export const logRoutes = {
+  list: route({
+    method: 'get',
+    path: `${CONSOLE_BASE}/logs`,
+    summary: 'List sends, newest first (q, api, taskId, templateId, status, from, to)',
+    query: logQuery,
+    response: sendPageSchema,
+  }),
+  get: route({
+    method: 'get',
+    path: `${CONSOLE_BASE}/logs/{id}`,
+    summary: 'One send with its deliveries and attempts',
+    params: idParams,
+    response: sendDetailSchema,
+  }),
+  retry: route({
+    method: 'post',
+    path: `${CONSOLE_BASE}/deliveries/{id}/retry`,
+    summary: 'Queue a failed (or waiting) delivery again now, with a fresh attempt budget',
+    params: idParams,
+    response: deliverySchema,
+  }),
+};

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+
+import {
+  CONSOLE_BASE,
+  contentTypeSchema,
+  idParams,
+  named,
+  nothing,
+  pageOf,
+  pagingQuery,
+  queryFlag,
+  timestampSchema,
+} from '../common';
+import { route } from '../route';
+
+/** A hosted message, as the console lists it. */
+export const hostedMessageSchema = named(
+  'HostedMessage',
+  z.strictObject({
+    id: z.number().int().positive(),
+    /** Null when the hosted channel is gone. */
+    channelId: z.number().int().positive().nullable(),
+    title: z.string(),
+    content: z.string(),
+    format: contentTypeSchema,
+    url: z.string().nullable(),
+    /** The share link (opens the message without login); null: none, or revoked. */
+    previewUrl: z.string().nullable(),
+    read: z.boolean(),
+    createdAt: timestampSchema,
+    updatedAt: timestampSchema,
+  }),
+);
+export type HostedMessage = z.infer<typeof hostedMessageSchema>;
+
+/** One message with its content rendered to sanitised HTML. */
+export const hostedMessageDetailSchema = named(
+  'HostedMessageDetail',
+  hostedMessageSchema.extend({ safeHtml: z.string() }),
+);
+export type HostedMessageDetail = z.infer<typeof hostedMessageDetailSchema>;
+
+export const messagePageSchema = pageOf(hostedMessageSchema).extend({
+  totalIsCapped: z.boolean(),
+  unreadCount: z.number().int().min(0),
+});
+export type MessagePage = z.infer<typeof messagePageSchema>;
+
+export const messageQuery = pagingQuery.extend({
+  /** Searches title and content (docs/console-api.md, "Search"). */
+  q: z.string().optional(),
+  unread: queryFlag,
+});
+export type MessageQuery = z.input<typeof messageQuery>;
+
+export const messageReadBody = z
+  .object({ read: z.boolean({ error: 'must be true or false' }) })
+  .strict();
+
+export const shareLinkSchema = z.strictObject({ previewUrl: z.string() });
+
+export const messageRoutes = {
+  list: route({
+    method: 'get',
+    path: `${CONSOLE_BASE}/messages`,
+    summary: 'List hosted messages, newest first (q, unread)',
+    query: messageQuery,
+    response: messagePageSchema,
+  }),
+  unreadCount: route({
+    method: 'get',
+    path: `${CONSOLE_BASE}/messages/unread-count`,
+    summary: 'How many hosted messages are unread',
+    response: z.strictObject({ count: z.number().int().min(0) }),
+  }),
+  readAll: route({
+    method: 'post',
+    path: `${CONSOLE_BASE}/messages/read-all`,
+    summary: 'Mark every hosted message read',
+    response: z.strictObject({ updated: z.number().int().min(0) }),
+  }),
+  get: route({
+    method: 'get',
+    path: `${CONSOLE_BASE}/messages/{id}`,
+    summary: 'One hosted message with sanitised HTML',
+    params: idParams,
+    response: hostedMessageDetailSchema,
+  }),
+  setRead: route({
+    method: 'patch',
+    path: `${CONSOLE_BASE}/messages/{id}`,
+    summary: 'Mark a hosted message read or unread',
+    params: idParams,
+    body: messageReadBody,
+    response: hostedMessageSchema,
+  }),
+  remove: route({
+    method: 'delete',
+    path: `${CONSOLE_BASE}/messages/{id}`,
+    summary: 'Delete a hosted message',
+    params: idParams,
+    response: nothing,
+  }),
+  createLink: route({
+    method: 'post',
+    path: `${CONSOLE_BASE}/messages/{id}/link`,
+    summary: 'Create (or return) the share link of a message',
+    params: idParams,
+    response: shareLinkSchema,
+  }),
+  revokeLink: route({
+    method: 'delete',
+    path: `${CONSOLE_BASE}/messages/{id}/link`,
+    summary: 'Revoke the share link of a message; it answers 404 from now on',
+    params: idParams,
+    response: nothing,
+  }),
+};

@@ -1,0 +1,133 @@
+import { z } from 'zod';
+
+import { CONSOLE_BASE, named } from '../common';
+import { route } from '../route';
+
+/*
+ * The settings' rules as the console changes them. server/config/settings-schema.ts keeps the
+ * same rules with their defaults for the settings row; test/unit/contract/contract.test.ts
+ * holds the two together until that file builds on this one.
+ */
+
+const retryFields = {
+  maxAttempts: z.number().int().min(1).max(50),
+  baseDelayMs: z.number().int().min(10).max(3_600_000),
+  maxDelayMs: z.number().int().min(10).max(86_400_000),
+  /** 0..1: share of each delay that is randomised so retries from a burst spread out. */
+  jitter: z.number().min(0).max(1),
+};
+
+const retentionFields = {
+  /** Sends older than this many days are pruned with their deliveries and attempts; 0 = keep. */
+  sendsDays: z.number().int().min(0).max(36_500),
+  /** Hosted messages older than this many days are pruned; 0 = keep forever. */
+  messagesDays: z.number().int().min(0).max(36_500),
+};
+
+/** Whether a string is an absolute http(s) address with nothing after the path. */
+function isBaseUrl(value: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  return (
+    (url.protocol === 'http:' || url.protocol === 'https:') &&
+    url.search === '' &&
+    url.hash === '' &&
+    url.username === '' &&
+    url.password === ''
+  );
+}
+
+const SEND_API_HTTP_STATUSES = ['code', 'always200'] as const;
+
+const settingsFields = {
+  /** V1 accepts a plaintext task_id; off means task_id answers 401. */
+  allowTaskId: z.boolean(),
+  /** How long V1 waits for the first attempt of every delivery before answering. */
+  v1WaitMs: z.number().int().min(0).max(120_000),
+  /** Per-token send limit per minute; 0 = off. */
+  rateLimitPerMinute: z.number().int().min(0).max(100_000),
+  /** Where people reach Herald: share links start with it; empty: Herald's own address. */
+  publicBaseUrl: z
+    .string({ error: 'must be a string' })
+    .trim()
+    .max(2048, 'must be at most 2048 characters')
+    .refine((v) => v === '' || isBaseUrl(v), {
+      error:
+        "must be an absolute http:// or https:// address without query or fragment (e.g. https://herald.example.com), or empty for Herald's own address",
+    })
+    .transform((v) => v.replace(/\/+$/, '')),
+  /** 'code': the send APIs' HTTP status mirrors the envelope's code; 'always200': always 200. */
+  sendApi: z
+    .object({
+      httpStatus: z.enum(SEND_API_HTTP_STATUSES, { error: 'must be "code" or "always200"' }),
+    })
+    .strict(),
+  /** The reader loads remote images in hosted messages without asking. */
+  showRemoteImages: z.boolean(),
+};
+
+/** A partial update; retry and retention fields may be given one at a time. */
+export const settingsPatchBody = z
+  .object({
+    ...settingsFields,
+    retry: z.object(retryFields).partial().strict(),
+    retention: z.object(retentionFields).partial().strict(),
+  })
+  .partial()
+  .strict();
+export type SettingsPatch = z.input<typeof settingsPatchBody>;
+
+export const retentionSchema = named('Retention', z.strictObject(retentionFields));
+export type Retention = z.infer<typeof retentionSchema>;
+export const retryPolicySchema = named('RetryPolicy', z.strictObject(retryFields));
+export type RetryPolicy = z.infer<typeof retryPolicySchema>;
+
+/** The About panel's facts, beside the settings. */
+export const aboutSchema = named(
+  'About',
+  z.strictObject({
+    version: z.string(),
+    dataDir: z.string(),
+    /** The address Herald listens on. */
+    listen: z.string(),
+    /** Deliveries wait (the dispatcher is paused). */
+    deliveriesPaused: z.boolean(),
+  }),
+);
+export type About = z.infer<typeof aboutSchema>;
+
+export const settingsSchema = named(
+  'Settings',
+  z.strictObject({
+    allowTaskId: z.boolean(),
+    retry: retryPolicySchema,
+    v1WaitMs: z.number().int(),
+    rateLimitPerMinute: z.number().int(),
+    retention: retentionSchema,
+    publicBaseUrl: z.string(),
+    sendApi: z.strictObject({ httpStatus: z.enum(SEND_API_HTTP_STATUSES) }),
+    showRemoteImages: z.boolean(),
+    about: aboutSchema,
+  }),
+);
+export type Settings = z.infer<typeof settingsSchema>;
+
+export const settingsRoutes = {
+  get: route({
+    method: 'get',
+    path: `${CONSOLE_BASE}/settings`,
+    summary: 'Settings and about',
+    response: settingsSchema,
+  }),
+  update: route({
+    method: 'put',
+    path: `${CONSOLE_BASE}/settings`,
+    summary: 'Change settings (any of them; retry and retention fields one at a time too)',
+    body: settingsPatchBody,
+    response: settingsSchema,
+  }),
+};

@@ -1,0 +1,10 @@
+/**
+ * Herald's HTTP contract: the zod schemas of what the console and public routes take and
+ * answer, shared by the server (which validates with them), the console (whose types are
+ * `z.infer` of them) and the OpenAPI document (generated from them). Imports nothing but zod.
+ */
+export * from './common';
+export * from './console/index';
+export * from './envelope';
+export * from './public/preview';
+export * from './route';

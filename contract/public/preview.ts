@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+import { contentTypeSchema, named, timestampSchema } from '../common';
+import { route } from '../route';
+
+/** A hosted message as its share link shows it. */
+export const publicPreviewSchema = named(
+  'PublicPreview',
+  z.strictObject({
+    title: z.string(),
+    content: z.string(),
+    format: contentTypeSchema,
+    url: z.string().nullable(),
+    /** The content rendered to sanitised HTML. */
+    safeHtml: z.string(),
+    createdAt: timestampSchema,
+  }),
+);
+export type PublicPreview = z.infer<typeof publicPreviewSchema>;
+
+/** Outside the console: no session, and not under /api/console. */
+export const publicRoutes = {
+  preview: {
+    preview: route({
+      method: 'get',
+      path: '/api/public/preview/{key}',
+      summary:
+        'One hosted message by its share-link key, without login (60 a minute per address; an unknown, revoked or malformed key is 404)',
+      public: true,
+      // Any text: a key that cannot be one is the same 404 as an unknown key.
+      params: z.object({ key: z.string() }),
+      response: publicPreviewSchema,
+    }),
+  },
+};

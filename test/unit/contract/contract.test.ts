@@ -1,0 +1,177 @@
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { z } from 'zod';
+
+import {
+  attemptSchema,
+  CONSOLE_BASE,
+  CONTENT_TYPES,
+  consoleRoutes,
+  DELIVERY_STATUSES,
+  IMPORT_KINDS,
+  namedSchemas,
+  publicRoutes,
+  routesOf,
+  sendSchema,
+  sendStatusSchema,
+  settingsPatchBody,
+  type ContentType,
+  type DeliveryStatus,
+  type RouteSpec,
+} from '../../../contract';
+import { openApiDocument } from '../../../server/api/openapi';
+import { scheduleRoutes } from '../../../server/api/console/schedules/schedule-routes';
+import {
+  CONTENT_TYPES as ADAPTER_CONTENT_TYPES,
+  type ContentType as AdapterContentType,
+} from '../../../server/channels/channel-adapter';
+import { settingsPatchSchema } from '../../../server/config/settings-schema';
+import type { AttemptOutcome } from '../../../server/db/models/delivery-attempt';
+import type { DeliveryStatus as ModelDeliveryStatus } from '../../../server/db/models/delivery';
+import type { SendCredential, SendStatus } from '../../../server/db/models/send';
+import { IMPORT_KINDS as REPORT_KINDS } from '../../../server/features/import/message-nest/report';
+import { DELIVERY_STATUSES as QUEUE_STATUSES } from '../../../server/queue/delivery-transitions';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- the OpenAPI document is read as loose JSON */
+
+const contractRoutes = routesOf({ ...consoleRoutes, ...publicRoutes });
+const documentedRoutes = [...contractRoutes, ...routesOf({ schedules: scheduleRoutes })];
+const label = (spec: RouteSpec) => `${spec.method.toUpperCase()} ${spec.path}`;
+
+describe('the contract and the server agree on their shared lists', () => {
+  it('content types, delivery statuses and import kinds are the server’s, in order', () => {
+    expect(CONTENT_TYPES).toEqual(ADAPTER_CONTENT_TYPES);
+    expect(DELIVERY_STATUSES).toEqual(QUEUE_STATUSES);
+    expect(IMPORT_KINDS).toEqual(REPORT_KINDS);
+  });
+
+  it('the enums the contract answers are the models’ types', () => {
+    expectTypeOf<ContentType>().toEqualTypeOf<AdapterContentType>();
+    expectTypeOf<DeliveryStatus>().toEqualTypeOf<ModelDeliveryStatus>();
+    expectTypeOf<z.infer<typeof sendStatusSchema>>().toEqualTypeOf<SendStatus>();
+    expectTypeOf<
+      NonNullable<z.infer<typeof sendSchema>['credential']>
+    >().toEqualTypeOf<SendCredential>();
+    expectTypeOf<z.infer<typeof attemptSchema>['outcome']>().toEqualTypeOf<AttemptOutcome>();
+  });
+
+  it('settingsPatchBody() takes and refuses what config’s settingsPatchSchema does', () => {
+    // Two homes until server/config/settings-schema.ts builds on contract/console/settings.ts.
+    const asJson = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input' });
+    expect(asJson(settingsPatchBody)).toEqual(asJson(settingsPatchSchema));
+    const samples: unknown[] = [
+      {},
+      { publicBaseUrl: 'https://herald.example.com/' },
+      { publicBaseUrl: 'ftp://x' },
+      { retry: { jitter: 2 } },
+      { retention: { sendsDays: 7 } },
+      { sendApi: { httpStatus: 'sometimes' } },
+      { sendApi: {} },
+      { allowTaskId: 'yes', v1WaitMs: -1 },
+      { unknown: true },
+    ];
+    for (const sample of samples) {
+      const ours = settingsPatchBody.safeParse(sample);
+      const theirs = settingsPatchSchema.safeParse(sample);
+      expect(ours.data, JSON.stringify(sample)).toEqual(theirs.data);
+      expect(ours.error?.issues, JSON.stringify(sample)).toEqual(theirs.error?.issues);
+    }
+  });
+});
+
+describe('the route tables', () => {
+  it('no two routes share a method and a path', () => {
+    const labels = documentedRoutes.map(label);
+
+    expect(labels.filter((l, i) => labels.indexOf(l) !== i)).toEqual([]);
+  });
+
+  it('every console route lives under /api/console; the public ones under /api/public', () => {
+    for (const spec of routesOf(consoleRoutes)) expect(spec.path).toMatch(/^\/api\/console\//);
+    for (const spec of routesOf(publicRoutes)) expect(spec.path).toMatch(/^\/api\/public\//);
+    expect(CONSOLE_BASE).toBe('/api/console');
+  });
+
+  it('a route’s params schema names exactly its {path} parameters', () => {
+    for (const spec of documentedRoutes) {
+      const inPath = [...spec.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+
+      expect(Object.keys(spec.params?.shape ?? {}), label(spec)).toEqual(inPath);
+    }
+  });
+
+  it('every route either answers the envelope with a response schema or says what else', () => {
+    for (const spec of documentedRoutes) {
+      expect(spec.response === undefined, label(spec)).toBe(spec.answers !== undefined);
+      expect(spec.body !== undefined && spec.rawBody !== undefined, label(spec)).toBe(false);
+    }
+  });
+});
+
+describe('openApiDocument()', () => {
+  const doc = openApiDocument('0.0.0-test') as any;
+  const operation = (spec: RouteSpec) => doc.paths[spec.path]?.[spec.method];
+
+  it('describes every route of the tables, and no console route beside them', () => {
+    const documented = Object.entries(doc.paths as Record<string, object>).flatMap(
+      ([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`),
+    );
+
+    expect(documented.filter((l) => l.includes(' /api/console/')).sort()).toEqual(
+      documentedRoutes
+        .filter((s) => s.path.startsWith('/api/console/'))
+        .map(label)
+        .sort(),
+    );
+    for (const spec of documentedRoutes) expect(operation(spec), label(spec)).toBeDefined();
+    // The send APIs' part, still kept by hand.
+    expect(doc.paths['/api/v1/message/send'].post.requestBody).toBeDefined();
+    expect(doc.paths['/api/v2/message/send'].post.requestBody).toBeDefined();
+  });
+
+  it('gives each route its parameters, its body and its answer in the envelope', () => {
+    for (const spec of contractRoutes) {
+      const op = operation(spec);
+      const names = (where: string) =>
+        op.parameters.filter((p: any) => p.in === where).map((p: any) => p.name);
+
+      expect(names('path'), label(spec)).toEqual(Object.keys(spec.params?.shape ?? {}));
+      expect(names('query'), label(spec)).toEqual(Object.keys(spec.query?.shape ?? {}));
+      expect(op.requestBody !== undefined, label(spec)).toBe(
+        spec.body !== undefined || spec.rawBody !== undefined,
+      );
+      expect(op.security, label(spec)).toEqual(spec.public ? [] : [{ session: [] }]);
+      if (spec.response) {
+        const envelope = op.responses['200'].content['application/json'].schema;
+        expect(envelope.required, label(spec)).toEqual(['code', 'msg', 'data']);
+        const name = namedSchemas.get(spec.response)?.id;
+        if (name) {
+          expect(envelope.properties.data, label(spec)).toEqual({
+            $ref: `#/components/schemas/${name}`,
+          });
+        } else {
+          expect(envelope.properties.data, label(spec)).toMatchObject({ type: expect.anything() });
+        }
+      }
+      expect(op.responses.default.content['application/json'].schema).toEqual({
+        $ref: '#/components/schemas/Refusal',
+      });
+    }
+  });
+
+  it('lists named schemas once and every reference in it resolves', () => {
+    const text = JSON.stringify(doc);
+    const refs = new Set(
+      [...text.matchAll(/"\$ref":"#\/components\/schemas\/(\w+)"/g)].map((m) => m[1]),
+    );
+
+    expect([...refs].filter((id) => !(id in doc.components.schemas))).toEqual([]);
+    expect(text).not.toContain('#/$defs/');
+    expect(doc.components.schemas.Channel.properties.config).toBeDefined();
+    // A request body is what a client may send: fields with defaults are optional.
+    const addInstance = operation(consoleRoutes.tasks.addInstance);
+    expect(addInstance.requestBody.content['application/json'].schema.required).toEqual([
+      'channelId',
+      'contentType',
+    ]);
+  });
+});

@@ -1,6 +1,21 @@
 import type { QueryInterface } from 'sequelize';
 
+import {
+  DROP_HISTORY_TABLES,
+  historyTables,
+  type HistoryTablesDialect,
+} from '../history/history-tables';
 import * as postgres from '../postgres/history-index-schema';
+
+/** SQLite's side of the tables both dialects share: one row per key, without a rowid. */
+const SQLITE_TABLES: HistoryTablesDialect = {
+  count: 'INTEGER',
+  day: (alias) => `substr(${alias}.created_at, 1, 10)`,
+  backfillUntil: (table) => `(SELECT coalesce(max(id), 0) FROM ${table})`,
+  keyed: (table, columns, keys) => [
+    `CREATE TABLE ${table} (${columns}, PRIMARY KEY (${keys.join(', ')})) WITHOUT ROWID`,
+  ],
+};
 
 /**
  * History at scale: a full-text index of hosted messages and sends, row counters, and daily
@@ -15,6 +30,10 @@ import * as postgres from '../postgres/history-index-schema';
  * Rows that exist when this runs are indexed after start, in batches (search-backfill.ts):
  * search_backfill records the range still to do, and the update triggers leave rows of that
  * range to the backfill so that no row is ever indexed twice.
+ *
+ * The tables both dialects share are written once (history/history-tables.ts); this file adds
+ * SQLite's full-text index and row triggers, postgres/history-index-schema.ts PostgreSQL's
+ * trigram index and statement triggers.
  */
 const statements = [
   `CREATE VIRTUAL TABLE hosted_messages_fts USING fts5(title, content,
@@ -24,49 +43,7 @@ const statements = [
      content='', contentless_delete=1, tokenize='trigram')`,
   `CREATE VIRTUAL TABLE sends_fts_terms USING fts5vocab(sends_fts, 'row')`,
 
-  `CREATE TABLE search_backfill (
-     source TEXT PRIMARY KEY NOT NULL,
-     done INTEGER NOT NULL,
-     until INTEGER NOT NULL
-   ) WITHOUT ROWID`,
-  `INSERT INTO search_backfill (source, done, until) VALUES
-     ('hosted_messages', 0, (SELECT coalesce(max(id), 0) FROM hosted_messages)),
-     ('sends', 0, (SELECT coalesce(max(id), 0) FROM sends))`,
-
-  `CREATE TABLE history_counters (name TEXT PRIMARY KEY NOT NULL, n INTEGER NOT NULL) WITHOUT ROWID`,
-  `INSERT INTO history_counters (name, n) VALUES
-     ('sends', (SELECT count(*) FROM sends)),
-     ('hosted_messages', (SELECT count(*) FROM hosted_messages)),
-     ('hosted_messages_unread', (SELECT count(*) FROM hosted_messages WHERE read_at IS NULL))`,
-
-  // Task and template ids are 0 where the send has none: NULL never equals NULL in a key.
-  `CREATE TABLE send_day_rollup (
-     day TEXT NOT NULL,
-     api TEXT NOT NULL,
-     task_id INTEGER NOT NULL,
-     template_id INTEGER NOT NULL,
-     source_name TEXT NOT NULL,
-     status TEXT NOT NULL,
-     n INTEGER NOT NULL,
-     PRIMARY KEY (day, api, task_id, template_id, source_name, status)
-   ) WITHOUT ROWID`,
-  `INSERT INTO send_day_rollup (day, api, task_id, template_id, source_name, status, n)
-     SELECT substr(created_at, 1, 10), api, coalesce(task_id, 0), coalesce(template_id, 0),
-            source_name, status, count(*)
-     FROM sends GROUP BY 1, 2, 3, 4, 5, 6`,
-  `CREATE TABLE delivery_day_rollup (
-     day TEXT NOT NULL,
-     channel_id INTEGER NOT NULL,
-     status TEXT NOT NULL,
-     n INTEGER NOT NULL,
-     PRIMARY KEY (day, channel_id, status)
-   ) WITHOUT ROWID`,
-  `INSERT INTO delivery_day_rollup (day, channel_id, status, n)
-     SELECT substr(created_at, 1, 10), channel_id, status, count(*)
-     FROM deliveries GROUP BY 1, 2, 3`,
-  // The dashboard's latest failures: only failed rows enter this index, so the hot path of
-  // queued → sending → sent never touches it.
-  `CREATE INDEX deliveries_failed_by_update ON deliveries (updated_at) WHERE status = 'failed'`,
+  ...historyTables(SQLITE_TABLES),
 
   `CREATE TRIGGER hosted_messages_history_insert AFTER INSERT ON hosted_messages BEGIN
      INSERT INTO hosted_messages_fts (rowid, title, content)
@@ -180,11 +157,7 @@ export async function down({ context: qi }: { context: QueryInterface }): Promis
     'DROP TRIGGER IF EXISTS hosted_messages_history_read',
     'DROP TRIGGER IF EXISTS hosted_messages_history_delete',
     'DROP TRIGGER IF EXISTS hosted_messages_history_insert',
-    'DROP INDEX IF EXISTS deliveries_failed_by_update',
-    'DROP TABLE IF EXISTS delivery_day_rollup',
-    'DROP TABLE IF EXISTS send_day_rollup',
-    'DROP TABLE IF EXISTS history_counters',
-    'DROP TABLE IF EXISTS search_backfill',
+    ...DROP_HISTORY_TABLES,
     'DROP TABLE IF EXISTS sends_fts_terms',
     'DROP TABLE IF EXISTS sends_fts',
     'DROP TABLE IF EXISTS hosted_messages_fts_terms',

@@ -1,5 +1,12 @@
 import type { QueryInterface } from 'sequelize';
 
+import {
+  DROP_HISTORY_TABLES,
+  deliveryKey,
+  historyTables,
+  sendKey,
+  type HistoryTablesDialect,
+} from '../history/history-tables';
 import { indexedText } from './search-text';
 
 /**
@@ -19,12 +26,23 @@ import { indexedText } from './search-text';
  * same answer as SQLite's one row per key; compactHistoryTotals (history-postgres.ts) folds
  * them back into one row per key with the hourly housekeeping.
  */
-const DAY = (alias: string) => `to_char(${alias}.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')`;
+/**
+ * PostgreSQL's side of the tables both dialects share (history-tables.ts): no key, since a
+ * key's total is the sum of its delta rows, and an index on what readers look a total up by.
+ */
+const POSTGRES_TABLES: HistoryTablesDialect = {
+  count: 'BIGINT',
+  day: (alias) => `to_char(${alias}.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD')`,
+  // CREATE INDEX below indexes the rows already there: the backfill has nothing to do.
+  backfillUntil: () => '0',
+  keyed: (table, columns, keys, lookup) => [
+    `CREATE TABLE ${table} (${columns})`,
+    `CREATE INDEX ${table}_${lookup} ON ${table} (${lookup})`,
+  ],
+};
 
-const SEND_KEY = (a: string) =>
-  `${DAY(a)} AS day, ${a}.api, coalesce(${a}.task_id, 0) AS task_id, ` +
-  `coalesce(${a}.template_id, 0) AS template_id, ${a}.source_name, ${a}.status`;
-const DELIVERY_KEY = (a: string) => `${DAY(a)} AS day, ${a}.channel_id, ${a}.status`;
+const SEND_KEY = (a: string) => sendKey(POSTGRES_TABLES, a);
+const DELIVERY_KEY = (a: string) => deliveryKey(POSTGRES_TABLES, a);
 
 /** Appends the signed deltas of `rows` (+1 and -1 rows), one per key that changed. */
 function appendDeltas(table: string, keys: string[], rows: string): string {
@@ -52,42 +70,7 @@ const statements = [
      USING gin (${indexedText('hosted_messages')} gin_trgm_ops)`,
   `CREATE INDEX sends_search ON sends USING gin (${indexedText('sends')} gin_trgm_ops)`,
 
-  `CREATE TABLE search_backfill (
-     source TEXT PRIMARY KEY NOT NULL,
-     done BIGINT NOT NULL,
-     until BIGINT NOT NULL
-   )`,
-  `INSERT INTO search_backfill (source, done, until) VALUES ('hosted_messages', 0, 0), ('sends', 0, 0)`,
-
-  `CREATE TABLE history_counters (name TEXT NOT NULL, n BIGINT NOT NULL)`,
-  `CREATE INDEX history_counters_name ON history_counters (name)`,
-  `INSERT INTO history_counters (name, n) VALUES
-     ('sends', (SELECT count(*) FROM sends)),
-     ('hosted_messages', (SELECT count(*) FROM hosted_messages)),
-     ('hosted_messages_unread', (SELECT count(*) FROM hosted_messages WHERE read_at IS NULL))`,
-
-  `CREATE TABLE send_day_rollup (
-     day TEXT NOT NULL,
-     api TEXT NOT NULL,
-     task_id INTEGER NOT NULL,
-     template_id INTEGER NOT NULL,
-     source_name TEXT NOT NULL,
-     status TEXT NOT NULL,
-     n BIGINT NOT NULL
-   )`,
-  `CREATE INDEX send_day_rollup_day ON send_day_rollup (day)`,
-  `INSERT INTO send_day_rollup (day, api, task_id, template_id, source_name, status, n)
-     SELECT ${SEND_KEY('s')}, count(*) FROM sends s GROUP BY 1, 2, 3, 4, 5, 6`,
-  `CREATE TABLE delivery_day_rollup (
-     day TEXT NOT NULL,
-     channel_id INTEGER NOT NULL,
-     status TEXT NOT NULL,
-     n BIGINT NOT NULL
-   )`,
-  `CREATE INDEX delivery_day_rollup_day ON delivery_day_rollup (day)`,
-  `INSERT INTO delivery_day_rollup (day, channel_id, status, n)
-     SELECT ${DELIVERY_KEY('d')}, count(*) FROM deliveries d GROUP BY 1, 2, 3`,
-  `CREATE INDEX deliveries_failed_by_update ON deliveries (updated_at) WHERE status = 'failed'`,
+  ...historyTables(POSTGRES_TABLES),
 
   `CREATE FUNCTION herald_sends_history() RETURNS trigger LANGUAGE plpgsql AS $$
    BEGIN
@@ -155,11 +138,7 @@ export async function down(qi: QueryInterface): Promise<void> {
     'DROP FUNCTION IF EXISTS herald_sends_history() CASCADE',
     'DROP FUNCTION IF EXISTS herald_deliveries_history() CASCADE',
     'DROP FUNCTION IF EXISTS herald_hosted_messages_history() CASCADE',
-    'DROP INDEX IF EXISTS deliveries_failed_by_update',
-    'DROP TABLE IF EXISTS delivery_day_rollup',
-    'DROP TABLE IF EXISTS send_day_rollup',
-    'DROP TABLE IF EXISTS history_counters',
-    'DROP TABLE IF EXISTS search_backfill',
+    ...DROP_HISTORY_TABLES,
     'DROP INDEX IF EXISTS sends_search',
     'DROP INDEX IF EXISTS hosted_messages_search',
   ]) {

@@ -38,7 +38,6 @@ import { HeraldMetrics } from './features/ops/metrics';
 import type { OpsRouterDeps } from './api/ops-router';
 import { Readiness } from './features/ops/readiness';
 import { HeraldEvents } from './events';
-import { messageNestScheduleSink } from './features/import/message-nest/schedule-store';
 import { housekeepingJobs } from './housekeeping';
 import { startJobs } from './jobs';
 import { createLogger } from './lib/logger';
@@ -301,7 +300,7 @@ function composeApp(
   shared: SharedState | null,
   ops: OpsRouterDeps,
 ): Express {
-  const { sequelize, writeLock, clock, settings, tokens, registry, secrets, events } = parts;
+  const { sequelize, writeLock, clock, settings, tokens, registry, events } = parts;
   const instances = new InstanceService({ writeLock, registry });
   return createApp({
     version: parts.version,
@@ -354,13 +353,12 @@ function composeApp(
       events: { events },
       maintenance: { sequelize, writeLock, settings, clock },
       import: {
-        sequelize,
-        secrets,
         registry,
         writeLock,
         clock,
+        channels: parts.channels,
+        schedules: parts.schedules,
         settings,
-        scheduleSink: messageNestScheduleSink(() => clock.now()),
       },
     },
   });

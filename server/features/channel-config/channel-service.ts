@@ -7,6 +7,7 @@ import {
 } from '../../channels/channel-adapter';
 import { DeliveryError } from '../../channels/delivery-error';
 import { adapterFor } from '../../channels/registry';
+import { joinOrTransact, type CallerTx } from '../../db/caller-tx';
 import { Channel, Instance, Task, Template } from '../../db/models';
 import { containsAny } from '../../db/search';
 import { convertContent } from '../../domain/content-format';
@@ -16,6 +17,16 @@ import type { HeraldParts } from '../../parts';
 import { maskSecrets, mergeSecretEdits, openSecrets, sealSecrets } from './channel-secrets';
 import { maskProxy, mergeProxyEdit, openProxy, sealProxy } from './proxy-credentials';
 import { assertSecretsFollowDestination, keptSecrets } from './secret-destination';
+
+export interface NewChannel {
+  name: string;
+  description?: string;
+  type: string;
+  config?: unknown;
+  /** Kept from where the channel was made first (a Message Nest import); else now. */
+  createdAt?: Date;
+  updatedAt?: Date;
+}
 
 export interface ChannelUse {
   kind: 'task' | 'template';
@@ -134,16 +145,23 @@ export class ChannelService {
     return this.toDto(channel, (await this.usedBy([id])).get(id));
   }
 
-  async create(input: { name: string; description?: string; type: string; config?: unknown }) {
+  /** Validates, seals the secrets and stores a channel; in the caller's transaction if given. */
+  async create(input: NewChannel, tx?: CallerTx) {
     const adapter = this.adapter(input.type);
     const config = this.validateConfig(adapter, input.config);
-    const channel = await this.deps.writeLock.run(() =>
-      Channel.create({
-        name: input.name,
-        description: input.description ?? '',
-        type: input.type,
-        config: this.seal(adapter, config),
-      }),
+    const channel = await joinOrTransact(this.deps.writeLock, tx, ({ transaction }) =>
+      Channel.create(
+        {
+          name: input.name,
+          description: input.description ?? '',
+          type: input.type,
+          config: this.seal(adapter, config),
+          ...(input.createdAt ? { createdAt: input.createdAt } : {}),
+          ...(input.updatedAt ? { updatedAt: input.updatedAt } : {}),
+        },
+        // Without `silent`, Sequelize would stamp updatedAt with the present.
+        { transaction, silent: input.updatedAt !== undefined },
+      ),
     );
     return this.toDto(channel);
   }

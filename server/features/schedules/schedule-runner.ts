@@ -1,5 +1,5 @@
 import type { SendOrigin } from '../sending/send-service';
-import type { V1Request, V2Request } from '../sending/send-schemas';
+import type { V1Request, V2Request } from '../../../contract';
 import { Task, Template, type Schedule } from '../../db/models';
 import { AppError } from '../../lib/errors';
 import type { HeraldParts } from '../../parts';

@@ -1,20 +1,16 @@
-import { Op, type InferCreationAttributes } from 'sequelize';
+import { Op, type InferCreationAttributes, type Transaction } from 'sequelize';
 
+import { joinOrTransact, type CallerTx } from '../../db/caller-tx';
 import { Schedule, Task, Template } from '../../db/models';
 import { containsAny } from '../../db/search';
 import { normalisePlaceholderValues } from '../../domain/placeholders';
 import { AppError, badRequest, notFound } from '../../lib/errors';
 import { pageOf, type Paging } from '../../lib/paging';
 import type { HeraldParts } from '../../parts';
-import {
-  CronError,
-  checkCron,
-  checkTimeZone,
-  machineTimeZone,
-  nextCronRuns,
-} from './cron';
+import type { ScheduleRunner } from './schedule-runner';
+import { CronError, checkCron, checkTimeZone, machineTimeZone, nextCronRuns } from './cron';
 import { plannedNextRun } from './due-times';
-import type { SchedulePatch } from './schedule-schemas';
+import type { SchedulePatch } from '../../../contract';
 
 /** What an administrator sets; the run bookkeeping (next/last run) is Herald's. */
 export type ScheduleValues = Omit<
@@ -47,11 +43,16 @@ const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOStrin
 const blankToNull = (s: string | null | undefined) =>
   s === undefined ? undefined : s === null || s.trim() === '' ? null : s;
 
-/** What ScheduleService uses of the composed parts. */
+/**
+ * What ScheduleService uses of the composed parts. Of the runner only `send` ("run now"): the
+ * command-line import creates schedules where nothing can send.
+ */
 export type ScheduleServiceDeps = Pick<
   HeraldParts,
-  'sequelize' | 'clock' | 'writeLock' | 'events' | 'scheduleRunner'
->;
+  'sequelize' | 'clock' | 'writeLock' | 'events'
+> & {
+  scheduleRunner: Pick<ScheduleRunner, 'send'>;
+};
 
 export class ScheduleService {
   constructor(private readonly deps: ScheduleServiceDeps) {}
@@ -88,14 +89,17 @@ export class ScheduleService {
     };
   }
 
-  private async dtos(rows: Schedule[]) {
+  private async dtos(rows: Schedule[], transaction?: Transaction) {
     const taskIds = rows.flatMap((s) => (s.taskId === null ? [] : [s.taskId]));
     const templateIds = rows.flatMap((s) => (s.templateId === null ? [] : [s.templateId]));
     const tasks = new Map(
-      (await Task.findAll({ where: { id: taskIds } })).map((t) => [t.id, t.name]),
+      (await Task.findAll({ where: { id: taskIds }, transaction })).map((t) => [t.id, t.name]),
     );
     const templates = new Map(
-      (await Template.findAll({ where: { id: templateIds } })).map((t) => [t.id, t.name]),
+      (await Template.findAll({ where: { id: templateIds }, transaction })).map((t) => [
+        t.id,
+        t.name,
+      ]),
     );
     return rows.map((s) =>
       this.toDto(
@@ -118,31 +122,43 @@ export class ScheduleService {
     return pageOf(await this.dtos(rows), count, paging);
   }
 
-  async get(id: number): Promise<Schedule> {
-    const s = await Schedule.findByPk(id);
+  /** With a transaction, as it sees the rows (its own writes included). */
+  async get(id: number, transaction?: Transaction): Promise<Schedule> {
+    const s = await Schedule.findByPk(id, { transaction });
     if (!s) throw notFound(`schedule ${id} does not exist`);
     return s;
   }
 
-  async detail(id: number) {
-    return (await this.dtos([await this.get(id)]))[0];
+  async detail(id: number, transaction?: Transaction) {
+    return (await this.dtos([await this.get(id, transaction)], transaction))[0];
   }
 
-  async create(input: SchedulePatch & { name: string; title: string }) {
+  /**
+   * Checks and stores a schedule; in the caller's transaction if given, where its task or
+   * template may have been created a moment earlier. The scheduler hears of it once it is
+   * committed.
+   */
+  async create(input: SchedulePatch & { name: string; title: string }, tx?: CallerTx) {
     const now = this.deps.clock.now();
     const values = await this.check(
       { ...DEFAULTS, timezone: machineTimeZone(), ...tidy(input) } as ScheduleValues,
       now,
       true,
+      tx?.transaction,
     );
-    const s = await this.deps.writeLock.run(() =>
-      Schedule.create({
-        ...values,
-        nextRunAt: plannedNextRun(values, now),
-      }),
+    const s = await joinOrTransact(
+      this.deps.writeLock,
+      tx,
+      async ({ transaction, afterCommit }) => {
+        const row = await Schedule.create(
+          { ...values, nextRunAt: plannedNextRun(values, now) },
+          { transaction },
+        );
+        afterCommit(() => this.deps.events.emit('schedule', { id: row.id }));
+        return row;
+      },
     );
-    this.deps.events.emit('schedule', { id: s.id });
-    return this.detail(s.id);
+    return this.detail(s.id, tx?.transaction);
   }
 
   async update(id: number, patch: SchedulePatch) {
@@ -221,6 +237,7 @@ export class ScheduleService {
     values: ScheduleValues,
     now: number,
     timingChanged: boolean,
+    transaction?: Transaction,
   ): Promise<ScheduleValues> {
     const out = { ...values };
     if (out.taskId === null && out.templateId === null) {
@@ -234,7 +251,7 @@ export class ScheduleService {
       );
     }
     if (out.taskId !== null) {
-      if (!(await Task.findByPk(out.taskId)))
+      if (!(await Task.findByPk(out.taskId, { transaction })))
         throw badRequest(`taskId: task ${out.taskId} does not exist`);
       if (!out.text && !out.html && !out.markdown)
         throw badRequest(
@@ -245,7 +262,7 @@ export class ScheduleService {
           'placeholders: only a template schedule fills placeholders; a task schedule sends its text, html or markdown',
         );
     } else {
-      if (!(await Template.findByPk(out.templateId as number)))
+      if (!(await Template.findByPk(out.templateId as number, { transaction })))
         throw badRequest(`templateId: template ${out.templateId} does not exist`);
       const bodies = (['text', 'html', 'markdown'] as const).filter((f) => out[f] !== null);
       if (bodies.length > 0)

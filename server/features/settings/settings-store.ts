@@ -1,3 +1,6 @@
+import type { Transaction } from 'sequelize';
+
+import { joinOrTransact, type CallerTx } from '../../db/caller-tx';
 import { Setting } from '../../db/models/setting';
 import type { WriteLock } from '../../db/writer';
 import {
@@ -21,11 +24,7 @@ export class SettingsStore {
   ) {}
 
   async load(): Promise<Settings> {
-    const row = await Setting.findByPk(KEY);
-    const parsed = settingsSchema.safeParse(row?.value ?? {});
-    // A value an older or newer version wrote that no longer fits falls back to defaults
-    // rather than stopping Herald from starting.
-    this.current = parsed.success ? parsed.data : settingsSchema.parse({});
+    this.current = await this.read();
     return this.current;
   }
 
@@ -33,19 +32,49 @@ export class SettingsStore {
     return this.current;
   }
 
-  async update(patch: SettingsPatch): Promise<Settings> {
-    const next = settingsSchema.parse({
-      ...this.current,
-      ...patch,
-      retry: retryPolicySchema.parse({ ...this.current.retry, ...(patch.retry ?? {}) }),
-      retention: retentionSchema.parse({ ...this.current.retention, ...(patch.retention ?? {}) }),
-    });
-    if (next.retry.maxDelayMs < next.retry.baseDelayMs) {
-      next.retry.maxDelayMs = next.retry.baseDelayMs;
-    }
-    await this.writeLock.run(() => Setting.upsert({ key: KEY, value: next }));
-    this.current = next;
-    this.changed();
-    return next;
+  /**
+   * The settings as stored, or as a caller's transaction sees them (its own writes included),
+   * without touching what this process keeps in memory.
+   */
+  async read(tx?: CallerTx): Promise<Settings> {
+    return this.stored(tx?.transaction);
   }
+
+  /**
+   * Writes the patch over the stored settings. In a caller's transaction, this process takes
+   * the new settings up, and tells the others, only once that transaction committed.
+   */
+  async update(patch: SettingsPatch, tx?: CallerTx): Promise<Settings> {
+    return joinOrTransact(this.writeLock, tx, async ({ transaction, afterCommit }) => {
+      // The row rather than this process's copy: another process may have saved a moment ago.
+      const next = merge(await this.stored(transaction), patch);
+      await Setting.upsert({ key: KEY, value: next }, { transaction });
+      afterCommit(() => {
+        this.current = next;
+        this.changed();
+      });
+      return next;
+    });
+  }
+
+  private async stored(transaction?: Transaction): Promise<Settings> {
+    const row = await Setting.findByPk(KEY, { transaction });
+    const parsed = settingsSchema.safeParse(row?.value ?? {});
+    // A value an older or newer version wrote that no longer fits falls back to defaults
+    // rather than stopping Herald from starting.
+    return parsed.success ? parsed.data : settingsSchema.parse({});
+  }
+}
+
+function merge(current: Settings, patch: SettingsPatch): Settings {
+  const next = settingsSchema.parse({
+    ...current,
+    ...patch,
+    retry: retryPolicySchema.parse({ ...current.retry, ...(patch.retry ?? {}) }),
+    retention: retentionSchema.parse({ ...current.retention, ...(patch.retention ?? {}) }),
+  });
+  if (next.retry.maxDelayMs < next.retry.baseDelayMs) {
+    next.retry.maxDelayMs = next.retry.baseDelayMs;
+  }
+  return next;
 }

@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { Transaction } from 'sequelize';
-
 import { importMessageNest } from '../../../server/features/import/message-nest/importer';
 import { openSource } from '../../../server/features/import/message-nest/source';
 import { startTestHerald, type TestHerald } from '../../helpers/herald';
@@ -134,11 +132,11 @@ describe('importing from a MySQL or PostgreSQL Message Nest', { shuffle: false }
   const deps = () => {
     const ctx = herald.server.ctx;
     return {
-      sequelize: ctx.sequelize,
-      secrets: ctx.secrets,
+      writeLock: ctx.writeLock,
       registry: ctx.registry,
-      inTransaction: <T>(fn: (t: Transaction) => Promise<T>) =>
-        ctx.writeLock.run(({ transaction }) => fn(transaction)),
+      channels: ctx.channels,
+      schedules: ctx.schedules,
+      settings: ctx.settings,
       now: () => new Date(),
     };
   };

@@ -7,7 +7,6 @@ import express, { Router, type NextFunction, type Request, type Response } from 
 import { CONSOLE_BASE, consoleRoutes } from '../../../../contract';
 import { AppError } from '../../../lib/errors';
 import { importMessageNest } from '../../../features/import/message-nest/importer';
-import type { ScheduleSink } from '../../../features/import/message-nest/schedule-sink';
 import { openSqliteSource } from '../../../features/import/message-nest/sqlite-source';
 import type { HeraldParts } from '../../../parts';
 import { contractRoutes, expressPath } from '../../contract-route';
@@ -50,8 +49,8 @@ function readUpload(req: Request, res: Response, next: NextFunction) {
 /** What the console import writes with: the same parts the command-line importer is given. */
 export type ImportRouterDeps = Pick<
   HeraldParts,
-  'sequelize' | 'secrets' | 'registry' | 'writeLock' | 'clock' | 'settings'
-> & { scheduleSink?: ScheduleSink };
+  'registry' | 'writeLock' | 'clock' | 'channels' | 'schedules' | 'settings'
+>;
 
 export function createImportRouter(deps: ImportRouterDeps): Router {
   const router = Router();
@@ -82,20 +81,18 @@ export function createImportRouter(deps: ImportRouterDeps): Router {
           report = await importMessageNest(
             source,
             {
-              sequelize: deps.sequelize,
-              secrets: deps.secrets,
+              writeLock: deps.writeLock,
               registry: deps.registry,
-              inTransaction: (fn) => deps.writeLock.run(({ transaction }) => fn(transaction)),
+              channels: deps.channels,
+              schedules: deps.schedules,
+              settings: deps.settings,
               now: () => new Date(deps.clock.now()),
-              scheduleSink: deps.scheduleSink,
             },
             { dryRun: query.dryRun, withLogs: query.withLogs },
           );
         } finally {
           await source.close();
         }
-        // The import may have changed the settings row (sendApi.httpStatus): read it again.
-        if (!query.dryRun) await deps.settings.load();
         return { ...report, source: 'the uploaded file' };
       } finally {
         rmSync(scratch, { recursive: true, force: true });

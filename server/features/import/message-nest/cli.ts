@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -6,18 +7,24 @@ import { parseArgs } from 'node:util';
 
 import sqlite3 from 'sqlite3';
 
+import { hostedMessageStore } from '../../../channels/hosted-store';
 import { createChannelRegistry } from '../../../channels/registry';
 import { SecretBox } from '../../../crypto/secret-box';
-import { loadServerKey, serverKeyExists } from '../../../crypto/server-key';
+import { deriveInstallId, loadServerKey, serverKeyExists } from '../../../crypto/server-key';
 import { acquireDataDirLock, DataDirLockedError } from '../../../data-dir/lock';
 import { DB_FILE, precreateDatabase, restrictDataDir } from '../../../data-dir/permissions';
 import { migrate } from '../../../db/migrate';
 import { initModels } from '../../../db/models';
-import { openDatabase } from '../../../db/database';
-import { messageNestScheduleSink } from './schedule-store';
+import { openDatabase, type Database } from '../../../db/database';
+import type { HeraldEventMap } from '../../../events';
+import { systemClock } from '../../../lib/clock';
 import { errorMessage } from '../../../lib/errors';
-import { importSnapshot, readMessageNest, type Snapshot } from './importer';
+import { ChannelService } from '../../channel-config/channel-service';
+import { ScheduleService } from '../../schedules/schedule-service';
+import { SettingsStore } from '../../settings/settings-store';
+import { importSnapshot, type ImportDeps } from './importer';
 import { formatReport, type ImportReport } from './report';
+import { readMessageNest, type Snapshot } from './snapshot';
 import { openSource } from './source';
 
 const USAGE = `Usage: npm run import:message-nest -- <source> [--dry-run] [--with-logs] [--data-dir DIR]
@@ -84,8 +91,8 @@ async function importInto(options: ImportCliOptions): Promise<ImportReport> {
   }
   try {
     restrictDataDir(options.dataDir);
-    const secrets = new SecretBox(loadServerKey(options.dataDir));
-    return await importIntoDatabase(precreateDatabase(options.dataDir), secrets, snapshot, {
+    const key = loadServerKey(options.dataDir);
+    return await importIntoDatabase(precreateDatabase(options.dataDir), key, snapshot, {
       dryRun: false,
       withLogs: options.withLogs,
     });
@@ -123,8 +130,8 @@ async function dryRun(options: ImportCliOptions): Promise<ImportReport> {
     }
     const keyKnown = serverKeyExists(options.dataDir);
     // Sealed values are rolled back with everything else; any key seals them alike.
-    const secrets = new SecretBox(keyKnown ? loadServerKey(options.dataDir) : randomBytes(32));
-    return await importIntoDatabase(copy, secrets, snapshot, {
+    const key = keyKnown ? loadServerKey(options.dataDir) : randomBytes(32);
+    return await importIntoDatabase(copy, key, snapshot, {
       dryRun: true,
       withLogs: options.withLogs,
     });
@@ -136,7 +143,7 @@ async function dryRun(options: ImportCliOptions): Promise<ImportReport> {
 /** Opens (and migrates) a Herald database file and imports the snapshot into it. */
 async function importIntoDatabase(
   dbFile: string,
-  secrets: SecretBox,
+  key: Buffer,
   snapshot: Snapshot,
   options: { dryRun: boolean; withLogs: boolean },
 ): Promise<ImportReport> {
@@ -144,21 +151,45 @@ async function importIntoDatabase(
   try {
     initModels(db.sequelize);
     await migrate(db.sequelize);
-    return await importSnapshot(
-      snapshot,
-      {
-        sequelize: db.sequelize,
-        secrets,
-        registry: createChannelRegistry(),
-        inTransaction: (fn) => db.writer.run(({ transaction }) => fn(transaction)),
-        now: () => new Date(),
-        scheduleSink: messageNestScheduleSink(() => Date.now()),
-      },
-      options,
-    );
+    return await importSnapshot(snapshot, importDeps(db, key), options);
   } finally {
     await db.close();
   }
+}
+
+/**
+ * The services the server's console imports through, built on this database. No Herald runs
+ * on the data folder (its lock says so, or a dry run works on a copy), so nobody hears their
+ * events, and nothing here sends: a schedule's "run now" is refused.
+ */
+function importDeps(db: Database, key: Buffer): ImportDeps {
+  const { sequelize, writer: writeLock } = db;
+  const clock = systemClock;
+  const registry = createChannelRegistry();
+  const events = new EventEmitter<HeraldEventMap>();
+  const channels = new ChannelService({
+    registry,
+    secrets: new SecretBox(key),
+    sequelize,
+    writeLock,
+    clock,
+    adapterRuntime: {
+      clock,
+      installId: deriveInstallId(key),
+      storeHostedMessage: hostedMessageStore(writeLock, events),
+    },
+  });
+  const schedules = new ScheduleService({
+    sequelize,
+    clock,
+    writeLock,
+    events,
+    scheduleRunner: {
+      send: () => Promise.reject(new Error('the command-line import sends nothing')),
+    },
+  });
+  const settings = new SettingsStore(writeLock);
+  return { writeLock, registry, channels, schedules, settings, now: () => new Date() };
 }
 
 /** A consistent copy of a database that may be in use, taken through a read-only connection. */

@@ -71,10 +71,28 @@ export default tseslint.config(
     },
   },
   {
-    // The console runs in a browser and talks HTTP only: no server code, no Node.
+    // The console runs in a browser and talks HTTP only: no server code, no Node. It takes the
+    // contract's types (`import type … from '@contract'`), never its values: zod and the schemas
+    // stay out of the bundle.
     files: ['renderer/src/**/*.{ts,vue}'],
     languageOptions: { globals: globals.browser },
-    rules: { 'no-restricted-imports': ['error', { patterns: ['**/server/**', 'node:*'] }] },
+    rules: {
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/server/**', 'node:*'], message: 'the console talks HTTP only' },
+            {
+              group: ['@contract', '**/contract', '**/contract/**', 'zod', 'zod/**'],
+              allowTypeImports: true,
+              message:
+                "the console takes the contract's types only: import type … from '@contract'",
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['**/*.mjs', '**/*.cjs'],

@@ -11,6 +11,8 @@ export default {
     : [
         // The whole folder: the send service's steps live in modules of their own beside it.
         'server/features/sending/*.ts',
+        // The send APIs' request schemas, which the send service's input comes through.
+        'contract/send/requests.ts',
         'server/domain/placeholders.ts',
         'server/queue/{delivery-transitions,delivery-state,backoff,pacer,waiters}.ts',
         'server/channels/{dingtalk,wecom,feishu,slack,discord,telegram,ntfy,gotify,bark,webhook-body,wechat-official}.ts',

@@ -34,7 +34,7 @@ const pathId = z
 export const idParams = z.object({ id: pathId });
 
 /** A positive integer id in a query string (`?taskId=3`). */
-export const queryId = z.coerce.number().int().positive().optional();
+export const queryId = z.coerce.number<number | string>().int().positive().optional();
 
 /**
  * A yes/no switch in a query string: `1` or `true` is yes, anything else (or nothing) no, so
@@ -47,8 +47,8 @@ export const queryFlag = z
 
 /** `?page=&pageSize=` of the console's lists: page from 1, pageSize 1 to 100 (default 20). */
 export const pagingQuery = z.object({
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+  page: z.coerce.number<number | string>().int().min(1).max(1_000_000).default(1),
+  pageSize: z.coerce.number<number | string>().int().min(1).max(100).default(20),
 });
 
 /** The console's list shape: one page of rows and how many there are in all. */

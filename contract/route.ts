@@ -4,8 +4,8 @@ import type { z } from 'zod';
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /**
- * One route of Herald's HTTP API, as the server validates it, the OpenAPI document describes it
- * and the console calls it. Schemas describe the JSON on the wire: request schemas parse what
+ * One route of Herald's HTTP API (console, public and send), as the server validates it, the
+ * OpenAPI document describes it and the console calls it. Schemas describe the JSON on the wire: request schemas parse what
  * the client sent (coercing query strings, filling defaults), `response` is the envelope's
  * `data` on success.
  */
@@ -19,6 +19,8 @@ export interface RouteSpec {
   public?: true;
   /** Path parameters, one key per `{name}` in `path`. */
   params?: z.ZodObject;
+  /** Request headers a route reads (the send APIs' `Idempotency-Key`). */
+  headers?: z.ZodObject;
   /** The query string; an empty value (`?q=`) counts as not given. */
   query?: z.ZodObject;
   /** The JSON body (a missing body reads as `{}`); routes without it ignore any body. */
@@ -29,6 +31,8 @@ export interface RouteSpec {
   response?: z.ZodType;
   /** What a route answers instead of the envelope. */
   answers?: 'event-stream' | 'redirect';
+  /** Refusals worth naming one by one, status → when (every route may answer others). */
+  refusals?: Partial<Record<number, string>>;
 }
 
 /** Declares a route, keeping its literal types (method, path and schemas) for both ends. */

@@ -14,6 +14,8 @@ export const IMPORT_KINDS = [
   'logs',
 ] as const;
 
+export type ImportKind = (typeof IMPORT_KINDS)[number];
+
 const kindCounts = z.strictObject({
   created: z.number().int().min(0),
   alreadyImported: z.number().int().min(0),

@@ -6,6 +6,7 @@ import { instanceRoutes } from './instances';
 import { logRoutes } from './logs';
 import { maintenanceRoutes } from './maintenance';
 import { messageRoutes } from './messages';
+import { scheduleRoutes } from './schedules';
 import { settingsRoutes } from './settings';
 import { statsRoutes } from './stats';
 import { taskRoutes } from './tasks';
@@ -13,8 +14,7 @@ import { templateRoutes } from './templates';
 
 /**
  * The console API, feature by feature: the one table the server registers its routes from,
- * the OpenAPI document is generated from, and the console calls. Scheduled messages are not in
- * it yet (server/api/console/schedules/schedule-routes.ts).
+ * the OpenAPI document is generated from, and the console calls.
  */
 export const consoleRoutes = {
   auth: authRoutes,
@@ -24,6 +24,7 @@ export const consoleRoutes = {
   instances: instanceRoutes,
   logs: logRoutes,
   messages: messageRoutes,
+  schedules: scheduleRoutes,
   settings: settingsRoutes,
   maintenance: maintenanceRoutes,
   stats: statsRoutes,
@@ -39,7 +40,7 @@ export * from './instances';
 export * from './logs';
 export * from './maintenance';
 export * from './messages';
-
+export * from './schedules';
 export * from './settings';
 export * from './stats';
 export * from './tasks';

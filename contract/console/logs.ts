@@ -101,6 +101,13 @@ export const attemptSchema = named(
 );
 export type Attempt = z.infer<typeof attemptSchema>;
 
+/** A delivery as a send's detail shows it: with its channel's name and its attempts. */
+export const loggedDeliverySchema = named(
+  'LoggedDelivery',
+  deliverySchema.extend({ channelName: z.string(), attemptLog: z.array(attemptSchema) }),
+);
+export type LoggedDelivery = z.infer<typeof loggedDeliverySchema>;
+
 export const sendDetailSchema = named(
   'SendDetail',
   sendSchema.extend({
@@ -112,9 +119,7 @@ export const sendDetailSchema = named(
     url: z.string().nullable(),
     /** The request as received (tokens shortened). */
     request: z.unknown(),
-    deliveries: z.array(
-      deliverySchema.extend({ channelName: z.string(), attemptLog: z.array(attemptSchema) }),
-    ),
+    deliveries: z.array(loggedDeliverySchema),
   }),
 );
 export type SendDetail = z.infer<typeof sendDetailSchema>;

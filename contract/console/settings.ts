@@ -42,6 +42,8 @@ function isBaseUrl(value: string): boolean {
 }
 
 const SEND_API_HTTP_STATUSES = ['code', 'always200'] as const;
+/** How the send APIs set the HTTP status: as the envelope's code, or always 200. */
+export type SendApiHttpStatus = (typeof SEND_API_HTTP_STATUSES)[number];
 
 const settingsFields = {
   /** V1 accepts a plaintext task_id; off means task_id answers 401. */

@@ -5,7 +5,7 @@ import { route } from '../route';
 
 export const statsQuery = z.object({
   /** The window, in whole UTC days ending today. */
-  days: z.coerce.number().int().min(1).max(365).default(30),
+  days: z.coerce.number<number | string>().int().min(1).max(365).default(30),
 });
 
 const count = z.number().int().min(0);
@@ -67,6 +67,8 @@ export const statsSchema = named(
   }),
 );
 export type Stats = z.infer<typeof statsSchema>;
+/** One day of the dashboard's chart. */
+export type DayStats = Stats['days'][number];
 
 export const statsRoutes = {
   get: route({

@@ -51,6 +51,8 @@ export const taskSchema = named(
   }),
 );
 export type Task = z.infer<typeof taskSchema>;
+/** What a task and a template carry of their Message Nest origin. */
+export type LegacyCredentials = Pick<Task, keyof typeof legacyCredentials>;
 
 export const taskDetailSchema = named(
   'TaskDetail',

@@ -72,6 +72,7 @@ export const templateFields = z
 export const templateCreateBody = templateFields.partial().required({ name: true });
 export type TemplateCreate = z.input<typeof templateCreateBody>;
 export const templatePatchBody = templateFields.partial();
+export type TemplateUpdate = z.input<typeof templatePatchBody>;
 /** A parsed update, as the server applies it. */
 export type TemplatePatch = z.infer<typeof templatePatchBody>;
 

@@ -6,24 +6,24 @@ import {
   errorEnvelopeSchema,
   namedSchemas,
   publicRoutes,
+  sendRoutes,
   type RouteSpec,
 } from '../../contract';
-import { scheduleRoutes } from './console/schedules/schedule-routes';
-import { sendApiPaths } from './send/send-openapi';
 
 /**
  * The OpenAPI 3.1 document served at GET /api/openapi.json, generated from the contract's
- * route tables: each route with its path and query parameters, its body (`io: 'input'`: what a
- * client may send, defaults optional) and its answer wrapped in the envelope; schemas the
- * contract names (`named()`) are listed once under components.schemas. The send APIs' part is
- * still kept by hand (send/send-openapi.ts) until their schemas move into contract/.
+ * route tables (the send APIs, the console and the public preview): each route with its path,
+ * header and query parameters, its body (`io: 'input'`: what a client may send, defaults
+ * optional), its answer wrapped in the envelope and the refusals it names; schemas the contract
+ * names (`named()`) are listed once under components.schemas.
  */
 
 type JsonSchema = Record<string, unknown>;
 
 /** The route tables, feature (the OpenAPI tag) → name → route. */
 const TABLES: Record<string, Record<string, Record<string, RouteSpec>>> = {
-  console: { ...consoleRoutes, schedules: scheduleRoutes },
+  send: { send: sendRoutes },
+  console: consoleRoutes,
   public: publicRoutes,
 };
 
@@ -62,7 +62,11 @@ function toComponents(schema: JsonSchema): JsonSchema {
 
 const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
 
-function parameters(schemas: SchemaWriter, where: 'path' | 'query', schema?: z.ZodObject) {
+function parameters(
+  schemas: SchemaWriter,
+  where: 'path' | 'header' | 'query',
+  schema?: z.ZodObject,
+) {
   if (!schema) return [];
   const { properties = {}, required = [] } = schemas.write(schema, 'input') as {
     properties?: Record<string, JsonSchema>;
@@ -87,7 +91,10 @@ function requestBody(schemas: SchemaWriter, spec: RouteSpec) {
   }
   if (!spec.body) return {};
   const schema = schemas.write(spec.body, 'input');
-  const required = Array.isArray(schema.required) && schema.required.length > 0;
+  // A named body is a reference: whether it has required fields is in its component.
+  const ref = typeof schema.$ref === 'string' ? schema.$ref.split('/').at(-1) : undefined;
+  const { required: fields } = ref ? (schemas.components[ref] ?? {}) : schema;
+  const required = Array.isArray(fields) && fields.length > 0;
   return { requestBody: { required, content: json(schema) } };
 }
 
@@ -110,6 +117,7 @@ function success(schemas: SchemaWriter, spec: RouteSpec) {
 }
 
 function operation(schemas: SchemaWriter, spec: RouteSpec, tag: string, name: string) {
+  const refusal = json(schemas.write(errorEnvelopeSchema, 'output'));
   return {
     operationId: `${tag}.${name}`,
     summary: spec.summary,
@@ -117,15 +125,22 @@ function operation(schemas: SchemaWriter, spec: RouteSpec, tag: string, name: st
     security: spec.public ? [] : [{ session: [] }],
     parameters: [
       ...parameters(schemas, 'path', spec.params),
+      ...parameters(schemas, 'header', spec.headers),
       ...parameters(schemas, 'query', spec.query),
     ],
     ...requestBody(schemas, spec),
     responses: {
       ...success(schemas, spec),
+      ...Object.fromEntries(
+        Object.entries(spec.refusals ?? {}).map(([status, description]) => [
+          status,
+          { description, content: refusal },
+        ]),
+      ),
       default: {
         description:
-          'Refused: code is the HTTP status and msg says why, naming the field (docs/console-api.md, "Errors")',
-        content: json(schemas.write(errorEnvelopeSchema, 'output')),
+          'Refused: msg says why, naming the field; code is the HTTP status (the send APIs answer HTTP 200 throughout with the always200 setting)',
+        content: refusal,
       },
     },
   };
@@ -133,7 +148,7 @@ function operation(schemas: SchemaWriter, spec: RouteSpec, tag: string, name: st
 
 function generate(version: string) {
   const schemas = new SchemaWriter();
-  const paths: Record<string, Record<string, unknown>> = sendApiPaths();
+  const paths: Record<string, Record<string, unknown>> = {};
   for (const features of Object.values(TABLES)) {
     for (const [tag, routes] of Object.entries(features)) {
       for (const [name, spec] of Object.entries(routes)) {

@@ -124,16 +124,3 @@ export const settingsPatchSchema = z
   .partial()
   .strict();
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
-
-export const LIMITS = {
-  bodyBytes: 1024 * 1024,
-  titleChars: 1000,
-  contentChars: 200_000,
-  /** A V2 send's bodies together, after placeholders are filled. */
-  sendContentChars: 500_000,
-  recipients: 100,
-  mentions: 100,
-  urlChars: 2048,
-  idempotencyKeyChars: 255,
-  idempotencyTtlMs: 24 * 60 * 60 * 1000,
-} as const;

@@ -4,16 +4,17 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { consoleRoutes, publicRoutes, routesOf, type RouteSpec } from '../../contract';
+import { consoleRoutes, publicRoutes, routesOf, sendRoutes, type RouteSpec } from '../../contract';
 import { ADMIN, startTestHerald, type ApiResult, type TestHerald } from '../helpers/herald';
 import { buildSqliteMessageNest } from './message-nest/mn-fixture';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- answers are read as loose JSON first */
 
 /**
- * What the server really answers, route by route, parsed with the contract's response schemas
- * (strict objects: a field the contract does not name fails too), so the contract cannot drift
- * from the server. Every route that answers the envelope must have a call here.
+ * What the server really answers, route by route (the send APIs' too), parsed with the
+ * contract's response schemas (strict objects: a field the contract does not name fails too),
+ * so the contract cannot drift from the server. Every route that answers the envelope must have
+ * a call here.
  */
 
 const label = (spec: RouteSpec) => `${spec.method.toUpperCase()} ${spec.path}`;
@@ -107,10 +108,36 @@ describe('the console API answers what the contract describes', () => {
         { channelId: unreachable.id, contentType: 'text' },
       ],
     );
-    await herald.sendV2({ token, title: 'first', placeholders: { who: 'you' } });
-    await herald.sendV2({ token, title: 'second' });
-    const v1 = await herald.sendV1({ token: taskToken, title: 'v1', text: 'x', mode: 'sync' });
-    expect(v1.body.code).toBe(200);
+    const sent = async (spec: RouteSpec, res: ApiResult) => {
+      answers.push({ spec, res });
+      return res;
+    };
+    await sent(
+      sendRoutes.v2,
+      await herald.sendV2({ token, title: 'first', placeholders: { who: 'you' } }),
+    );
+    await sent(sendRoutes.v2, await herald.sendV2({ token, title: 'second' }));
+    const v1 = await sent(
+      sendRoutes.v1,
+      await herald.sendV1({ token: taskToken, title: 'v1', text: 'x', mode: 'sync' }),
+    );
+    expect(v1.body.data).toMatchObject({ status: 'sent', hostMessageUrl: expect.any(String) });
+    const async = await sent(
+      sendRoutes.v1,
+      await herald.sendV1({ token: taskToken, title: 'v1 async', text: 'x', mode: 'async' }),
+    );
+    expect(async.body.data.status).toBe('queued');
+    // A hosted delivery sent and a webhook failed for good: partial, with each result.
+    const { token: mixedToken } = await herald.createTask('answers mixed', [
+      { channelId: hosted.id, contentType: 'text' },
+      { channelId: unreachable.id, contentType: 'text' },
+    ]);
+    const partial = await sent(
+      sendRoutes.v1,
+      await herald.sendV1({ token: mixedToken, title: 'v1 partial', text: 'x', mode: 'sync' }),
+    );
+    expect(partial.body.data.status).toBe('partial');
+    expect(partial.body.data.results).toHaveLength(2);
     const failed = await herald.waitFor(async () => {
       const list = await c.ok('GET', '/logs?api=v2');
       const detail = await c.ok('GET', `/logs/${list.items[0].id}`);
@@ -201,6 +228,29 @@ describe('the console API answers what the contract describes', () => {
     });
     await call(messages.revokeLink, { id: first.id });
 
+    const { schedules } = consoleRoutes;
+    const schedule = await call(schedules.create, {
+      body: { name: 'answers schedule', taskId: task.id, cron: '0 9 * * 1', title: 't', text: 'x' },
+    });
+    const once = await call(schedules.create, {
+      body: {
+        name: 'answers once',
+        templateId: template.id,
+        runAt: new Date(Date.now() + 86_400_000).toISOString(),
+        title: 't',
+        placeholders: { who: 1 },
+      },
+    });
+    await call(schedules.list);
+    await call(schedules.list, { query: '?name=answers&page=1&pageSize=5' });
+    await call(schedules.preview, { query: '?cron=0%209%20*%20*%201&timezone=UTC&count=3' });
+    await call(schedules.get, { id: schedule.id });
+    await call(schedules.update, { id: schedule.id, body: { enabled: false } });
+    await call(schedules.patch, { id: once.id, body: { catchUp: 'skip' } });
+    const run = await call(schedules.run, { id: schedule.id });
+    expect(run.schedule.lastSendId).toBe(run.sendId);
+    await call(schedules.remove, { id: once.id });
+
     await call(consoleRoutes.settings.get);
     await call(consoleRoutes.settings.update, { body: { showRemoteImages: false } });
     await call(consoleRoutes.maintenance.info);
@@ -226,7 +276,7 @@ describe('the console API answers what the contract describes', () => {
     expect(mismatches).toEqual([]);
 
     const called = new Set(answers.map(({ spec }) => spec));
-    const envelopeRoutes = routesOf({ ...consoleRoutes, ...publicRoutes }).filter(
+    const envelopeRoutes = routesOf({ ...consoleRoutes, ...publicRoutes, send: sendRoutes }).filter(
       (spec) => spec.response,
     );
     expect(envelopeRoutes.filter((spec) => !called.has(spec)).map(label)).toEqual([]);

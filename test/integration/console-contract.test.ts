@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { consoleRoutes, routesOf, type RouteSpec } from '../../contract';
 import { openApiDocument } from '../../server/api/openapi';
-import { scheduleRoutes } from '../../server/api/console/schedules/schedule-routes';
 import {
   createConsoleRouter,
   type ConsoleRouterDeps,
@@ -38,7 +37,7 @@ function routesIn(router: { stack?: Layer[] }): string[] {
 const unusedParts = new Proxy({}, { get: () => ({}) }) as ConsoleRouterDeps;
 
 const label = (spec: RouteSpec) => `${spec.method.toUpperCase()} ${spec.path}`;
-const tables = routesOf({ ...consoleRoutes, schedules: scheduleRoutes });
+const tables = routesOf(consoleRoutes);
 
 describe('the console routes, the contract and the OpenAPI document', () => {
   let herald: TestHerald;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { LIMITS } from '../../server/config/settings-schema';
+import { LIMITS } from '../../contract';
 import { Delivery, Send } from '../../server/db/models';
 import { startHttpPeer, type HttpPeer } from '../helpers/http-peer';
 import { ManualClock } from '../helpers/manual-clock';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { v1RequestSchema, v2RequestSchema } from '../../server/features/sending/send-schemas';
+import { v1RequestSchema, v2RequestSchema } from '../../contract';
 import { Delivery, HostedMessage } from '../../server/db/models';
 import { startHttpPeer, type HttpPeer } from '../helpers/http-peer';
 import { startTestHerald, type TestHerald } from '../helpers/herald';

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ref } from 'vue';
 
-import type { ChannelType } from '../../renderer/src/data-types';
+import type { ChannelType } from '@contract';
+
 import { CHANNEL_TYPES } from '../../server/channels/registry';
 import ChannelDialog from '../../renderer/src/components/ChannelDialog.vue';
 import {

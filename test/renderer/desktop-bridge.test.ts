@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
+import type { HostedMessage } from '@contract';
+
 import type { DesktopApi } from '../../main/preload/desktop-api';
-import type { HostedMessage } from '../../renderer/src/data-types';
 import {
   desktopBridge,
   openMessagesFromNotifications,

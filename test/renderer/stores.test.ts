@@ -1,7 +1,8 @@
 import { createPinia, setActivePinia } from 'pinia';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import type { HostedMessage } from '../../renderer/src/data-types';
+import type { HostedMessage } from '@contract';
+
 import { useChannelTypesStore } from '../../renderer/src/stores/channel-types-store';
 import { useMessagesStore } from '../../renderer/src/stores/messages-store';
 import { useOwnersStore } from '../../renderer/src/stores/owners-store';

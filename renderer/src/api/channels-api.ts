@@ -1,22 +1,19 @@
-import type {
-  Channel,
-  ChannelConfig,
-  ChannelInput,
-  ChannelTestResult,
-  ChannelType,
-  Page,
-} from '../data-types';
-import { http } from './http-client';
+import type { ChannelCreate, ChannelTest, ChannelUpdate, consoleRoutes, QueryOf } from '@contract';
+
+import { call } from './http-client';
+
+type Routes = typeof consoleRoutes.channels;
 
 /** Channel kinds and channels. */
 export const channelsApi = {
-  types: () => http.get<ChannelType[]>('/channel-types'),
-  list: (query: { type?: string; q?: string } = {}) => http.get<Page<Channel>>('/channels', query),
-  get: (id: number) => http.get<Channel>(`/channels/${id}`),
-  create: (input: ChannelInput) => http.post<Channel>('/channels', input),
-  update: (id: number, input: { name?: string; description?: string; config?: ChannelConfig }) =>
-    http.put<Channel>(`/channels/${id}`, input),
-  remove: (id: number) => http.delete(`/channels/${id}`),
-  test: (id: number, input: { title?: string; content?: string; recipient?: string } = {}) =>
-    http.post<ChannelTestResult>(`/channels/${id}/test`, input),
+  types: () => call<Routes['types']>('GET', '/channel-types'),
+  list: (query: QueryOf<Routes['list']> = {}) =>
+    call<Routes['list']>('GET', '/channels', { query }),
+  get: (id: number) => call<Routes['get']>('GET', `/channels/${id}`),
+  create: (input: ChannelCreate) => call<Routes['create']>('POST', '/channels', { body: input }),
+  update: (id: number, input: ChannelUpdate) =>
+    call<Routes['update']>('PUT', `/channels/${id}`, { body: input }),
+  remove: (id: number) => call<Routes['remove']>('DELETE', `/channels/${id}`),
+  test: (id: number, input: ChannelTest = {}) =>
+    call<Routes['test']>('POST', `/channels/${id}/test`, { body: input }),
 };

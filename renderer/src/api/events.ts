@@ -1,4 +1,5 @@
-import type { MessageEvent as HostedMessageEvent } from '../data-types';
+import type { DeliveryEvent, MessageEvent as HostedMessageEvent, SendEvent } from '@contract';
+
 import { API_BASE } from './http-client';
 
 /**
@@ -9,8 +10,8 @@ export type StreamState = 'connecting' | 'open' | 'reconnecting';
 
 export interface ConsoleEventHandlers {
   message?: (event: HostedMessageEvent) => void;
-  delivery?: (event: { id: number; sendId: number; status: string }) => void;
-  send?: (event: { id: number; status: string }) => void;
+  delivery?: (event: DeliveryEvent) => void;
+  send?: (event: SendEvent) => void;
   /** Every change of the stream's state. */
   state?: (state: StreamState) => void;
 }

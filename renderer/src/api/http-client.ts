@@ -1,8 +1,14 @@
+import type { BodyOf, Envelope, QueryOf, ResponseOf, RouteSpec } from '@contract';
+
 /**
  * The console's one way to reach the server: fetch, JSON in and out (or a raw body out), and
  * the contract's envelope `{code, msg, data}` unwrapped into either the data or an ApiError that
  * carries the server's code and msg exactly as sent. Console calls send the session cookie and
  * send the user to sign-in on 401; public calls (share links) opt out of both.
+ *
+ * The api modules call {@link call} with a route of the contract (contract/, imported for its
+ * types only: no zod in the bundle), so its method, path, query, body and answer are the ones
+ * the server validates with, and vue-tsc fails when the two drift apart.
  */
 
 export const API_BASE = '/api/console';
@@ -18,12 +24,6 @@ export class ApiError extends Error {
     super(msg);
     this.name = 'ApiError';
   }
-}
-
-interface Envelope<T> {
-  code: number;
-  msg: string;
-  data: T;
 }
 
 /** A body sent as it is, not as JSON: a file upload. */
@@ -131,6 +131,46 @@ export async function request<T>(
   return envelope.data as T;
 }
 
+/** The API a route is under: the console's, or the public one (share links). */
+type BaseOf<S extends RouteSpec> = S['path'] extends `${typeof API_BASE}/${string}`
+  ? typeof API_BASE
+  : typeof PUBLIC_API_BASE;
+
+/** `{id}` is a number, any other `{param}` a string: `/tasks/{id}/token` → `/tasks/${number}/token`. */
+type FilledPath<P extends string> = P extends `${infer Head}{${infer Name}}${infer Tail}`
+  ? `${Head}${Name extends 'id' ? number : string}${FilledPath<Tail>}`
+  : P;
+
+/** A route's path below its API's base, as a call spells it. */
+export type PathOf<S extends RouteSpec> = S['path'] extends `${BaseOf<S>}${infer Rest}`
+  ? FilledPath<Rest>
+  : never;
+
+/**
+ * What a call of route `S` sends besides its path: its query and JSON body as the contract
+ * takes them, and the public base for a public route.
+ */
+export type CallOptions<S extends RouteSpec> = Omit<RequestOptions, 'query' | 'body' | 'base'> & {
+  query?: QueryOf<S>;
+  body?: BodyOf<S>;
+} & (BaseOf<S> extends typeof API_BASE ? { base?: never } : { base: typeof PUBLIC_API_BASE });
+
+/**
+ * Calls a route of the contract, named by its type
+ * (`call<Routes['get']>('GET', `/tasks/${id}`)`): the method and path must be the route's, the
+ * query and body its schemas' input, and the answer is its response schema's type.
+ */
+export function call<S extends RouteSpec>(
+  method: Uppercase<S['method']>,
+  path: PathOf<S>,
+  ...[options]: BaseOf<S> extends typeof API_BASE
+    ? [options?: CallOptions<S>]
+    : [options: CallOptions<S>]
+): Promise<ResponseOf<S>> {
+  return request<ResponseOf<S>>(method, path, (options ?? {}) as RequestOptions);
+}
+
+/** Untyped calls by path (routes of the contract go through {@link call}). */
 export const http = {
   get: <T>(path: string, query?: RequestOptions['query']) => request<T>('GET', path, { query }),
   post: <T>(path: string, body?: unknown, options: Omit<RequestOptions, 'body'> = {}) =>

@@ -1,5 +1,8 @@
-import type { ImportReport } from '../data-types';
-import { request } from './http-client';
+import type { consoleRoutes } from '@contract';
+
+import { call } from './http-client';
+
+type Routes = typeof consoleRoutes.import;
 
 /** Imports from other tools: Message Nest's database file. */
 export const importApi = {
@@ -8,8 +11,11 @@ export const importApi = {
    * takes the file's raw bytes and answers the usual envelope.
    */
   messageNest: (file: Blob, options: { dryRun: boolean; withLogs: boolean }) =>
-    request<ImportReport>('POST', '/import/message-nest', {
-      query: { dryRun: options.dryRun ? 1 : undefined, withLogs: options.withLogs ? 1 : undefined },
+    call<Routes['messageNest']>('POST', '/import/message-nest', {
+      query: {
+        dryRun: options.dryRun ? '1' : undefined,
+        withLogs: options.withLogs ? '1' : undefined,
+      },
       raw: { data: file, contentType: 'application/octet-stream' },
     }),
 };

@@ -1,8 +1,12 @@
-import type { Instance, InstancePatch } from '../data-types';
-import { http } from './http-client';
+import type { consoleRoutes, InstancePatch } from '@contract';
+
+import { call } from './http-client';
+
+type Routes = typeof consoleRoutes.instances;
 
 /** Instances once created, whichever task or template owns them. */
 export const instancesApi = {
-  update: (id: number, patch: InstancePatch) => http.patch<Instance>(`/instances/${id}`, patch),
-  remove: (id: number) => http.delete(`/instances/${id}`),
+  update: (id: number, patch: InstancePatch) =>
+    call<Routes['update']>('PATCH', `/instances/${id}`, { body: patch }),
+  remove: (id: number) => call<Routes['remove']>('DELETE', `/instances/${id}`),
 };

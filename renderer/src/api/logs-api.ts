@@ -1,9 +1,13 @@
-import type { Delivery, LogQuery, Page, Send, SendDetail } from '../data-types';
-import { http } from './http-client';
+import type { consoleRoutes, LogQuery } from '@contract';
+
+import { call } from './http-client';
+
+type Routes = typeof consoleRoutes.logs;
 
 /** Send logs and delivery retries. */
 export const logsApi = {
-  list: (query: LogQuery = {}) => http.get<Page<Send>>('/logs', { ...query }),
-  get: (id: number) => http.get<SendDetail>(`/logs/${id}`),
-  retryDelivery: (deliveryId: number) => http.post<Delivery>(`/deliveries/${deliveryId}/retry`),
+  list: (query: LogQuery = {}) => call<Routes['list']>('GET', '/logs', { query }),
+  get: (id: number) => call<Routes['get']>('GET', `/logs/${id}`),
+  retryDelivery: (deliveryId: number) =>
+    call<Routes['retry']>('POST', `/deliveries/${deliveryId}/retry`),
 };

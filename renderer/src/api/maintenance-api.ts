@@ -1,8 +1,11 @@
-import type { MaintenanceInfo, PruneResult } from '../data-types';
-import { http } from './http-client';
+import type { consoleRoutes } from '@contract';
+
+import { call } from './http-client';
+
+type Routes = typeof consoleRoutes.maintenance;
 
 /** The database panel of the Settings page. */
 export const maintenanceApi = {
-  info: () => http.get<MaintenanceInfo>('/maintenance'),
-  prune: () => http.post<PruneResult>('/maintenance/prune'),
+  info: () => call<Routes['info']>('GET', '/maintenance'),
+  prune: () => call<Routes['prune']>('POST', '/maintenance/prune'),
 };

@@ -1,14 +1,20 @@
-import type { HostedMessage, HostedMessageDetail, MessagePage } from '../data-types';
-import { http } from './http-client';
+import type { consoleRoutes } from '@contract';
+
+import { call } from './http-client';
+
+type Routes = typeof consoleRoutes.messages;
 
 /** Hosted messages: the reader. */
 export const messagesApi = {
   list: (query: { q?: string; unread?: boolean; page?: number; pageSize?: number } = {}) =>
-    http.get<MessagePage>('/messages', { ...query, unread: query.unread ? 'true' : undefined }),
-  get: (id: number) => http.get<HostedMessageDetail>(`/messages/${id}`),
-  setRead: (id: number, read: boolean) => http.patch<HostedMessage>(`/messages/${id}`, { read }),
-  readAll: () => http.post<{ updated: number }>('/messages/read-all'),
-  remove: (id: number) => http.delete(`/messages/${id}`),
-  createLink: (id: number) => http.post<{ previewUrl: string }>(`/messages/${id}/link`),
-  revokeLink: (id: number) => http.delete(`/messages/${id}/link`),
+    call<Routes['list']>('GET', '/messages', {
+      query: { ...query, unread: query.unread ? 'true' : undefined },
+    }),
+  get: (id: number) => call<Routes['get']>('GET', `/messages/${id}`),
+  setRead: (id: number, read: boolean) =>
+    call<Routes['setRead']>('PATCH', `/messages/${id}`, { body: { read } }),
+  readAll: () => call<Routes['readAll']>('POST', '/messages/read-all'),
+  remove: (id: number) => call<Routes['remove']>('DELETE', `/messages/${id}`),
+  createLink: (id: number) => call<Routes['createLink']>('POST', `/messages/${id}/link`),
+  revokeLink: (id: number) => call<Routes['revokeLink']>('DELETE', `/messages/${id}/link`),
 };

@@ -1,5 +1,6 @@
-import type { PublicPreview } from '../data-types';
-import { PUBLIC_API_BASE, request } from './http-client';
+import type { publicRoutes } from '@contract';
+
+import { call, PUBLIC_API_BASE } from './http-client';
 
 /**
  * The calls a page without login makes: a hosted message by its share-link key. No session
@@ -8,7 +9,7 @@ import { PUBLIC_API_BASE, request } from './http-client';
  */
 export const publicApi = {
   preview: (key: string) =>
-    request<PublicPreview>('GET', `/preview/${encodeURIComponent(key)}`, {
+    call<typeof publicRoutes.preview.preview>('GET', `/preview/${encodeURIComponent(key)}`, {
       base: PUBLIC_API_BASE,
       credentials: 'omit',
       redirectOn401: false,

@@ -1,19 +1,21 @@
-import type { CronPreview, Page, Schedule, ScheduleFields } from '../data-types';
-import { http } from './http-client';
+import type { consoleRoutes, QueryOf, ScheduleCreate, ScheduleUpdate } from '@contract';
+
+import { call } from './http-client';
+
+type Routes = typeof consoleRoutes.schedules;
 
 /** Scheduled messages: CRUD, run now, and the next run times of an expression. */
 export const schedulesApi = {
-  list: (query: { name?: string; page?: number; pageSize?: number } = {}) =>
-    http.get<Page<Schedule>>('/schedules', query),
-  get: (id: number) => http.get<Schedule>(`/schedules/${id}`),
-  create: (input: Partial<ScheduleFields> & { name: string; title: string }) =>
-    http.post<Schedule>('/schedules', input),
-  update: (id: number, input: Partial<ScheduleFields>) =>
-    http.put<Schedule>(`/schedules/${id}`, input),
+  list: (query: QueryOf<Routes['list']> = {}) =>
+    call<Routes['list']>('GET', '/schedules', { query }),
+  get: (id: number) => call<Routes['get']>('GET', `/schedules/${id}`),
+  create: (input: ScheduleCreate) => call<Routes['create']>('POST', '/schedules', { body: input }),
+  update: (id: number, input: ScheduleUpdate) =>
+    call<Routes['update']>('PUT', `/schedules/${id}`, { body: input }),
   setEnabled: (id: number, enabled: boolean) =>
-    http.patch<Schedule>(`/schedules/${id}`, { enabled }),
-  remove: (id: number) => http.delete(`/schedules/${id}`),
-  runNow: (id: number) => http.post<{ sendId: number; schedule: Schedule }>(`/schedules/${id}/run`),
+    call<Routes['patch']>('PATCH', `/schedules/${id}`, { body: { enabled } }),
+  remove: (id: number) => call<Routes['remove']>('DELETE', `/schedules/${id}`),
+  runNow: (id: number) => call<Routes['run']>('POST', `/schedules/${id}/run`),
   preview: (cron: string, timezone: string) =>
-    http.get<CronPreview>('/schedules/preview', { cron, timezone }),
+    call<Routes['preview']>('GET', '/schedules/preview', { query: { cron, timezone } }),
 };

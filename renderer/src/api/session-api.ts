@@ -1,20 +1,23 @@
-import type { Status, User } from '../data-types';
-import { http, request } from './http-client';
+import type { consoleRoutes } from '@contract';
+
+import { call } from './http-client';
+
+type Routes = typeof consoleRoutes.auth;
 
 /** Sign-in, first-run setup and the signed-in user. */
 export const sessionApi = {
-  status: () => request<Status>('GET', '/status', { redirectOn401: false }),
+  status: () => call<Routes['status']>('GET', '/status', { redirectOn401: false }),
   setup: (username: string, password: string, setupCode: string) =>
-    request<{ user: User }>('POST', '/setup', {
+    call<Routes['setup']>('POST', '/setup', {
       body: { username, password, setupCode },
       redirectOn401: false,
     }),
   login: (username: string, password: string) =>
-    request<{ user: User }>('POST', '/login', {
+    call<Routes['login']>('POST', '/login', {
       body: { username, password },
       redirectOn401: false,
     }),
-  logout: () => request<null>('POST', '/logout', { redirectOn401: false }),
+  logout: () => call<Routes['logout']>('POST', '/logout', { redirectOn401: false }),
   changePassword: (currentPassword: string, newPassword: string) =>
-    http.post<null>('/password', { currentPassword, newPassword }),
+    call<Routes['password']>('POST', '/password', { body: { currentPassword, newPassword } }),
 };

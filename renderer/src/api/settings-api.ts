@@ -1,9 +1,13 @@
-import type { Settings, SettingsPatch, Stats } from '../data-types';
-import { http } from './http-client';
+import type { consoleRoutes, SettingsPatch } from '@contract';
+
+import { call } from './http-client';
+
+type Routes = typeof consoleRoutes;
 
 /** Settings and dashboard statistics. */
 export const settingsApi = {
-  get: () => http.get<Settings>('/settings'),
-  update: (patch: SettingsPatch) => http.put<Settings>('/settings', patch),
-  stats: (days = 30) => http.get<Stats>('/stats', { days }),
+  get: () => call<Routes['settings']['get']>('GET', '/settings'),
+  update: (patch: SettingsPatch) =>
+    call<Routes['settings']['update']>('PUT', '/settings', { body: patch }),
+  stats: (days = 30) => call<Routes['stats']['get']>('GET', '/stats', { query: { days } }),
 };

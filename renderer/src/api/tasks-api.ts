@@ -1,19 +1,22 @@
-import type { Instance, InstanceInput, Page, Task, TaskDetail } from '../data-types';
-import { http } from './http-client';
+import type { consoleRoutes, InstanceInput, QueryOf } from '@contract';
+
+import { call } from './http-client';
+
+type Routes = typeof consoleRoutes.tasks;
 
 /** V1 tasks, their tokens and instances. */
 export const tasksApi = {
-  list: (query: { name?: string; page?: number; pageSize?: number } = {}) =>
-    http.get<Page<Task>>('/tasks', query),
-  get: (id: number) => http.get<TaskDetail>(`/tasks/${id}`),
-  create: (name: string) => http.post<Task>('/tasks', { name }),
-  rename: (id: number, name: string) => http.put<Task>(`/tasks/${id}`, { name }),
+  list: (query: QueryOf<Routes['list']> = {}) => call<Routes['list']>('GET', '/tasks', { query }),
+  get: (id: number) => call<Routes['get']>('GET', `/tasks/${id}`),
+  create: (name: string) => call<Routes['create']>('POST', '/tasks', { body: { name } }),
+  rename: (id: number, name: string) =>
+    call<Routes['update']>('PUT', `/tasks/${id}`, { body: { name } }),
   setAcceptLegacyToken: (id: number, acceptLegacyToken: boolean) =>
-    http.put<Task>(`/tasks/${id}`, { acceptLegacyToken }),
-  remove: (id: number) => http.delete(`/tasks/${id}`),
-  token: (id: number) => http.get<{ token: string }>(`/tasks/${id}/token`),
-  rotateToken: (id: number) => http.post<{ token: string }>(`/tasks/${id}/token/rotate`),
-  instances: (id: number) => http.get<Instance[]>(`/tasks/${id}/instances`),
+    call<Routes['update']>('PUT', `/tasks/${id}`, { body: { acceptLegacyToken } }),
+  remove: (id: number) => call<Routes['remove']>('DELETE', `/tasks/${id}`),
+  token: (id: number) => call<Routes['token']>('GET', `/tasks/${id}/token`),
+  rotateToken: (id: number) => call<Routes['rotateToken']>('POST', `/tasks/${id}/token/rotate`),
+  instances: (id: number) => call<Routes['instances']>('GET', `/tasks/${id}/instances`),
   addInstance: (id: number, input: InstanceInput) =>
-    http.post<Instance>(`/tasks/${id}/instances`, input),
+    call<Routes['addInstance']>('POST', `/tasks/${id}/instances`, { body: input }),
 };

@@ -1,33 +1,35 @@
 import type {
-  Instance,
+  consoleRoutes,
   InstanceInput,
-  Page,
   PreviewRequest,
-  PreviewResult,
-  Template,
-  TemplateDetail,
-  TemplateFields,
-} from '../data-types';
-import { http } from './http-client';
+  QueryOf,
+  TemplateCreate,
+  TemplateUpdate,
+} from '@contract';
+
+import { call } from './http-client';
+
+type Routes = typeof consoleRoutes.templates;
 
 /** V2 templates, their tokens, previews and instances. */
 export const templatesApi = {
-  list: (query: { name?: string; page?: number; pageSize?: number } = {}) =>
-    http.get<Page<Template>>('/templates', query),
-  get: (id: number) => http.get<TemplateDetail>(`/templates/${id}`),
-  create: (input: Partial<TemplateFields> & { name: string }) =>
-    http.post<Template>('/templates', input),
-  update: (id: number, input: Partial<TemplateFields>) =>
-    http.put<Template>(`/templates/${id}`, input),
-  remove: (id: number) => http.delete(`/templates/${id}`),
+  list: (query: QueryOf<Routes['list']> = {}) =>
+    call<Routes['list']>('GET', '/templates', { query }),
+  get: (id: number) => call<Routes['get']>('GET', `/templates/${id}`),
+  create: (input: TemplateCreate) => call<Routes['create']>('POST', '/templates', { body: input }),
+  update: (id: number, input: TemplateUpdate) =>
+    call<Routes['update']>('PUT', `/templates/${id}`, { body: input }),
+  remove: (id: number) => call<Routes['remove']>('DELETE', `/templates/${id}`),
   setAcceptLegacyToken: (id: number, acceptLegacyToken: boolean) =>
-    http.put<Template>(`/templates/${id}`, { acceptLegacyToken }),
-  token: (id: number) => http.get<{ token: string }>(`/templates/${id}/token`),
-  rotateToken: (id: number) => http.post<{ token: string }>(`/templates/${id}/token/rotate`),
+    call<Routes['update']>('PUT', `/templates/${id}`, { body: { acceptLegacyToken } }),
+  token: (id: number) => call<Routes['token']>('GET', `/templates/${id}/token`),
+  rotateToken: (id: number) => call<Routes['rotateToken']>('POST', `/templates/${id}/token/rotate`),
   /** Renders a saved template (id) or an unsaved draft (no id) with the values typed so far. */
   preview: (id: number | null, input: PreviewRequest) =>
-    http.post<PreviewResult>(id ? `/templates/${id}/preview` : '/templates/preview', input),
-  instances: (id: number) => http.get<Instance[]>(`/templates/${id}/instances`),
+    id
+      ? call<Routes['preview']>('POST', `/templates/${id}/preview`, { body: input })
+      : call<Routes['previewUnsaved']>('POST', '/templates/preview', { body: input }),
+  instances: (id: number) => call<Routes['instances']>('GET', `/templates/${id}/instances`),
   addInstance: (id: number, input: InstanceInput) =>
-    http.post<Instance>(`/templates/${id}/instances`, input),
+    call<Routes['addInstance']>('POST', `/templates/${id}/instances`, { body: input }),
 };

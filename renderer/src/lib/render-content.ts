@@ -1,7 +1,7 @@
 import DOMPurify from 'dompurify';
 import { marked } from 'marked';
 
-import type { ContentType } from '../data-types';
+import type { ContentType } from '@contract';
 
 let hooked = false;
 let verified: boolean | null = null;

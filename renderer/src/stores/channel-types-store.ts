@@ -1,8 +1,9 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
 
+import type { ChannelType, ContentType } from '@contract';
+
 import { channelsApi } from '../api/channels-api';
-import type { ChannelType, ContentType } from '../data-types';
 
 /** The channel kinds the server knows, loaded once per session. */
 export const useChannelTypesStore = defineStore('channelTypes', () => {

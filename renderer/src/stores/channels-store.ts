@@ -1,8 +1,9 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
 
+import type { Channel, ChannelCreate, ChannelUpdate } from '@contract';
+
 import { channelsApi } from '../api/channels-api';
-import type { Channel, ChannelConfig, ChannelInput, Page } from '../data-types';
 
 /**
  * Channels: the list (shared by the channels page and the instance editors, which show it
@@ -13,9 +14,7 @@ export const useChannelsStore = defineStore('channels', () => {
   const loaded = ref(false);
 
   async function load(): Promise<Channel[]> {
-    const data: Page<Channel> | Channel[] = await channelsApi.list();
-    // The API answers a list envelope; accept a bare array too.
-    items.value = Array.isArray(data) ? data : data.items;
+    items.value = (await channelsApi.list()).items;
     loaded.value = true;
     return items.value;
   }
@@ -24,16 +23,13 @@ export const useChannelsStore = defineStore('channels', () => {
     return loaded.value ? items.value : load();
   }
 
-  async function create(input: ChannelInput): Promise<Channel> {
+  async function create(input: ChannelCreate): Promise<Channel> {
     const channel = await channelsApi.create(input);
     items.value = [...items.value, channel];
     return channel;
   }
 
-  async function update(
-    id: number,
-    input: { name?: string; description?: string; config?: ChannelConfig },
-  ): Promise<Channel> {
+  async function update(id: number, input: ChannelUpdate): Promise<Channel> {
     const channel = await channelsApi.update(id, input);
     items.value = items.value.map((c) => (c.id === id ? channel : c));
     return channel;

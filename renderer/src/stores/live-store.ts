@@ -1,8 +1,9 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 
+import type { MessageEvent } from '@contract';
+
 import { subscribeConsoleEvents, type StreamState } from '../api/events';
-import type { MessageEvent } from '../data-types';
 import { useMessagesStore } from './messages-store';
 
 /**

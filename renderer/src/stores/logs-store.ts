@@ -1,7 +1,8 @@
 import { defineStore } from 'pinia';
 
+import type { LogQuery } from '@contract';
+
 import { logsApi } from '../api/logs-api';
-import type { LogQuery } from '../data-types';
 
 /** Send logs: the list, one send's detail, and retrying a delivery. */
 export const useLogsStore = defineStore('logs', () => {

@@ -1,8 +1,9 @@
 import { defineStore } from 'pinia';
 import { ref, toRef } from 'vue';
 
+import type { MessageEvent } from '@contract';
+
 import { messagesApi } from '../api/messages-api';
-import type { MessageEvent } from '../data-types';
 import { reportUnreadChanged } from '../lib/desktop-bridge';
 import { usePagedList } from '../lib/use-paged-list';
 

@@ -1,9 +1,10 @@
 import { defineStore } from 'pinia';
 
+import type { InstanceInput, InstancePatch } from '@contract';
+
 import { instancesApi } from '../api/instances-api';
 import { tasksApi } from '../api/tasks-api';
 import { templatesApi } from '../api/templates-api';
-import type { InstanceInput, InstancePatch } from '../data-types';
 
 /** A task (V1) or a template (V2): what sends, through its instances, with its token. */
 export interface Owner {

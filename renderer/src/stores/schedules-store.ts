@@ -1,17 +1,16 @@
 import { defineStore } from 'pinia';
 
+import type { ScheduleCreate } from '@contract';
+
 import { schedulesApi } from '../api/schedules-api';
-import type { ScheduleFields } from '../data-types';
 
 /** Scheduled messages: the list, the editor's save and cron preview, switch, run now, delete. */
 export const useSchedulesStore = defineStore('schedules', () => {
   const list = (query: { name?: string; page?: number; pageSize?: number } = {}) =>
     schedulesApi.list(query);
   /** Creates (no id) or updates (id) a schedule. */
-  const save = (
-    id: number | null,
-    input: Partial<ScheduleFields> & { name: string; title: string },
-  ) => (id === null ? schedulesApi.create(input) : schedulesApi.update(id, input));
+  const save = (id: number | null, input: ScheduleCreate) =>
+    id === null ? schedulesApi.create(input) : schedulesApi.update(id, input);
   const setEnabled = (id: number, enabled: boolean) => schedulesApi.setEnabled(id, enabled);
   const runNow = (id: number) => schedulesApi.runNow(id);
   const remove = (id: number) => schedulesApi.remove(id);

@@ -1,8 +1,9 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 
+import type { Status, User } from '@contract';
+
 import { sessionApi } from '../api/session-api';
-import type { Status, User } from '../data-types';
 
 /** Who is signed in, and whether Herald still needs its first-run setup. */
 export const useSessionStore = defineStore('session', () => {

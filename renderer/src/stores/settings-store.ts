@@ -1,8 +1,9 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
 
+import type { Settings, SettingsPatch } from '@contract';
+
 import { settingsApi } from '../api/settings-api';
-import type { Settings, SettingsPatch } from '../data-types';
 
 /** Server settings (task_id on V1, retry policy) and the about facts. */
 export const useSettingsStore = defineStore('settings', () => {

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 
-import { controlCharMessage, findControlChar } from '../../lib/control-chars';
+import { controlCharMessage, findControlChar } from '../../../contract';
 import { AppError } from '../../lib/errors';
 
 /** No console body is nested this deep; deeper JSON is an attack on recursive code. */

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 
-import { LIMITS } from '../../config/settings-schema';
+import { LIMITS } from '../../../contract';
 import { isDatabaseUnavailable } from '../../lib/database-errors';
 import { sendEnvelope } from '../../lib/envelope';
 import { AppError, errorMessage } from '../../lib/errors';

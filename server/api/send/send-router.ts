@@ -6,7 +6,7 @@ import express, {
   type Response,
 } from 'express';
 
-import { LIMITS } from '../../config/settings-schema';
+import { LIMITS, sendRoutes } from '../../../contract';
 import { Send } from '../../db/models';
 import { answerAlways200, sendEnvelope } from '../../lib/envelope';
 import { AppError } from '../../lib/errors';
@@ -14,7 +14,7 @@ import { parseInput } from '../../lib/validation';
 import type { HeraldParts } from '../../parts';
 import { withIdempotency } from '../../features/sending/idempotency';
 import type { RateLimiter } from '../../features/sending/rate-limiter';
-import { plainV2Request, v1RequestSchema, v2RequestSchema } from '../../features/sending/send-schemas';
+import { plainV2Request } from '../../features/sending/plain-v2-request';
 import type { SendService } from '../../features/sending/send-service';
 
 /**
@@ -32,10 +32,15 @@ export interface SendRoutes {
   v2: RequestHandler[];
 }
 
-export const V1_SEND_PATH = '/api/v1/message/send';
-export const V2_SEND_PATH = '/api/v2/message/send';
+export const V1_SEND_PATH = sendRoutes.v1.path;
+export const V2_SEND_PATH = sendRoutes.v2.path;
 
-/** POST /api/v1/message/send and POST /api/v2/message/send, as a router. */
+/**
+ * POST /api/v1/message/send and POST /api/v2/message/send, as a router: the contract's send
+ * routes (contract/send), their bodies parsed with its schemas. Not registered through
+ * contractRoutes: the busiest requests skip the router (app.ts) and V2 parses its usual
+ * requests without zod first (plain-v2-request.ts).
+ */
 export function createSendRouter(routes: SendRoutes): Router {
   const router = Router();
   router.post(V1_SEND_PATH, ...routes.v1);
@@ -87,7 +92,7 @@ export function createSendRoutes(deps: SendRouterDeps): SendRoutes {
   };
 
   const sendV1 = async (req: Request, res: Response) => {
-    const body = parseInput(v1RequestSchema, bodyObject(req));
+    const body = parseInput(sendRoutes.v1.body, bodyObject(req));
     const task = await service.resolveTask(body);
     await checkRate(task.rateKey);
     const answer = await withIdempotency(
@@ -109,7 +114,7 @@ export function createSendRoutes(deps: SendRouterDeps): SendRoutes {
 
   const sendV2 = async (req: Request, res: Response) => {
     const input = bodyObject(req);
-    const body = plainV2Request(input) ?? parseInput(v2RequestSchema, input);
+    const body = plainV2Request(input) ?? parseInput(sendRoutes.v2.body, input);
     const template = await service.resolveTemplate(body);
     await checkRate(template.rateKey);
     const answer = await withIdempotency(

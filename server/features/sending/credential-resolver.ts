@@ -4,7 +4,7 @@ import { Task, Template } from '../../db/models';
 import type { SendCredential } from '../../db/models/send';
 import { AppError } from '../../lib/errors';
 import type { HeraldParts } from '../../parts';
-import type { V1Request, V2Request } from './send-schemas';
+import type { V1Request, V2Request } from '../../../contract';
 import type { SourceLookup, SourceTargets } from './source-lookup';
 import { V2_MSG } from './v2-messages';
 

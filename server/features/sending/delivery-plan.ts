@@ -1,6 +1,6 @@
 import type { ContentType, Mentions } from '../../channels/channel-adapter';
 import { noMentions } from '../../channels/channel-adapter';
-import { LIMITS } from '../../config/settings-schema';
+import { LIMITS } from '../../../contract';
 import type { Template } from '../../db/models';
 import { chooseContent, type Bodies } from '../../domain/content-format';
 import { splitList } from '../../domain/lists';

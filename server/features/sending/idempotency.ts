@@ -1,8 +1,9 @@
 import { Op, UniqueConstraintError } from 'sequelize';
 
-import { LIMITS } from '../../config/settings-schema';
+import { idempotencyHeaders, LIMITS } from '../../../contract';
 import { IdempotencyKey } from '../../db/models';
 import { AppError } from '../../lib/errors';
+import { parseInput } from '../../lib/validation';
 import type { HeraldParts } from '../../parts';
 import type { SendResponse } from './send-response';
 
@@ -37,12 +38,8 @@ export async function withIdempotency(
   legacy?: LegacyKeys,
 ): Promise<SendResponse> {
   if (key === undefined) return run();
-  if (key.length === 0 || key.length > LIMITS.idempotencyKeyChars) {
-    throw new AppError(
-      400,
-      `Idempotency-Key: must be 1 to ${LIMITS.idempotencyKeyChars} characters`,
-    );
-  }
+  // Checked here, after the credential: a request with a bad token is refused for that first.
+  parseInput(idempotencyHeaders, { 'Idempotency-Key': key });
   if (legacy) {
     const earlier = await legacyAnswer(deps, legacy, key);
     if (earlier) return earlier;

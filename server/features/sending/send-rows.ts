@@ -2,7 +2,7 @@ import type { SendCredential } from '../../db/models/send';
 import type { Bodies } from '../../domain/content-format';
 import type { AcceptInput, Accepted } from '../../queue/delivery-state';
 import type { PlannedDelivery } from './delivery-plan';
-import type { V1Request, V2Request } from './send-schemas';
+import type { V1Request, V2Request } from '../../../contract';
 import type { AcceptedDelivery } from './v1-answer';
 
 /**

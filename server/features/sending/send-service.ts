@@ -3,7 +3,7 @@ import type { HeraldParts } from '../../parts';
 import { CredentialResolver, type ResolvedSource } from './credential-resolver';
 import type { SendResponse } from './send-response';
 import type { SendOrigin } from './send-rows';
-import type { V1Request, V2Request } from './send-schemas';
+import type { V1Request, V2Request } from '../../../contract';
 import { SourceLookup } from './source-lookup';
 import { sendV1 } from './v1-send';
 import { sendV2 } from './v2-send';

@@ -8,7 +8,7 @@ import type { ResolvedSource } from './credential-resolver';
 import { checkRecipients, hostMessageUrl, planDeliveries } from './delivery-plan';
 import type { SendResponse } from './send-response';
 import { redact, type SendOrigin } from './send-rows';
-import type { V1Request } from './send-schemas';
+import type { V1Request } from '../../../contract';
 import { storeSend } from './store-send';
 import { summariseV1 } from './v1-answer';
 

@@ -9,7 +9,7 @@ import type { ResolvedSource } from './credential-resolver';
 import { checkFilledSize, checkRecipients, hostMessageUrl, planDeliveries } from './delivery-plan';
 import type { SendResponse } from './send-response';
 import { redact, type SendOrigin } from './send-rows';
-import type { V2Request } from './send-schemas';
+import type { V2Request } from '../../../contract';
 import { storeSend } from './store-send';
 import { V2_MSG } from './v2-messages';
 

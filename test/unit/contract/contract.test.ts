@@ -11,6 +11,7 @@ import {
   namedSchemas,
   publicRoutes,
   routesOf,
+  sendRoutes,
   sendSchema,
   sendStatusSchema,
   settingsPatchBody,
@@ -19,7 +20,6 @@ import {
   type RouteSpec,
 } from '../../../contract';
 import { openApiDocument } from '../../../server/api/openapi';
-import { scheduleRoutes } from '../../../server/api/console/schedules/schedule-routes';
 import {
   CONTENT_TYPES as ADAPTER_CONTENT_TYPES,
   type ContentType as AdapterContentType,
@@ -33,8 +33,7 @@ import { DELIVERY_STATUSES as QUEUE_STATUSES } from '../../../server/queue/deliv
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the OpenAPI document is read as loose JSON */
 
-const contractRoutes = routesOf({ ...consoleRoutes, ...publicRoutes });
-const documentedRoutes = [...contractRoutes, ...routesOf({ schedules: scheduleRoutes })];
+const contractRoutes = routesOf({ ...consoleRoutes, ...publicRoutes, send: sendRoutes });
 const label = (spec: RouteSpec) => `${spec.method.toUpperCase()} ${spec.path}`;
 
 describe('the contract and the server agree on their shared lists', () => {
@@ -80,19 +79,23 @@ describe('the contract and the server agree on their shared lists', () => {
 
 describe('the route tables', () => {
   it('no two routes share a method and a path', () => {
-    const labels = documentedRoutes.map(label);
+    const labels = contractRoutes.map(label);
 
     expect(labels.filter((l, i) => labels.indexOf(l) !== i)).toEqual([]);
   });
 
-  it('every console route lives under /api/console; the public ones under /api/public', () => {
+  it('console routes live under /api/console, public ones under /api/public, sends at theirs', () => {
     for (const spec of routesOf(consoleRoutes)) expect(spec.path).toMatch(/^\/api\/console\//);
     for (const spec of routesOf(publicRoutes)) expect(spec.path).toMatch(/^\/api\/public\//);
+    for (const spec of routesOf({ sendRoutes })) {
+      expect(spec.path).toMatch(/^\/api\/v[12]\/message\/send$/);
+      expect([spec.method, spec.public]).toEqual(['post', true]);
+    }
     expect(CONSOLE_BASE).toBe('/api/console');
   });
 
   it('a route’s params schema names exactly its {path} parameters', () => {
-    for (const spec of documentedRoutes) {
+    for (const spec of contractRoutes) {
       const inPath = [...spec.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
 
       expect(Object.keys(spec.params?.shape ?? {}), label(spec)).toEqual(inPath);
@@ -100,7 +103,7 @@ describe('the route tables', () => {
   });
 
   it('every route either answers the envelope with a response schema or says what else', () => {
-    for (const spec of documentedRoutes) {
+    for (const spec of contractRoutes) {
       expect(spec.response === undefined, label(spec)).toBe(spec.answers !== undefined);
       expect(spec.body !== undefined && spec.rawBody !== undefined, label(spec)).toBe(false);
     }
@@ -117,15 +120,53 @@ describe('openApiDocument()', () => {
     );
 
     expect(documented.filter((l) => l.includes(' /api/console/')).sort()).toEqual(
-      documentedRoutes
+      contractRoutes
         .filter((s) => s.path.startsWith('/api/console/'))
         .map(label)
         .sort(),
     );
-    for (const spec of documentedRoutes) expect(operation(spec), label(spec)).toBeDefined();
-    // The send APIs' part, still kept by hand.
-    expect(doc.paths['/api/v1/message/send'].post.requestBody).toBeDefined();
-    expect(doc.paths['/api/v2/message/send'].post.requestBody).toBeDefined();
+    for (const spec of contractRoutes) expect(operation(spec), label(spec)).toBeDefined();
+    expect(Object.keys(doc.paths).filter((path) => !path.startsWith('/api/console/'))).toEqual([
+      '/api/v1/message/send',
+      '/api/v2/message/send',
+      '/api/public/preview/{key}',
+    ]);
+  });
+
+  it('describes the send APIs from their schemas: null for "not sent", the key header, refusals', () => {
+    const v1 = operation(sendRoutes.v1);
+    const v2 = operation(sendRoutes.v2);
+    const body = (op: any) => {
+      const ref: string = op.requestBody.content['application/json'].schema.$ref;
+      return doc.components.schemas[ref.split('/').at(-1)!];
+    };
+
+    expect([v1.requestBody.required, v2.requestBody.required]).toEqual([true, true]);
+    expect(body(v1).required).toEqual(['title']);
+    expect(body(v1).properties.at_all).toEqual({ type: ['boolean', 'null'] });
+    expect(body(v1).properties.title).toEqual({ type: 'string', minLength: 1, maxLength: 1000 });
+    expect(body(v2).required).toEqual(['token', 'title']);
+    expect(body(v2).properties.placeholders.anyOf[0].additionalProperties).toEqual({
+      type: ['string', 'number', 'boolean', 'null'],
+    });
+    for (const op of [v1, v2]) {
+      expect(op.parameters).toEqual([
+        {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          schema: { type: 'string', minLength: 1, maxLength: 255 },
+        },
+      ]);
+      expect(op.security).toEqual([]);
+      expect(Object.keys(op.responses)).toEqual(
+        expect.arrayContaining(['200', '400', '429', '500', 'default']),
+      );
+    }
+    expect(Object.keys(v1.responses)).toEqual(expect.arrayContaining(['401', '404']));
+    expect(v1.responses['200'].content['application/json'].schema.properties.data).toEqual({
+      $ref: '#/components/schemas/V1Answer',
+    });
   });
 
   it('gives each route its parameters, its body and its answer in the envelope', () => {
@@ -135,6 +176,7 @@ describe('openApiDocument()', () => {
         op.parameters.filter((p: any) => p.in === where).map((p: any) => p.name);
 
       expect(names('path'), label(spec)).toEqual(Object.keys(spec.params?.shape ?? {}));
+      expect(names('header'), label(spec)).toEqual(Object.keys(spec.headers?.shape ?? {}));
       expect(names('query'), label(spec)).toEqual(Object.keys(spec.query?.shape ?? {}));
       expect(op.requestBody !== undefined, label(spec)).toBe(
         spec.body !== undefined || spec.rawBody !== undefined,

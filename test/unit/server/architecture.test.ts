@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -173,5 +173,30 @@ describe('server layers', () => {
     );
 
     expect(findCycle(graph)).toEqual(['features/one', 'features/two', 'features/one']);
+  });
+});
+
+/** Every .ts file under `dir`, relative to the project root. */
+function sourceFiles(dir: string): string[] {
+  return readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.ts'))
+    .map((file) => path.join(dir, file));
+}
+
+/** A file longer than this holds several ideas: split it by what each part is about. */
+const MAX_SERVER_FILE_LINES = 450;
+
+describe('file size', () => {
+  it(`no server file is longer than ${MAX_SERVER_FILE_LINES} lines`, () => {
+    const files = sourceFiles('server');
+    expect(files.length).toBeGreaterThan(100);
+    const long = files
+      .map((file) => ({
+        file,
+        lines: readFileSync(path.join(root, file), 'utf8').split('\n').length,
+      }))
+      .filter(({ lines }) => lines > MAX_SERVER_FILE_LINES)
+      .map(({ file, lines }) => `${file}: ${lines} lines`);
+    expect(long).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { plainV2Request, v2RequestSchema } from '../../../server/features/sending/send-schemas';
+import { v2RequestSchema } from '../../../contract';
+import { plainV2Request } from '../../../server/features/sending/plain-v2-request';
 
 // Strings near every rule: spaces to trim, control characters (tab, LF and CR are allowed),
 // lengths at the limits (token 512, title 1000, url 2048).

@@ -3,7 +3,9 @@
  * or account). The channel dialog follows the same rule as the user edits: once a destination
  * field differs from the saved one, the masked secrets are emptied so they are typed again.
  */
-import type { ChannelConfig } from '../../data-types';
+
+import type { ChannelConfig } from '@contract';
+
 import { MASKED_SECRET } from './fields';
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>

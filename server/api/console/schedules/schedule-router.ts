@@ -1,45 +1,26 @@
-import { Router, type Request, type Response } from 'express';
+import { Router } from 'express';
 
-import { ok } from '../../../lib/envelope';
-import { parsePaging } from '../../../lib/paging';
-import { parseId, parseInput } from '../../../lib/validation';
-import { previewQuerySchema, scheduleCreateSchema, schedulePatchSchema } from '../../../features/schedules/schedule-schemas';
+import { CONSOLE_BASE, consoleRoutes } from '../../../../contract';
 import type { ScheduleService } from '../../../features/schedules/schedule-service';
+import { contractRoutes } from '../../contract-route';
+import { pagingOf } from '../paging';
+
+const routes = consoleRoutes.schedules;
 
 export function createScheduleRouter(schedules: ScheduleService): Router {
   const router = Router();
-  router.get('/schedules', async (req, res) => {
-    const name = typeof req.query.name === 'string' && req.query.name ? req.query.name : undefined;
-    ok(res, await schedules.list(name, parsePaging(req.query)));
+  const serve = contractRoutes(router, CONSOLE_BASE);
+  serve(routes.list, ({ query }) => schedules.list(query.name, pagingOf(query)));
+  serve(routes.create, ({ body }) => schedules.create(body));
+  // Before /schedules/{id}, which would read "preview" as an id.
+  serve(routes.preview, ({ query }) => schedules.preview(query.cron, query.timezone, query.count));
+  serve(routes.get, ({ params }) => schedules.detail(params.id));
+  serve(routes.update, ({ params, body }) => schedules.update(params.id, body));
+  serve(routes.patch, ({ params, body }) => schedules.update(params.id, body));
+  serve(routes.remove, async ({ params }) => {
+    await schedules.remove(params.id);
+    return null;
   });
-  router.post('/schedules', async (req, res) =>
-    ok(res, await schedules.create(parseInput(scheduleCreateSchema, req.body))),
-  );
-  // Before /schedules/:id, which would read "preview" as an id.
-  router.get('/schedules/preview', (req, res) => {
-    const query = parseInput(previewQuerySchema, {
-      cron: req.query.cron,
-      timezone: req.query.timezone,
-      count: req.query.count,
-    });
-    ok(res, schedules.preview(query.cron, query.timezone, query.count));
-  });
-  router.get('/schedules/:id', async (req, res) =>
-    ok(res, await schedules.detail(parseId(req.params.id))),
-  );
-  const update = async (req: Request, res: Response) =>
-    ok(
-      res,
-      await schedules.update(parseId(req.params.id), parseInput(schedulePatchSchema, req.body)),
-    );
-  router.put('/schedules/:id', update);
-  router.patch('/schedules/:id', update);
-  router.delete('/schedules/:id', async (req, res) => {
-    await schedules.remove(parseId(req.params.id));
-    ok(res, null);
-  });
-  router.post('/schedules/:id/run', async (req, res) =>
-    ok(res, await schedules.runNow(parseId(req.params.id))),
-  );
+  serve(routes.run, ({ params }) => schedules.runNow(params.id));
   return router;
 }

@@ -11,14 +11,14 @@ export default defineConfig({
     // HERALD_MUTATION_TESTS narrows the tests with the mutants (globs separated by spaces).
     include: process.env.HERALD_MUTATION_TESTS?.split(/\s+/) ?? [
       'test/unit/server/**/*.test.ts',
-      'test/unit/channels/**/*.test.ts',
-      'test/integration/send-v1.test.ts',
-      'test/integration/send-v2.test.ts',
-      'test/integration/send-compat.test.ts',
-      'test/integration/idempotency.test.ts',
-      'test/integration/delivery-retry.test.ts',
-      'test/integration/documented-behaviour.test.ts',
-      'test/integration/write-path.test.ts',
+      'test/unit/server/channels/**/*.test.ts',
+      'test/integration/send/send-v1.test.ts',
+      'test/integration/send/send-v2.test.ts',
+      'test/integration/send/send-compat.test.ts',
+      'test/integration/send/idempotency.test.ts',
+      'test/integration/delivery/delivery-retry.test.ts',
+      'test/integration/docs/documented-behaviour.test.ts',
+      'test/integration/delivery/write-path.test.ts',
       'test/integration/security/send-api-attacks.test.ts',
       'test/integration/security/bad-input.test.ts',
       // The channels' own integration tests drive each adapter against a local peer on loopback

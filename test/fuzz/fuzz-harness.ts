@@ -6,7 +6,7 @@ import { ADMIN, startTestHerald, type TestHerald } from '../helpers/herald';
 import { consoleRequest, JUNK_COOKIE_AFTER, JUNK_COOKIE_BEFORE } from './console-requests';
 import { MARK, type FuzzRequest } from './fuzz-values';
 import { v1Request, v2Request } from './send-requests';
-import { RawHttpError, rawRequest, type RawResponse } from './raw-http';
+import { RawHttpError, rawRequest, type RawResponse } from './socket-request';
 
 /**
  * Throws generated requests at a real Herald (real SQLite file, real HTTP on loopback) and

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 
 import pg, { type Client, type Pool } from 'pg';
 
-import type { DeliveryStatus } from '../../db/models/delivery';
-import type { SendStatus } from '../../db/models/send';
+import type { DeliveryStatus } from '../models/delivery';
+import type { SendStatus } from '../models/send';
 import type { HeraldEventMap, HeraldEvents, HostedMessageEvent } from '../../events';
 import { errorMessage } from '../../lib/errors';
 import { createLogger } from '../../lib/logger';

@@ -43,7 +43,7 @@ function plainPlaceholders(
  * placeholder values, maybe a URL — built without zod's machinery, which costs a send more than
  * everything else it checks; undefined for anything else (recipients included), which zod then
  * parses and, when it refuses, words. The result is zod's to the key and its order (the request
- * is logged as JSON): test/unit/server/send-schemas-plain.test.ts compares the two on
+ * is logged as JSON): test/unit/server/features/sending/plain-v2-request.test.ts compares the two on
  * generated requests.
  */
 export function plainV2Request(input: Record<string, unknown>): V2Request | undefined {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { startHttpPeer, type HttpPeer } from '../../helpers/http-peer';
+import { startHttpPeer, type HttpPeer } from '../../helpers/recording-peer';
 import { ConsoleClient, startTestHerald, type TestHerald } from '../../helpers/herald';
 import { ConsolePage } from './console-page';
 import {

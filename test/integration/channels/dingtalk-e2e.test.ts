@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { Channel, Delivery } from '../../../server/db/models';
 import { startDingTalkPeer, type DingTalkPeer } from '../../fixtures/peers/dingtalk-peer';
-import { busiestWindow } from '../../fixtures/peers/http-peer';
+import { busiestWindow } from '../../fixtures/peers/platform-peer';
 import { startTestHerald, type TestHerald } from '../../helpers/herald';
 import { ManualClock } from '../../helpers/manual-clock';
 

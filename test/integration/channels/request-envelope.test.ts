@@ -5,7 +5,7 @@ import { createChannelRegistry } from '../../../server/channels/registry';
 import { SLACK_MAX_CHARS, createSlackAdapter } from '../../../server/channels/slack';
 import { rejectionOf } from '../../fixtures/peers/expect-delivery-error';
 import { adapterRuntime, outboundMessage } from '../../fixtures/peers/outbound-message';
-import { startHttpPeer, type HttpPeer } from '../../helpers/http-peer';
+import { startHttpPeer, type HttpPeer } from '../../helpers/recording-peer';
 
 /**
  * What every JSON-posting adapter puts around its body, against one plain loopback peer: the

@@ -2,7 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { startHttpPeer, type HttpPeer, type ReceivedRequest } from '../../helpers/http-peer';
+import { startHttpPeer, type HttpPeer, type ReceivedRequest } from '../../helpers/recording-peer';
 import { startTestHerald, type TestHerald } from '../../helpers/herald';
 
 const TOLERANCE_S = 5 * 60;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { Channel, Delivery } from '../../../server/db/models';
-import { busiestWindow } from '../../fixtures/peers/http-peer';
+import { busiestWindow } from '../../fixtures/peers/platform-peer';
 import { startWeComPeer, type WeComPeer } from '../../fixtures/peers/wecom-peer';
 import { startTestHerald, type TestHerald } from '../../helpers/herald';
 import { ManualClock } from '../../helpers/manual-clock';

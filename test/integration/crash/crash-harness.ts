@@ -10,7 +10,7 @@ import { expect } from 'vitest';
 import type { CrashPoint } from '../../../server/lib/crash-point';
 import { ADMIN, ConsoleClient, textInstances } from '../../helpers/herald';
 import { freePort, startHeraldProcess, type HeraldProcess } from '../../helpers/herald-process';
-import { startHttpPeer, type HttpPeer, type ReceivedRequest } from '../../helpers/http-peer';
+import { startHttpPeer, type HttpPeer, type ReceivedRequest } from '../../helpers/recording-peer';
 import { keptDatabases } from '../../helpers/test-database';
 
 /** Every send goes to two webhook channels, told apart at the peer by the path. */

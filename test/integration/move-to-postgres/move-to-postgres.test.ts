@@ -13,7 +13,7 @@ import { migrate } from '../../../server/db/migrate';
 import { openPostgresDatabase } from '../../../server/db/postgres/open-postgres';
 import { startServer, type HeraldServer } from '../../../server/index';
 import { ADMIN, ConsoleClient, startTestHerald, type TestHerald } from '../../helpers/herald';
-import { startHttpPeer, type HttpPeer } from '../../helpers/http-peer';
+import { startHttpPeer, type HttpPeer } from '../../helpers/recording-peer';
 import { createTestDatabase, dropTestDatabase } from '../../helpers/test-database';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the console's JSON answers */

@@ -10,7 +10,7 @@ import { migrate } from '../../../server/db/migrate';
 import { initModels } from '../../../server/db/models';
 import { Readiness } from '../../../server/features/ops/readiness';
 import { startTestHerald, type TestHerald } from '../../helpers/herald';
-import { rawRequest } from '../../helpers/raw-http';
+import { rawRequest } from '../../helpers/exact-request';
 
 /** The answer to a request whose last header line is sent only after `between` ran. */
 function requestAcross(port: number, path: string, between: () => void): Promise<string> {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { startHttpPeer, type HttpPeer } from '../../helpers/http-peer';
+import { startHttpPeer, type HttpPeer } from '../../helpers/recording-peer';
 import { startTestHerald, type TestHerald } from '../../helpers/herald';
 import { ManualClock } from '../../helpers/manual-clock';
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { Channel, HostedMessage, Send } from '../../../server/db/models';
 import { startTestHerald, type TestHerald } from '../../helpers/herald';
-import { rawRequest, type RawRequest, type RawResponse } from '../../helpers/raw-http';
+import { rawRequest, type RawRequest, type RawResponse } from '../../helpers/exact-request';
 
 const nestedArrays = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
 const nestedObjects = (levels: number) => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels);

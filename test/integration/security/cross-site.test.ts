@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { HostedMessage, Send } from '../../../server/db/models';
 import { startTestHerald, type TestHerald } from '../../helpers/herald';
-import { rawRequest, type RawRequest } from '../../helpers/raw-http';
+import { rawRequest, type RawRequest } from '../../helpers/exact-request';
 
 const ATTACKER = 'https://attacker.example';
 const DASHBOARD = 'https://dash.example';

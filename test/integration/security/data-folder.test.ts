@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 import { DataDirLockedError, startServer } from '../../../server/index';
-import { startHttpPeer, type HttpPeer } from '../../helpers/http-peer';
+import { startHttpPeer, type HttpPeer } from '../../helpers/recording-peer';
 import { ADMIN, startTestHerald } from '../../helpers/herald';
 import { onPostgres } from '../../helpers/test-database';
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HostedMessage, Send, User } from '../../../server/db/models';
 import { startServer } from '../../../server/index';
 import { startTestHerald, type TestHerald } from '../../helpers/herald';
-import { rawRequest } from '../../helpers/raw-http';
+import { rawRequest } from '../../helpers/exact-request';
 
 /** Sends raw bytes and resolves with everything the server answers before closing. */
 function rawExchange(port: number, bytes: string): Promise<string> {

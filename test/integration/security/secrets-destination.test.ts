@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startConnectProxy, type ConnectProxy } from '../../fixtures/peers/connect-proxy';
 import { startSmtpSink, type SmtpSink } from '../../fixtures/peers/smtp-sink';
-import { startHttpPeer, type HttpPeer } from '../../helpers/http-peer';
+import { startHttpPeer, type HttpPeer } from '../../helpers/recording-peer';
 import { startTestHerald, type TestHerald } from '../../helpers/herald';
 import { onPostgres, storedDatabase } from '../../helpers/test-database';
 

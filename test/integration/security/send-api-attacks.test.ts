@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { HostedMessage, IdempotencyKey, Send } from '../../../server/db/models';
-import { startHttpPeer, type HttpPeer } from '../../helpers/http-peer';
+import { startHttpPeer, type HttpPeer } from '../../helpers/recording-peer';
 import { startTestHerald, type TestHerald } from '../../helpers/herald';
 import { ManualClock } from '../../helpers/manual-clock';
 

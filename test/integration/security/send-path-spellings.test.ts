@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startTestHerald, type TestHerald } from '../../helpers/herald';
-import { rawRequest, type RawResponse } from '../../helpers/raw-http';
+import { rawRequest, type RawResponse } from '../../helpers/exact-request';
 
 /**
  * POSTs to the send paths spelt exactly so take a shorter way through the app than other

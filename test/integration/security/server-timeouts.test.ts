@@ -5,7 +5,7 @@ import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startTestHerald, type TestHerald } from '../../helpers/herald';
-import { rawRequest } from '../../helpers/raw-http';
+import { rawRequest } from '../../helpers/exact-request';
 
 /** Opens a socket, writes `bytes`, and records what the server answers until it closes it. */
 function openSocket(port: number, bytes: string) {

@@ -1,0 +1,183 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+
+import {
+  pruneIdempotencyKeys,
+  withIdempotency,
+  type IdempotencyDeps,
+} from '../../../server/features/sending/idempotency';
+import type { SendResponse } from '../../../server/features/sending/send-service';
+import { IdempotencyKey, Send } from '../../../server/db/models';
+import { startHttpPeer, type HttpPeer } from '../../helpers/recording-peer';
+import { startTestHerald, type TestHerald } from '../../helpers/herald';
+
+describe('Idempotency-Key', () => {
+  let herald: TestHerald;
+  let peer: HttpPeer;
+  let webhookId: number;
+
+  beforeAll(async () => {
+    herald = await startTestHerald();
+    peer = await startHttpPeer();
+    webhookId = (await herald.createChannel('webhook', { url: `${peer.url}/idem` })).id;
+  });
+  afterAll(async () => {
+    await herald.close(true);
+    await peer.close();
+  });
+
+  it('withIdempotency() returns the first answer and sends nothing twice (V2)', async () => {
+    const { token } = await herald.createTemplate({ text: 'once' }, [
+      { channelId: webhookId, contentType: 'text' },
+    ]);
+    const headers = { 'Idempotency-Key': 'v2-key-1' };
+    const first = await herald.sendV2({ token, title: 'idem v2' }, headers);
+    const second = await herald.sendV2({ token, title: 'idem v2' }, headers);
+    expect(second.status).toBe(first.status);
+    expect(second.body).toEqual(first.body);
+    await peer.waitForRequests(1);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(
+      peer.received.filter((r) => (r.json as { title: string }).title === 'idem v2'),
+    ).toHaveLength(1);
+    expect(await Send.count({ where: { title: 'idem v2' } })).toBe(1);
+  });
+
+  it('withIdempotency() handles concurrent repeats of one key as one send (V1)', async () => {
+    const { token } = await herald.createTask('idem-task', [
+      { channelId: webhookId, contentType: 'text' },
+    ]);
+    const headers = { 'Idempotency-Key': 'v1-concurrent' };
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        herald.sendV1({ token, title: 'idem v1', text: 'x' }, headers),
+      ),
+    );
+    for (const a of answers) expect(a.body).toEqual(answers[0].body);
+    expect(answers[0].body.data.status).toBe('sent');
+    expect(await Send.count({ where: { title: 'idem v1' } })).toBe(1);
+  });
+
+  it('withIdempotency() scopes keys per endpoint and frees a key whose request was refused', async () => {
+    const { token } = await herald.createTemplate({ text: 'x' }, [
+      { channelId: webhookId, contentType: 'text' },
+    ]);
+    const headers = { 'Idempotency-Key': 'shared-key' };
+    const refused = await herald.sendV2({ token, title: '' }, headers);
+    expect(refused.status).toBe(400);
+    const accepted = await herald.sendV2({ token, title: 'after refusal' }, headers);
+    expect(accepted.body.code).toBe(200);
+    const task = await herald.createTask('idem-scope', [
+      { channelId: webhookId, contentType: 'text' },
+    ]);
+    const v1 = await herald.sendV1(
+      { token: task.token, title: 'other endpoint', text: 'x' },
+      headers,
+    );
+    expect(v1.body.data.status).toBe('sent');
+  });
+
+  it('withIdempotency() refuses an over-long key', async () => {
+    const { token } = await herald.createTemplate({ text: 'x' }, [
+      { channelId: webhookId, contentType: 'text' },
+    ]);
+    const res = await herald.sendV2({ token, title: 't' }, { 'Idempotency-Key': 'k'.repeat(300) });
+    expect(res.status).toBe(400);
+    expect(res.body.msg).toMatch(/^Idempotency-Key:/);
+  });
+
+  it('withIdempotency() replays a key stored before keys named the credential, to its owner only', async () => {
+    const mine = await herald.createTemplate({ text: 'mine' }, [
+      { channelId: webhookId, contentType: 'text' },
+    ]);
+    const theirs = await herald.createTemplate({ text: 'theirs' }, [
+      { channelId: webhookId, contentType: 'text' },
+    ]);
+    // As the previous version stored it: the endpoint alone as the scope.
+    const earlier = { code: 200, msg: 'success', data: { token: mine.token, count: 1 } };
+    // Through the writer, as Herald writes: a model write beside it could land in a cycle
+    // still open on PostgreSQL's write connection, unseen by the reads that follow.
+    const store = (row: {
+      scope: string;
+      key: string;
+      response: { code: number; body: unknown };
+    }) => herald.server.ctx.writeLock.run(() => IdempotencyKey.create(row));
+    await store({ scope: 'v2', key: 'before-upgrade', response: { code: 200, body: earlier } });
+    const headers = { 'Idempotency-Key': 'before-upgrade' };
+    const replay = await herald.sendV2({ token: mine.token, title: 'legacy mine' }, headers);
+    expect(replay.body).toEqual(earlier);
+    expect(await Send.count({ where: { title: 'legacy mine' } })).toBe(0);
+    const other = await herald.sendV2({ token: theirs.token, title: 'legacy theirs' }, headers);
+    expect(other.body.data.token).toBe(theirs.token);
+    expect(await Send.count({ where: { title: 'legacy theirs' } })).toBe(1);
+
+    // V1: the stored answer names its send, whose task must be the caller's.
+    const a = await herald.createTask('legacy-a', [{ channelId: webhookId, contentType: 'text' }]);
+    const b = await herald.createTask('legacy-b', [{ channelId: webhookId, contentType: 'text' }]);
+    const sent = await herald.sendV1({ token: a.token, title: 'legacy v1 first', text: 'x' });
+    await store({ scope: 'v1', key: 'before-upgrade', response: { code: 200, body: sent.body } });
+    const v1Replay = await herald.sendV1(
+      { token: a.token, title: 'legacy v1 again', text: 'x' },
+      headers,
+    );
+    expect(v1Replay.body).toEqual(sent.body);
+    expect(await Send.count({ where: { title: 'legacy v1 again' } })).toBe(0);
+    const v1Other = await herald.sendV1(
+      { token: b.token, title: 'legacy v1 other', text: 'x' },
+      headers,
+    );
+    expect(v1Other.body.data.sendId).not.toBe(sent.body.data.sendId);
+    expect(await Send.count({ where: { title: 'legacy v1 other' } })).toBe(1);
+  });
+
+  describe('withIdempotency() on its own, against the same database', () => {
+    const HOUR = 60 * 60 * 1000;
+    const depsAt = (now: number) =>
+      ({
+        clock: { now: () => now },
+        writeLock: { run: <T>(fn: () => Promise<T>) => fn() },
+      }) as unknown as IdempotencyDeps;
+    const ok: SendResponse = { code: 200, msg: 'success', data: { n: 1 } };
+
+    it('takes keys of 1 to 255 characters', async () => {
+      const deps = depsAt(Date.now());
+      await expect(withIdempotency(deps, 'unit', '', async () => ok)).rejects.toMatchObject({
+        code: 400,
+        message: 'Idempotency-Key: must be 1 to 255 characters',
+      });
+      expect(await withIdempotency(deps, 'unit', 'k'.repeat(255), async () => ok)).toEqual(ok);
+    });
+
+    it('answers a repeat 409 when the first request with its key failed meanwhile', async () => {
+      const deps = depsAt(Date.now());
+      let fail!: (err: Error) => void;
+      const first = withIdempotency(
+        deps,
+        'unit',
+        'first-fails',
+        () => new Promise<SendResponse>((_resolve, reject) => (fail = reject)),
+      );
+      await vi.waitFor(() => expect(fail).toBeTypeOf('function'));
+      const looks = vi.spyOn(IdempotencyKey, 'findOne');
+      const repeat = withIdempotency(deps, 'unit', 'first-fails', async () => ok);
+      // The repeat found the key taken and waits for the first answer.
+      await vi.waitFor(() => expect(looks).toHaveBeenCalled());
+      fail(new Error('refused'));
+      await expect(first).rejects.toThrow('refused');
+      await expect(repeat).rejects.toMatchObject({
+        code: 409,
+        message:
+          'Idempotency-Key: the first request with this key failed; send again with a new key',
+      });
+      looks.mockRestore();
+    });
+
+    it('prunes keys only once they are 24 hours old', async () => {
+      const now = Date.now();
+      await withIdempotency(depsAt(now), 'unit', 'prune-me', async () => ok);
+      expect(await pruneIdempotencyKeys(depsAt(now + 23 * HOUR))).toBe(0);
+      expect(await IdempotencyKey.count({ where: { key: 'prune-me' } })).toBe(1);
+      expect(await pruneIdempotencyKeys(depsAt(now + 25 * HOUR))).toBeGreaterThanOrEqual(1);
+      expect(await IdempotencyKey.count({ where: { key: 'prune-me' } })).toBe(0);
+    });
+  });
+});

@@ -4,12 +4,11 @@ import { CONSOLE_BASE, named } from '../common';
 import { route } from '../route';
 
 /*
- * The settings' rules as the console changes them. server/config/settings-schema.ts keeps the
- * same rules with their defaults for the settings row; test/unit/contract/contract.test.ts
- * holds the two together until that file builds on this one.
+ * The settings' rules as the console changes them, one home for them:
+ * server/config/settings-schema.ts adds the defaults the settings row starts from.
  */
 
-const retryFields = {
+export const retryFields = {
   maxAttempts: z.number().int().min(1).max(50),
   baseDelayMs: z.number().int().min(10).max(3_600_000),
   maxDelayMs: z.number().int().min(10).max(86_400_000),
@@ -17,7 +16,7 @@ const retryFields = {
   jitter: z.number().min(0).max(1),
 };
 
-const retentionFields = {
+export const retentionFields = {
   /** Sends older than this many days are pruned with their deliveries and attempts; 0 = keep. */
   sendsDays: z.number().int().min(0).max(36_500),
   /** Hosted messages older than this many days are pruned; 0 = keep forever. */
@@ -45,14 +44,21 @@ const SEND_API_HTTP_STATUSES = ['code', 'always200'] as const;
 /** How the send APIs set the HTTP status: as the envelope's code, or always 200. */
 export type SendApiHttpStatus = (typeof SEND_API_HTTP_STATUSES)[number];
 
-const settingsFields = {
-  /** V1 accepts a plaintext task_id; off means task_id answers 401. */
+export const settingsFields = {
+  /**
+   * V1 accepts a plaintext task_id; off means task_id answers 401. Off on new installs: any web
+   * page or local program can guess a small integer id. Data folders from before this default
+   * changed keep it on (see the migration 2026-11-23-1000-keep-task-id-on-existing-installs).
+   */
   allowTaskId: z.boolean(),
   /** How long V1 waits for the first attempt of every delivery before answering. */
   v1WaitMs: z.number().int().min(0).max(120_000),
   /** Per-token send limit per minute; 0 = off. */
   rateLimitPerMinute: z.number().int().min(0).max(100_000),
-  /** Where people reach Herald: share links start with it; empty: Herald's own address. */
+  /**
+   * Where people reach Herald (e.g. https://herald.example.com, behind a reverse proxy): share
+   * links (`hostMessageUrl`) are built on it. Empty: Herald's own listening address.
+   */
   publicBaseUrl: z
     .string({ error: 'must be a string' })
     .trim()
@@ -62,13 +68,17 @@ const settingsFields = {
         "must be an absolute http:// or https:// address without query or fragment (e.g. https://herald.example.com), or empty for Herald's own address",
     })
     .transform((v) => v.replace(/\/+$/, '')),
-  /** 'code': the send APIs' HTTP status mirrors the envelope's code; 'always200': always 200. */
+  /**
+   * The send APIs' HTTP status: 'code' mirrors the envelope's code; 'always200' answers HTTP 200
+   * and only the envelope carries the code (Message Nest's behaviour, for clients that treat a
+   * non-2xx status as an exception before reading the body).
+   */
   sendApi: z
     .object({
       httpStatus: z.enum(SEND_API_HTTP_STATUSES, { error: 'must be "code" or "always200"' }),
     })
     .strict(),
-  /** The reader loads remote images in hosted messages without asking. */
+  /** The reader loads remote images in hosted messages without asking (they tell the sender when a message was read). */
   showRemoteImages: z.boolean(),
 };
 

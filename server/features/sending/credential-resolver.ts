@@ -75,16 +75,8 @@ export class CredentialResolver {
         if (legacy) return this.resolvedTask(legacy.id, 'legacy_task_id');
         throw new AppError(400, 'task_id: must be a positive integer');
       }
-      const { source: task, targets } = await this.lookup.task(id);
-      if (!task) throw new AppError(404, `task ${id} does not exist`);
       // Keyed on the parsed id: 1, 01, 0x1 and 1.0 are one task and one budget.
-      return {
-        source: task,
-        targets,
-        rateKey: `task:${task.id}`,
-        credential: `task_id:${task.id}`,
-        credentialKind: 'task_id',
-      };
+      return this.resolvedTask(id, 'task_id');
     }
     throw new AppError(400, 'token: is required (or task_id)');
   }
@@ -152,7 +144,7 @@ export class CredentialResolver {
 
   private async resolvedTask(
     id: number,
-    kind: 'legacy_token' | 'legacy_task_id',
+    kind: 'task_id' | 'legacy_token' | 'legacy_task_id',
   ): Promise<ResolvedSource<Task>> {
     const { source: task, targets } = await this.lookup.task(id);
     if (!task) throw new AppError(404, `task ${id} does not exist`);

@@ -1,13 +1,6 @@
-export const IMPORT_KINDS = [
-  'channels',
-  'tasks',
-  'templates',
-  'instances',
-  'schedules',
-  'hostedMessages',
-  'logs',
-] as const;
-export type ImportKind = (typeof IMPORT_KINDS)[number];
+import { IMPORT_KINDS, type ImportKind } from '../../../../contract/console/import';
+
+export { IMPORT_KINDS, type ImportKind };
 
 const LABELS: Record<ImportKind, string> = {
   channels: 'Channels',

@@ -9,6 +9,9 @@
  *
  * contract/ (the HTTP API's schemas, shared with the console in the browser) sits beside the
  * layers: any server folder may import it, and it imports nothing but zod and itself.
+ *
+ * cli/ (`herald send`, a client of the HTTP API) sits outside them too: only the assembly
+ * (server/bin.ts) imports it, and it imports nothing but Node's built-ins and itself.
  */
 /** The layers, top to bottom; a folder may import its own layer's folders and every layer below. */
 const LAYERS = [
@@ -55,11 +58,27 @@ module.exports = {
       to: { pathNot: ['^contract/', '^node_modules/zod/'] },
     },
     {
+      name: 'cli-http-only',
+      comment:
+        'cli/ (`herald send`) talks to Herald over HTTP only and starts fast: it imports Node built-ins and itself, never server/, contract/ (zod) or a package (docs/architecture.md)',
+      severity: 'error',
+      from: { path: '^cli/' },
+      to: { pathNot: ['^cli/'], dependencyTypesNot: ['core'] },
+    },
+    {
+      name: 'cli-only-from-bin',
+      comment:
+        'cli/ is a subcommand of the bin: only server/bin.ts loads it (docs/architecture.md)',
+      severity: 'error',
+      from: { path: '^(server|contract)/', pathNot: '^server/bin\\.ts$' },
+      to: { path: '^cli/' },
+    },
+    {
       name: 'no-circular',
       comment:
         'No import cycle between server or contract files, however long (two files importing each other included)',
       severity: 'error',
-      from: { path: '^(server|contract)/' },
+      from: { path: '^(server|contract|cli)/' },
       to: { circular: true },
     },
     {

@@ -9,5 +9,6 @@ export * from './control-chars';
 export * from './envelope';
 export * from './limits';
 export * from './public/preview';
+export * from './public/token-kind';
 export * from './route';
 export * from './send/index';

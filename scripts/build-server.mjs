@@ -2,6 +2,7 @@
  * Bundles the headless server and the `npm start` launcher with esbuild, so production runs
  * compiled JavaScript under plain Node (no TypeScript loader at run time):
  *   server/bin.ts    → out/server/cli.js       (`node out/server/cli.js`, the `herald` bin)
+ *                      (tiny: it imports `start`'s server or `send`'s cli/ chunk when asked)
  *   scripts/launcher.ts → out/server/launcher.js  (what scripts/start.mjs runs)
  *   server/queue/store/write-worker.ts → out/server/write-worker.js (the SQLite write
  *                      thread, found beside the chunk that starts it)

@@ -6,6 +6,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import { openApiDocument } from './api/openapi';
 import { createConsoleRouter, type ConsoleRouterDeps } from './api/console/console-router';
 import { createPreviewRouter, type PreviewRouterDeps } from './api/public/preview-router';
+import { createTokenKindRouter, type TokenKindRouterDeps } from './api/public/token-kind-router';
 import {
   createSendRouter,
   createSendRoutes,
@@ -44,6 +45,8 @@ export const CONTENT_SECURITY_POLICY = [
 export interface AppDeps {
   send: SendRouterDeps;
   preview: PreviewRouterDeps;
+  /** POST /api/public/token-kind. */
+  tokenKind: TokenKindRouterDeps;
   console: ConsoleRouterDeps;
   /** /healthz, /readyz and /metrics. */
   ops: OpsRouterDeps;
@@ -113,6 +116,7 @@ export function createApp(deps: AppDeps): Express {
     createCrossSiteGuard({ what: 'the preview API', corsOrigins: [], corsHint: false }),
   );
   app.use(createPreviewRouter(deps.preview));
+  app.use(createTokenKindRouter(deps.tokenKind));
   app.use('/api/console', createConsoleRouter(deps.console));
   app.get('/api/openapi.json', (_req, res) => {
     res.json(openApiDocument(deps.version));

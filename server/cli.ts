@@ -42,7 +42,8 @@ export function parseHeadlessOptions(
   });
   if (values.help) {
     console.log(
-      'Usage: npm start -- [--data-dir DIR] [--port N] [--host ADDR] [--allowed-hosts NAMES] [--cors-origins ORIGINS]\n' +
+      'Usage: herald [start] [--data-dir DIR] [--port N] [--host ADDR] [--allowed-hosts NAMES] [--cors-origins ORIGINS]\n' +
+        '       (npm start -- [options] from a checkout)\n' +
         `  --data-dir  data folder (HERALD_DATA_DIR, default ./data)\n` +
         `  --port      port (HERALD_PORT, default ${DEFAULT_PORT})\n` +
         `  --host      address to listen on (HERALD_HOST, default ${DEFAULT_HOST}; 0.0.0.0 opens Herald to the LAN)\n` +

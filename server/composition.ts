@@ -315,6 +315,7 @@ function composeApp(
       writeLock,
     },
     preview: { limiter: shared?.previewLimiter ?? new SendRateLimiter(), clock },
+    tokenKind: { tokens },
     ops,
     console: {
       auth: {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 import { contentTypeSchema, named, timestampSchema } from '../common';
 import { route } from '../route';
+import { tokenKindRoute } from './token-kind';
 
 /** A hosted message as its share link shows it. */
 export const publicPreviewSchema = named(
@@ -31,5 +32,8 @@ export const publicRoutes = {
       params: z.object({ key: z.string() }),
       response: publicPreviewSchema,
     }),
+  },
+  tokens: {
+    kind: tokenKindRoute,
   },
 };

@@ -4,7 +4,13 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { consoleRoutes, publicRoutes, routesOf, sendRoutes, type RouteSpec } from '../../../contract';
+import {
+  consoleRoutes,
+  publicRoutes,
+  routesOf,
+  sendRoutes,
+  type RouteSpec,
+} from '../../../contract';
 import { ADMIN, startTestHerald, type ApiResult, type TestHerald } from '../../helpers/herald';
 import { buildSqliteMessageNest } from '../message-nest/mn-fixture';
 
@@ -227,6 +233,10 @@ describe('the console API answers what the contract describes', () => {
       },
     });
     await call(messages.revokeLink, { id: first.id });
+    for (const kindOf of [token, mixedToken]) {
+      const kind = await herald.post(publicRoutes.tokens.kind.path, { token: kindOf });
+      answers.push({ spec: publicRoutes.tokens.kind, res: kind });
+    }
 
     const { schedules } = consoleRoutes;
     const schedule = await call(schedules.create, {

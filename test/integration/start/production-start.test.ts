@@ -42,6 +42,49 @@ describe('the production bundle behind npm start', () => {
     }
   });
 
+  it('is the herald bin: --help lists the commands, and send loads no server code', async () => {
+    const run = (args: string[]) =>
+      new Promise<{ code: number | null; stdout: string }>((resolve) => {
+        const child = spawn(process.execPath, [path.join(outDir, 'cli.js'), ...args], {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let stdout = '';
+        child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+        child.once('close', (code) => resolve({ code, stdout }));
+      });
+    const help = await run(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^ {2}start {3}run Herald headless/m);
+    expect(help.stdout).toMatch(/^ {2}send {4}send one message/m);
+    const sendHelp = await run(['send', '--help']);
+    expect([sendHelp.code, sendHelp.stdout]).toEqual([0, expect.stringContaining('Examples:')]);
+
+    // What `herald send` loads: the entry, the send chunk it imports when asked, and every chunk
+    // those import statically. None holds the server (Express, Sequelize, zod).
+    const importsOf = (file: string) =>
+      [
+        ...readFileSync(path.join(outDir, file), 'utf8').matchAll(
+          /(?:from|import)\s*"\.\/([^"]+)"/g,
+        ),
+      ].map((m) => m[1]);
+    const entry = readFileSync(path.join(outDir, 'cli.js'), 'utf8');
+    const sendChunk = /import\("\.\/(send-[^"]+)"\)/.exec(entry)?.[1];
+    expect(sendChunk).toBeDefined();
+    const loaded = new Set<string>();
+    const queue = ['cli.js', sendChunk!, ...importsOf('cli.js')];
+    while (queue.length > 0) {
+      const file = queue.pop()!;
+      if (loaded.has(file)) continue;
+      loaded.add(file);
+      queue.push(...importsOf(file));
+    }
+    for (const file of loaded) {
+      const source = readFileSync(path.join(outDir, file), 'utf8');
+      expect(source.length, file).toBeLessThan(50_000);
+      expect(source, file).not.toMatch(/sequelize|express|zod/i);
+    }
+  });
+
   // The tests run the sources; the bundle splits modules into chunks (some loaded only when
   // first used) whose exports can differ from the sources' view: a whole send, accept to
   // delivery, runs through it.

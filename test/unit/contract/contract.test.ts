@@ -127,6 +127,7 @@ describe('openApiDocument()', () => {
       '/api/v1/message/send',
       '/api/v2/message/send',
       '/api/public/preview/{key}',
+      '/api/public/token-kind',
     ]);
   });
 

@@ -1,0 +1,211 @@
+/**
+ * `herald send`'s command line, read into what to send. Pure: flags, environment and the
+ * config file's values come in, a request description or a usage error comes out; the
+ * network, stdin and exit codes are cli/send.ts's. No Herald server code and no zod, so
+ * `herald send` starts in the time Node takes to start.
+ */
+import { parseArgs } from 'node:util';
+
+/** Herald's own default address (server/config/herald-config.ts: DEFAULT_HOST, DEFAULT_PORT). */
+export const DEFAULT_URL = 'http://127.0.0.1:8765';
+
+/** ntfy's priority names, as issue 24 names them, and the number each stands for. */
+export const PRIORITY_NAMES: Readonly<Record<string, number>> = {
+  min: 1,
+  low: 2,
+  default: 3,
+  high: 4,
+  max: 5,
+  urgent: 5,
+};
+
+/** The send API's limits the CLI checks before sending (docs/send-api.md). */
+const IDEMPOTENCY_KEY_MAX = 255;
+const DEDUP_KEY_MAX = 200;
+
+/** Values from ~/.config/herald/cli.json (cli/cli-config.ts). */
+export interface FileConfig {
+  url?: string;
+  token?: string;
+}
+
+/** What one `herald send` sends. */
+export interface SendOptions {
+  /** Herald's base address, without a trailing slash. */
+  url: string;
+  token: string;
+  title: string;
+  /** `--text TEXT`; undefined when the text comes from stdin (no --text, or `--text -`). */
+  text: string | undefined;
+  /** `-p key=value`, in order; a later key wins. */
+  placeholders: Record<string, string>;
+  idempotencyKey: string | undefined;
+  json: boolean;
+}
+
+export type ParsedSend =
+  | { kind: 'send'; options: SendOptions }
+  | { kind: 'help' }
+  | { kind: 'usage-error'; message: string };
+
+export const SEND_HELP = `Usage: herald send [--url URL] [--token T] --title TITLE [--text TEXT | stdin]
+                   [-p key=value ...] [--idempotency-key K] [--json]
+
+Sends one message through Herald's send API. A template token goes to V2
+(/api/v2/message/send), a task token to V1 (/api/v1/message/send): Herald tells
+which it is (POST /api/public/token-kind).
+
+Options:
+  --url URL              Herald's address (HERALD_URL, the config file's "url",
+                         default ${DEFAULT_URL})
+  --token T              a template or task token (HERALD_TOKEN, the config
+                         file's "token")
+  --title TITLE          the message's title (required)
+  --text TEXT            the text; absent or "-", it is read from stdin when stdin
+                         is a pipe or a file. With a template token the text fills
+                         the {{text}} placeholder (unless -p text=... is given)
+  -p, --placeholder key=value
+                         a template placeholder's value (repeatable; template
+                         tokens only)
+  --idempotency-key K    sent as the Idempotency-Key header: a repeat within 24
+                         hours gets the first answer and sends nothing again
+  --priority P           1-5 or min/low/default/high/max/urgent: refused for now,
+                         this Herald does not take a priority yet
+  --dedup-key K          refused for now, this Herald does not take one yet
+  --json                 print Herald's answer ({code, msg, data}) as JSON
+  -h, --help             this help
+
+Config file: $XDG_CONFIG_HOME/herald/cli.json (default ~/.config/herald/cli.json),
+e.g. {"url": "http://127.0.0.1:8765", "token": "..."}; flags win over
+HERALD_URL/HERALD_TOKEN, which win over the file.
+
+Exit codes: 0 accepted, 1 refused by Herald (its msg is printed), 2 usage error,
+3 Herald unreachable.
+
+Examples:
+  herald send --token "$TOKEN" --title "Disk alert" -p host=web-3 -p pct=98
+  make 2>&1 | herald send --title build
+  herald send --title "Backup done" --text "nightly backup finished"
+  herald send --title deploy --text ok --idempotency-key "deploy-$GIT_SHA" --json
+`;
+
+const usage = (message: string): ParsedSend => ({ kind: 'usage-error', message });
+
+/** `1`–`5` or an ntfy name, as a number; undefined when it is neither. */
+export function parsePriority(value: string): number | undefined {
+  const trimmed = value.trim().toLowerCase();
+  if (/^[1-5]$/.test(trimmed)) return Number(trimmed);
+  return Object.hasOwn(PRIORITY_NAMES, trimmed) ? PRIORITY_NAMES[trimmed] : undefined;
+}
+
+/** A base URL Herald can be reached at: http(s), no query or fragment; trailing slashes dropped. */
+function baseUrl(value: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    return undefined;
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return undefined;
+  if (parsed.search || parsed.hash || parsed.username || parsed.password) return undefined;
+  return parsed.href.replace(/\/+$/, '');
+}
+
+const nonEmpty = (value: string | undefined) =>
+  value === undefined || value === '' ? undefined : value;
+
+/** Flags > environment (HERALD_URL, HERALD_TOKEN) > config file > default. */
+export function parseSendArgs(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  file: FileConfig = {},
+): ParsedSend {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: {
+        url: { type: 'string' },
+        token: { type: 'string' },
+        title: { type: 'string' },
+        text: { type: 'string' },
+        placeholder: { type: 'string', short: 'p', multiple: true },
+        priority: { type: 'string' },
+        'dedup-key': { type: 'string' },
+        'idempotency-key': { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      allowPositionals: false,
+      strict: true,
+    }));
+  } catch (err) {
+    return usage(err instanceof Error ? err.message : String(err));
+  }
+  if (values.help) return { kind: 'help' };
+
+  const urlText = nonEmpty(values.url) ?? nonEmpty(env.HERALD_URL) ?? file.url ?? DEFAULT_URL;
+  const url = baseUrl(urlText);
+  if (url === undefined) {
+    return usage(`--url: "${urlText}" is not an http:// or https:// address of Herald`);
+  }
+  const token = nonEmpty(values.token) ?? nonEmpty(env.HERALD_TOKEN) ?? nonEmpty(file.token);
+  if (token === undefined) {
+    return usage('--token is required (or HERALD_TOKEN, or "token" in the config file)');
+  }
+  if (values.title === undefined || values.title.trim() === '') {
+    return usage('--title is required and must not be empty');
+  }
+
+  const placeholders: Record<string, string> = {};
+  for (const pair of values.placeholder ?? []) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) return usage(`-p: "${pair}" is not key=value`);
+    placeholders[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+
+  // Issue 24's priority and dedup: checked as they will be taken, refused until the send APIs
+  // take them (contract/send/requests.ts has no such fields), rather than dropped unseen.
+  if (values.priority !== undefined) {
+    if (parsePriority(values.priority) === undefined) {
+      return usage(
+        `--priority: "${values.priority}" is not 1-5 or min, low, default, high, max, urgent`,
+      );
+    }
+    return usage(
+      '--priority: this Herald does not support message priorities yet; leave the flag out',
+    );
+  }
+  const dedupKey = values['dedup-key'];
+  if (dedupKey !== undefined) {
+    if (dedupKey === '' || dedupKey.length > DEDUP_KEY_MAX) {
+      return usage(`--dedup-key: must be 1 to ${DEDUP_KEY_MAX} characters`);
+    }
+    return usage('--dedup-key: this Herald does not support dedup keys yet; leave the flag out');
+  }
+
+  const idempotencyKey = values['idempotency-key'];
+  if (
+    idempotencyKey !== undefined &&
+    (idempotencyKey.trim() === '' ||
+      idempotencyKey.length > IDEMPOTENCY_KEY_MAX ||
+      !/^[\x20-\x7e]+$/.test(idempotencyKey))
+  ) {
+    return usage(
+      `--idempotency-key: must be 1 to ${IDEMPOTENCY_KEY_MAX} printable ASCII characters (an HTTP header)`,
+    );
+  }
+
+  return {
+    kind: 'send',
+    options: {
+      url,
+      token,
+      title: values.title,
+      text: values.text === '-' ? undefined : values.text,
+      placeholders,
+      idempotencyKey,
+      json: values.json ?? false,
+    },
+  };
+}

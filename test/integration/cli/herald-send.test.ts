@@ -1,0 +1,256 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { startTestHerald, textInstances, type TestHerald } from '../../helpers/herald';
+import { freePort } from '../../helpers/herald-process';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- tests read loosely typed JSON answers */
+
+const root = path.join(import.meta.dirname, '..', '..', '..');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * `herald send` as a user runs it: the bin's real entry (server/bin.ts, through tsx) in a
+ * child process, against a real Herald over loopback HTTP. The bundle's entry is the same
+ * module (test/integration/start/production-start.test.ts runs the built one).
+ */
+describe('herald send, run as a process', () => {
+  let herald: TestHerald;
+  let hostedId: number;
+  let configHome: string;
+
+  beforeAll(async () => {
+    herald = await startTestHerald();
+    hostedId = (await herald.createChannel('hosted', {})).id;
+    configHome = mkdtempSync(path.join(tmpdir(), 'herald-cli-config-'));
+  });
+  afterAll(async () => {
+    await herald.close(true);
+    rmSync(configHome, { recursive: true, force: true });
+  });
+
+  /** Runs `herald send ARGS`; env has no HERALD_URL/HERALD_TOKEN and an empty config folder. */
+  const send = (
+    args: string[],
+    options: { stdin?: string; env?: Record<string, string> } = {},
+  ): Promise<Run> => {
+    const { HERALD_URL: _u, HERALD_TOKEN: _t, ...env } = process.env;
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/bin.ts', 'send', ...args], {
+      cwd: root,
+      env: { ...env, XDG_CONFIG_HOME: path.join(configHome, 'empty'), ...options.env },
+      stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    if (options.stdin !== undefined) child.stdin!.end(options.stdin);
+    return new Promise((resolve) =>
+      child.once('close', (code) => resolve({ code, stdout, stderr })),
+    );
+  };
+
+  const messagesTitled = async (title: string) =>
+    ((await herald.console.ok('GET', `/messages?q=${encodeURIComponent(title)}`)).items as any[])
+      .filter((m) => m.title === title)
+      .map((m) => m.content as string);
+
+  /** A template of this text, each {{key}} in it a placeholder, sending to the hosted channel. */
+  const template = (text: string) => {
+    const keys = [...new Set([...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]))];
+    const placeholders = keys.map((key) => ({ key, label: key }));
+    return herald
+      .createTemplate({ text, placeholders }, textInstances([hostedId]))
+      .then((t) => t.token);
+  };
+
+  it('a template token goes through V2, -p filling its placeholders', async () => {
+    const token = await template('{{host}} disk at {{pct}}%');
+    const run = await send([
+      '--url',
+      herald.url,
+      '--token',
+      token,
+      '--title',
+      'cli v2',
+      '-p',
+      'host=web-3',
+      '-p',
+      'pct=98',
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    // The hosted instance's share link on the second line.
+    expect(run.stdout).toMatch(
+      /^accepted: queued to 1 instance\nhttp:\/\/127\.0\.0\.1:\d+\/preview\/\S+\n$/,
+    );
+    expect(await messagesTitled('cli v2')).toEqual(['web-3 disk at 98%']);
+  });
+
+  it('a task token goes through V1 with --text', async () => {
+    const { token } = await herald.createTask('cli-task', textInstances([hostedId]));
+    const run = await send([
+      '--url',
+      herald.url,
+      '--token',
+      token,
+      '--title',
+      'cli v1',
+      '--text',
+      'ok',
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^accepted: sent \(send \d+\)\n/);
+    expect(await messagesTitled('cli v1')).toEqual(['ok']);
+  });
+
+  it('reads the text from stdin: V1 sends it, V2 fills {{text}} with it', async () => {
+    const { token: taskToken } = await herald.createTask('cli-stdin', textInstances([hostedId]));
+    const v1 = await send(['--url', herald.url, '--token', taskToken, '--title', 'cli stdin v1'], {
+      stdin: 'line one\nline two\n',
+    });
+    expect(v1.code, v1.stderr).toBe(0);
+    expect(await messagesTitled('cli stdin v1')).toEqual(['line one\nline two']);
+
+    const token = await template('build log:\n{{text}}');
+    const v2 = await send(
+      ['--url', herald.url, '--token', token, '--title', 'cli stdin v2', '--text', '-'],
+      { stdin: 'make: *** [all] Error 2\n' },
+    );
+    expect(v2.code, v2.stderr).toBe(0);
+    expect(await messagesTitled('cli stdin v2')).toEqual(['build log:\nmake: *** [all] Error 2']);
+  });
+
+  it('exits 1 with Herald’s msg when Herald refuses', async () => {
+    const bad = await send(['--url', herald.url, '--token', 'A'.repeat(56), '--title', 'x']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('token: not a Herald token');
+
+    // A template without instances: V2's own contract msg comes through.
+    const { token } = await herald.createTemplate({ text: 'x' }, []);
+    const refused = await send(['--url', herald.url, '--token', token, '--title', 'x']);
+    expect(refused).toMatchObject({ code: 1, stderr: 'herald send: 模板没有配置发送实例\n' });
+  });
+
+  it('--json prints Herald’s answer, accepted or refused', async () => {
+    const token = await template('json {{x}}');
+    const ok = await send(['--url', herald.url, '--token', token, '--title', 'cli json', '--json']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout)).toEqual({
+      code: 200,
+      msg: 'success',
+      data: { token, count: 1, hostMessageUrl: expect.stringMatching(/\/preview\//) },
+    });
+
+    const bad = await send(['--url', herald.url, '--token', 'nope', '--title', 'x', '--json']);
+    expect(bad.code).toBe(1);
+    expect(JSON.parse(bad.stdout)).toMatchObject({ code: 400, data: null });
+  });
+
+  it('exits 2 on usage errors, before sending anything', async () => {
+    const { token: taskToken } = await herald.createTask('cli-usage', textInstances([hostedId]));
+    const cases: Array<[string[], string]> = [
+      [['--token', 't'], '--title is required'],
+      [['--title', 'x'], '--token is required'],
+      [['--token', 't', '--title', 'x', '--bogus'], "Unknown option '--bogus'"],
+      [['--token', 't', '--title', 'x', '-p', 'novalue'], '"novalue" is not key=value'],
+      [['--token', 't', '--title', 'x', '--priority', '9'], 'is not 1-5'],
+      [
+        ['--token', 't', '--title', 'x', '--priority', 'high'],
+        'does not support message priorities yet',
+      ],
+      [['--token', 't', '--title', 'x', '--dedup-key', 'k'], 'does not support dedup keys yet'],
+      [['--token', 't', '--title', 'x', '--url', 'ftp://h'], 'is not an http:// or https://'],
+      // Known only once Herald says the token is a task's.
+      [
+        ['--url', herald.url, '--token', taskToken, '--title', 'x', '-p', 'a=b', '--text', 't'],
+        '-p fills a template',
+      ],
+      [['--url', herald.url, '--token', taskToken, '--title', 'cli no text'], 'sends a text'],
+    ];
+    for (const [args, message] of cases) {
+      const run = await send(args);
+      expect([run.code, run.stderr], args.join(' ')).toEqual([2, expect.stringContaining(message)]);
+    }
+    expect(await messagesTitled('cli no text')).toEqual([]);
+  });
+
+  it('exits 3 when nothing listens at the address', async () => {
+    const port = await freePort();
+    const run = await send(['--url', `http://127.0.0.1:${port}`, '--token', 't', '--title', 'x']);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain(`cannot reach Herald at http://127.0.0.1:${port}`);
+  });
+
+  it('takes the address and token from HERALD_URL/HERALD_TOKEN, then the config file; flags win', async () => {
+    const token = await template('defaults {{n}}');
+    const fromEnv = await send(['--title', 'cli env', '-p', 'n=1'], {
+      env: { HERALD_URL: herald.url, HERALD_TOKEN: token },
+    });
+    expect(fromEnv.code, fromEnv.stderr).toBe(0);
+
+    mkdirSync(path.join(configHome, 'with-file', 'herald'), { recursive: true });
+    writeFileSync(
+      path.join(configHome, 'with-file', 'herald', 'cli.json'),
+      JSON.stringify({ url: herald.url, token }),
+    );
+    const fromFile = await send(['--title', 'cli file', '-p', 'n=2'], {
+      env: { XDG_CONFIG_HOME: path.join(configHome, 'with-file') },
+    });
+    expect(fromFile.code, fromFile.stderr).toBe(0);
+
+    // The environment wins over the file, a flag over the environment.
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    const envOverFile = await send(['--title', 'cli env over file'], {
+      env: { XDG_CONFIG_HOME: path.join(configHome, 'with-file'), HERALD_URL: closed },
+    });
+    expect(envOverFile.code).toBe(3);
+    const flagOverEnv = await send(['--url', herald.url, '--title', 'cli flag', '-p', 'n=3'], {
+      env: { XDG_CONFIG_HOME: path.join(configHome, 'with-file'), HERALD_URL: closed },
+    });
+    expect(flagOverEnv.code, flagOverEnv.stderr).toBe(0);
+
+    expect(await messagesTitled('cli env')).toEqual(['defaults 1']);
+    expect(await messagesTitled('cli file')).toEqual(['defaults 2']);
+    expect(await messagesTitled('cli flag')).toEqual(['defaults 3']);
+
+    writeFileSync(path.join(configHome, 'with-file', 'herald', 'cli.json'), '{"url": ');
+    const broken = await send(['--title', 'x'], {
+      env: { XDG_CONFIG_HOME: path.join(configHome, 'with-file') },
+    });
+    expect([broken.code, broken.stderr]).toEqual([
+      2,
+      expect.stringContaining('cli.json: not JSON'),
+    ]);
+  });
+
+  it('--idempotency-key: a repeat gets the first answer and sends nothing again', async () => {
+    const token = await template('once {{n}}');
+    const args = ['--url', herald.url, '--token', token, '--title', 'cli once', '--json'];
+    const first = await send([...args, '-p', 'n=1', '--idempotency-key', 'cli-key-1']);
+    const again = await send([...args, '-p', 'n=2', '--idempotency-key', 'cli-key-1']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toEqual(JSON.parse(first.stdout));
+    expect(await messagesTitled('cli once')).toEqual(['once 1']);
+
+    const other = await send([...args, '-p', 'n=3', '--idempotency-key', 'cli-key-2']);
+    expect(other.code, other.stderr).toBe(0);
+    expect((await messagesTitled('cli once')).sort()).toEqual(['once 1', 'once 3']);
+  });
+
+  it('--help shows the options and examples', async () => {
+    const run = await send(['--help']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Examples:');
+    expect(run.stdout).toContain('make 2>&1 | herald send --title build');
+  });
+});

@@ -54,6 +54,8 @@ const NOT_CALLED: Record<string, string> = {
   'GET /api/console/me': 'GET /status answers the user too',
   'GET /api/console/messages/unread-count': 'the message list answers unreadCount too',
   'PATCH /api/console/templates/{id}': 'the console saves with PUT',
+  'POST /api/public/token-kind':
+    'for `herald send` (cli/), which tells task from template tokens with it',
 };
 
 const label = (spec: RouteSpec) => `${spec.method.toUpperCase()} ${spec.path}`;

@@ -6,6 +6,8 @@
  */
 import { parseArgs } from 'node:util';
 
+import { LIMITS } from '../contract/limits';
+
 /** Herald's own default address (server/config/herald-config.ts: DEFAULT_HOST, DEFAULT_PORT). */
 export const DEFAULT_URL = 'http://127.0.0.1:8765';
 
@@ -19,8 +21,7 @@ export const PRIORITY_NAMES: Readonly<Record<string, number>> = {
   urgent: 5,
 };
 
-/** The send API's limits the CLI checks before sending (docs/send-api.md). */
-const IDEMPOTENCY_KEY_MAX = 255;
+/** The dedup key's length (the idempotency key's is the send API's own, in LIMITS). */
 const DEDUP_KEY_MAX = 200;
 
 /** Values from ~/.config/herald/cli.json (cli/cli-config.ts). */
@@ -188,11 +189,11 @@ export function parseSendArgs(
   if (
     idempotencyKey !== undefined &&
     (idempotencyKey.trim() === '' ||
-      idempotencyKey.length > IDEMPOTENCY_KEY_MAX ||
+      idempotencyKey.length > LIMITS.idempotencyKeyChars ||
       !/^[\x20-\x7e]+$/.test(idempotencyKey))
   ) {
     return usage(
-      `--idempotency-key: must be 1 to ${IDEMPOTENCY_KEY_MAX} printable ASCII characters (an HTTP header)`,
+      `--idempotency-key: must be 1 to ${LIMITS.idempotencyKeyChars} printable ASCII characters (an HTTP header)`,
     );
   }
 

@@ -60,10 +60,10 @@ module.exports = {
     {
       name: 'cli-http-only',
       comment:
-        'cli/ (`herald send`) talks to Herald over HTTP only and starts fast: it imports Node built-ins, itself and the send limits (contract/limits.ts, no imports of its own), never server/, the rest of contract/ (zod) or a package (docs/architecture.md)',
+        'cli/ (`herald send`) talks to Herald over HTTP only and starts fast: it imports Node built-ins, itself, the send limits and the priority names (contract/limits.ts, contract/priority.ts: no imports of their own), never server/, the rest of contract/ (zod) or a package (docs/architecture.md)',
       severity: 'error',
       from: { path: '^cli/' },
-      to: { pathNot: ['^cli/', '^contract/limits\\.ts$'], dependencyTypesNot: ['core'] },
+      to: { pathNot: ['^cli/', '^contract/(limits|priority)\\.ts$'], dependencyTypesNot: ['core'] },
     },
     {
       name: 'cli-only-from-bin',

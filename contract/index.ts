@@ -8,6 +8,7 @@ export * from './console/index';
 export * from './control-chars';
 export * from './envelope';
 export * from './limits';
+export * from './priority';
 export * from './public/preview';
 export * from './public/token-kind';
 export * from './route';

@@ -14,4 +14,9 @@ export const LIMITS = {
   urlChars: 2048,
   idempotencyKeyChars: 255,
   idempotencyTtlMs: 24 * 60 * 60 * 1000,
+  /** A send's `dedupKey` (issue 24, dedup for alert storms). */
+  dedupKeyChars: 200,
+  /** A send's `dedupWindow`, in seconds: 300 when left out, at most a day. */
+  dedupWindowDefaultSeconds: 300,
+  dedupWindowMaxSeconds: 24 * 60 * 60,
 } as const;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { named } from '../common';
 import { controlCharMessage, findControlChar } from '../control-chars';
 import { LIMITS } from '../limits';
+import { parsePriority, PRIORITY_NAMES } from '../priority';
 
 /*
  * What the two send APIs take (docs/send-api.md). The server parses every request with these
@@ -68,6 +69,49 @@ const url = text({ error: 'must be a string' })
   .max(LIMITS.urlChars, `must be at most ${LIMITS.urlChars} characters`)
   .nullish();
 
+/**
+ * `priority`: 1 (min) … 5 (max) or ntfy's names; parsed to its number. Left out, each channel
+ * uses its own default (docs/send-api.md "Priority").
+ */
+const priority = z
+  .union([z.number(), z.string()], {
+    error: `must be 1 to 5 or one of ${Object.keys(PRIORITY_NAMES).join(', ')}`,
+  })
+  .transform((value, ctx) => {
+    const parsed = parsePriority(value);
+    if (parsed === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be 1 to 5 or one of ${Object.keys(PRIORITY_NAMES).join(', ')}`,
+      });
+      return z.NEVER;
+    }
+    return parsed;
+  });
+
+/** `dedupKey`: sends with the same key on one task or template within the window are not delivered again. */
+const dedupKey = text({ error: 'must be a string' })
+  .trim()
+  .min(1, 'must not be empty')
+  .max(LIMITS.dedupKeyChars, `must be at most ${LIMITS.dedupKeyChars} characters`);
+
+/** `dedupWindow`: seconds, 300 when left out, at most a day. */
+const dedupWindow = z
+  .number({ error: 'must be a whole number of seconds' })
+  .int('must be a whole number of seconds')
+  .min(1, 'must be at least 1 second')
+  .max(
+    LIMITS.dedupWindowMaxSeconds,
+    `must be at most ${LIMITS.dedupWindowMaxSeconds} seconds (a day)`,
+  );
+
+/** The fields both send APIs (and the hooks) take beside their own. */
+const sendExtras = {
+  priority: optional(priority),
+  dedupKey: optional(dedupKey),
+  dedupWindow: optional(dedupWindow),
+};
+
 /** V1: the caller sends the content on every call. Unknown fields are ignored. */
 export const v1RequestSchema = named(
   'V1Request',
@@ -93,6 +137,7 @@ export const v1RequestSchema = named(
     /** Kept with hosted messages and sent where a channel supports a link. */
     url,
     mode: optional(z.enum(['sync', 'async'], { error: 'must be "sync" or "async"' })),
+    ...sendExtras,
   }),
 );
 export type V1Request = z.infer<typeof v1RequestSchema>;
@@ -129,6 +174,7 @@ export const v2RequestSchema = named(
     placeholders: optional(placeholderValues),
     recipients: optional(recipients),
     url,
+    ...sendExtras,
   }),
 );
 export type V2Request = z.infer<typeof v2RequestSchema>;

@@ -33,7 +33,14 @@ describe('what Message Nest clients send and read', () => {
       expect(optionalFields(v1RequestSchema)).toEqual(
         expect.arrayContaining(['token', 'task_id', 'text', 'at_all', 'recipients', 'url', 'mode']),
       );
-      expect(optionalFields(v2RequestSchema)).toEqual(['placeholders', 'recipients', 'url']);
+      expect(optionalFields(v2RequestSchema)).toEqual([
+        'placeholders',
+        'recipients',
+        'url',
+        'priority',
+        'dedupKey',
+        'dedupWindow',
+      ]);
     });
 
     it('V1 accepts null in each optional field, and in all of them at once', async () => {

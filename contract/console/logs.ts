@@ -12,7 +12,11 @@ import {
 } from '../common';
 import { route } from '../route';
 
-export const SEND_STATUSES = ['pending', 'sent', 'partial', 'failed'] as const;
+/**
+ * `suppressed`: accepted and recorded but not delivered, because an earlier send with the same
+ * dedup key on the same task or template opened a window still open (docs/send-api.md).
+ */
+export const SEND_STATUSES = ['pending', 'sent', 'partial', 'failed', 'suppressed'] as const;
 export const sendStatusSchema = named('SendStatus', z.enum(SEND_STATUSES));
 export type SendStatus = z.infer<typeof sendStatusSchema>;
 
@@ -60,6 +64,14 @@ export const sendSchema = named(
     credential: z.enum(['token', 'legacy_token', 'task_id', 'legacy_task_id']).nullable(),
     sentCount: z.number().int().min(0),
     failedCount: z.number().int().min(0),
+    /** 1 (min) … 5 (max) as the sender gave it; null: none given, each channel's default. */
+    priority: z.number().int().min(1).max(5).nullable(),
+    /** The sender's dedupKey, if any. */
+    dedupKey: z.string().nullable(),
+    /** A suppressed send: the send whose dedup window it fell in. */
+    suppressedBy: z.number().int().positive().nullable(),
+    /** How many later sends were suppressed within this send's dedup window. */
+    suppressedCount: z.number().int().min(0),
     createdAt: timestampSchema,
     updatedAt: timestampSchema,
   }),
@@ -77,6 +89,10 @@ export const deliverySchema = named(
     contentType: contentTypeSchema,
     recipient: z.string().nullable(),
     status: deliveryStatusSchema,
+    /** 1 … 5, or null: the channel's own default. */
+    priority: z.number().int().min(1).max(5).nullable(),
+    /** Sends with the same dedup key suppressed between the last delivered one and this one. */
+    repeats: z.number().int().min(0),
     attempts: z.number().int().min(0),
     /** When a queued or retrying delivery is tried next; null otherwise. */
     nextAttemptAt: timestampSchema.nullable(),

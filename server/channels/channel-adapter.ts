@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 
+import type { Priority } from '../../contract/priority';
 import type { Clock } from '../lib/clock';
 
 export const CONTENT_TYPES = ['text', 'html', 'markdown'] as const;
@@ -26,6 +27,17 @@ export interface OutboundMessage {
   /** The fixed recipient of the instance, or one dynamic recipient; null where the kind has none. */
   recipient: string | null;
   mentions: Mentions;
+  /**
+   * 1 (min) … 5 (max) as the sender gave it; null when none was given, and then the channel's
+   * own default applies (docs/send-api.md "Priority" has each kind's mapping).
+   */
+  priority: Priority | null;
+  /**
+   * How many sends with the same dedup key were suppressed between the last delivered one and
+   * this one (0 when none were): the `repeats` placeholder's value, and `"repeats"` in the
+   * custom webhook's body.
+   */
+  repeats: number;
 }
 
 /** A stored hosted message, as the hosted channel hands it to the reader. */

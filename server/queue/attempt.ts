@@ -1,3 +1,4 @@
+import { parsePriority } from '../../contract/priority';
 import type { AdapterRuntime } from '../channels/channel-adapter';
 import { DeliveryError } from '../channels/delivery-error';
 import { adapterFor, type ChannelRegistry } from '../channels/registry';
@@ -96,6 +97,8 @@ export async function runAttempt(
           url: delivery.url,
           recipient: delivery.recipient,
           mentions: delivery.mentions,
+          priority: parsePriority(delivery.priority) ?? null,
+          repeats: delivery.repeats,
         },
         deps.runtime,
       ),

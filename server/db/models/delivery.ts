@@ -29,6 +29,10 @@ export class Delivery extends Model<InferAttributes<Delivery>, InferCreationAttr
   declare mentions: Mentions;
   /** Hosted deliveries: the share-link key the stored message gets (answered at accept time). */
   declare previewKey: CreationOptional<string | null>;
+  /** 1 … 5, or null: the channel's own default. */
+  declare priority: CreationOptional<number | null>;
+  /** Sends with the same dedup key suppressed since the last delivered one (docs/send-api.md). */
+  declare repeats: CreationOptional<number>;
   declare status: CreationOptional<DeliveryStatus>;
   declare attempts: CreationOptional<number>;
   /** Epoch ms; the dispatcher claims rows whose time has come. */
@@ -56,6 +60,8 @@ export class Delivery extends Model<InferAttributes<Delivery>, InferCreationAttr
         url: { type: DataTypes.TEXT, allowNull: true },
         mentions: { type: DataTypes.JSON, allowNull: false },
         previewKey: { type: DataTypes.STRING(64), allowNull: true },
+        priority: { type: DataTypes.INTEGER, allowNull: true },
+        repeats: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
         status: { type: DataTypes.STRING(16), allowNull: false, defaultValue: 'queued' },
         attempts: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
         nextAttemptAt: { type: DataTypes.BIGINT, allowNull: false },

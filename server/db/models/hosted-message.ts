@@ -23,6 +23,8 @@ export class HostedMessage extends Model<
   declare url: string | null;
   /** The share link's key (see domain/preview-keys); null: no link, or revoked. */
   declare previewKey: CreationOptional<string | null>;
+  /** Its delivery's priority (1 … 5; null: none given): the reader sorts and marks 4 and 5. */
+  declare priority: CreationOptional<number | null>;
   declare readAt: CreationOptional<Date | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
@@ -38,6 +40,7 @@ export class HostedMessage extends Model<
         format: { type: DataTypes.STRING(16), allowNull: false },
         url: { type: DataTypes.TEXT, allowNull: true },
         previewKey: { type: DataTypes.STRING(64), allowNull: true, unique: true },
+        priority: { type: DataTypes.INTEGER, allowNull: true },
         readAt: { type: DataTypes.DATE, allowNull: true },
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,

@@ -7,7 +7,11 @@ import {
   type Sequelize,
 } from 'sequelize';
 
-export type SendStatus = 'pending' | 'sent' | 'partial' | 'failed';
+/**
+ * `suppressed`: accepted and recorded, not delivered, because an earlier send with the same
+ * dedup key on the same task or template opened a window that was still open.
+ */
+export type SendStatus = 'pending' | 'sent' | 'partial' | 'failed' | 'suppressed';
 
 /** What opened a send: Herald's token or task id, or an imported task's Message Nest ones. */
 export type SendCredential = 'token' | 'legacy_token' | 'task_id' | 'legacy_task_id';
@@ -32,6 +36,13 @@ export class Send extends Model<InferAttributes<Send>, InferCreationAttributes<S
   declare scheduleId: CreationOptional<number | null>;
   /** Null on sends logged before credentials were recorded, and on imported logs. */
   declare credential: CreationOptional<SendCredential | null>;
+  /** 1 … 5 as the sender gave it; null: none given (each channel's default). */
+  declare priority: CreationOptional<number | null>;
+  declare dedupKey: CreationOptional<string | null>;
+  /** A suppressed send: the send whose dedup window it fell in. */
+  declare suppressedBy: CreationOptional<number | null>;
+  /** How many later sends were suppressed within this send's dedup window. */
+  declare suppressedCount: CreationOptional<number>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -53,6 +64,10 @@ export class Send extends Model<InferAttributes<Send>, InferCreationAttributes<S
         deliveryCount: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
         scheduleId: { type: DataTypes.INTEGER, allowNull: true },
         credential: { type: DataTypes.STRING(16), allowNull: true },
+        priority: { type: DataTypes.INTEGER, allowNull: true },
+        dedupKey: { type: DataTypes.TEXT, allowNull: true },
+        suppressedBy: { type: DataTypes.INTEGER, allowNull: true },
+        suppressedCount: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },

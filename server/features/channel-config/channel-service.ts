@@ -323,6 +323,9 @@ export class ChannelService {
           url: null,
           recipient,
           mentions: noMentions(),
+          // A test send shows the channel as it is: its own default priority.
+          priority: null,
+          repeats: 0,
         },
         this.deps.adapterRuntime,
       );

@@ -60,6 +60,10 @@ export class LogService {
       credential: s.credential ?? null,
       sentCount: counts?.sent ?? 0,
       failedCount: counts?.failed ?? 0,
+      priority: s.priority ?? null,
+      dedupKey: s.dedupKey ?? null,
+      suppressedBy: s.suppressedBy ?? null,
+      suppressedCount: s.suppressedCount ?? 0,
       createdAt: s.createdAt,
       updatedAt: s.updatedAt,
     };
@@ -117,6 +121,8 @@ export class LogService {
       contentType: d.contentType,
       recipient: d.recipient,
       status: d.status,
+      priority: d.priority ?? null,
+      repeats: d.repeats ?? 0,
       attempts: d.attempts,
       nextAttemptAt: ['queued', 'retrying'].includes(d.status)
         ? new Date(Number(d.nextAttemptAt))

@@ -2,7 +2,7 @@ import type { SendCredential } from '../../db/models/send';
 import type { Bodies } from '../../domain/content-format';
 import type { AcceptInput, Accepted } from '../../queue/delivery-state';
 import type { PlannedDelivery } from './delivery-plan';
-import type { V1Request, V2Request } from '../../../contract';
+import type { Priority, V1Request, V2Request } from '../../../contract';
 import type { AcceptedDelivery } from './v1-answer';
 
 /**
@@ -27,13 +27,17 @@ export interface SendToStore {
   planned: PlannedDelivery[];
   origin?: SendOrigin;
   credential: SendCredential;
+  /** 1 … 5 as the sender gave it; null: each channel's own default. */
+  priority: Priority | null;
+  /** The sender's dedup key; the window itself is kept by DeliveryState.acceptOnce. */
+  dedupKey: string | null;
 }
 
 /**
  * The send row and its delivery rows. Hosted deliveries are stored with the accept unless
  * the dispatcher is paused: then they wait in the queue like every other.
  */
-export function acceptInputOf(input: SendToStore, paused: boolean): AcceptInput {
+export function acceptInputOf(input: SendToStore, paused: boolean, repeats = 0): AcceptInput {
   return {
     send: {
       api: input.api,
@@ -49,6 +53,8 @@ export function acceptInputOf(input: SendToStore, paused: boolean): AcceptInput 
       deliveryCount: input.planned.length,
       scheduleId: input.origin?.scheduleId ?? null,
       credential: input.credential,
+      priority: input.priority,
+      dedupKey: input.dedupKey,
     },
     deliveries: input.planned.map((p) => ({
       instanceId: p.target.instance.id,
@@ -61,6 +67,8 @@ export function acceptInputOf(input: SendToStore, paused: boolean): AcceptInput 
       url: input.url,
       mentions: p.mentions,
       previewKey: p.previewKey,
+      priority: input.priority,
+      repeats,
       storeOnAccept: p.target.channel.type === 'hosted' && !paused,
     })),
   };

@@ -53,6 +53,8 @@ export async function sendV1(
     planned,
     origin,
     credential: resolved.credentialKind,
+    priority: req.priority ?? null,
+    dedupKey: req.dedupKey ?? null,
   });
   if (req.mode === 'async') {
     return { code: 200, msg: 'success', data: { status: 'queued', sendId: send.id, ...host } };

@@ -67,6 +67,8 @@ export async function sendV2(
     planned,
     origin,
     credential: resolved.credentialKind,
+    priority: req.priority ?? null,
+    dedupKey: req.dedupKey ?? null,
   });
   return {
     code: 200,

@@ -23,8 +23,16 @@ export interface NewSend {
   scheduleId?: number | null;
   /** What opened it: token, task_id, or an imported task's Message Nest token or id. */
   credential?: string | null;
-  /** `sent` when every delivery of it is stored with the accept; `pending` otherwise. */
-  status?: 'pending' | 'sent';
+  /**
+   * `sent` when every delivery of it is stored with the accept; `suppressed` for a send its
+   * dedup key kept from delivery (it has none); `pending` otherwise.
+   */
+  status?: 'pending' | 'sent' | 'suppressed';
+  /** 1 … 5, or null: none given. */
+  priority?: number | null;
+  dedupKey?: string | null;
+  /** A suppressed send: the send whose dedup window it fell in. */
+  suppressedBy?: number | null;
 }
 
 export interface NewDelivery {
@@ -40,6 +48,10 @@ export interface NewDelivery {
   mentions: Mentions;
   /** The share-link key its hosted message will carry (hosted deliveries only). */
   previewKey?: string | null;
+  /** 1 … 5, or null: the channel's default. */
+  priority?: number | null;
+  /** Sends with its dedup key suppressed since the last delivered one. */
+  repeats?: number;
   nextAttemptAt: number;
   /**
    * Set for a hosted delivery stored with the accept: it is inserted `sent` at this moment,
@@ -65,6 +77,8 @@ export interface ClaimedDelivery {
   url: string | null;
   recipient: string | null;
   mentions: Mentions;
+  priority: number | null;
+  repeats: number;
   attempts: number;
   nextAttemptAt: number;
 }
@@ -111,6 +125,8 @@ export type ClaimedRow = {
   recipient: string | null;
   /** The mentions column as JSON text. */
   mentions: string;
+  priority: number | null;
+  repeats: number;
   attempts: number;
   next_attempt_at: number;
   lease_token: string;
@@ -130,6 +146,8 @@ export function claimedDeliveries(rows: ClaimedRow[]): ClaimedDelivery[] {
       url: r.url,
       recipient: r.recipient,
       mentions: JSON.parse(r.mentions) as Mentions,
+      priority: r.priority === null ? null : Number(r.priority),
+      repeats: Number(r.repeats),
       attempts: r.attempts,
       nextAttemptAt: Number(r.next_attempt_at),
     }))

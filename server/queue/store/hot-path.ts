@@ -112,11 +112,13 @@ const CONCURRENCY = {
 const INSERT_SENDS = perDialect(
   ({ field: v, dateParam: at, rows }) =>
     `INSERT INTO sends (api, task_id, template_id, source_name, title, text, html, markdown, url,
-       request, status, delivery_count, schedule_id, credential, created_at, updated_at)
+       request, status, delivery_count, schedule_id, credential, priority, dedup_key,
+       suppressed_by, created_at, updated_at)
      SELECT ${v('api')}, ${v('taskId', 'integer')}, ${v('templateId', 'integer')},
        ${v('sourceName')}, ${v('title')}, ${v('text')}, ${v('html')}, ${v('markdown')},
        ${v('url')}, ${v('request', 'json')}, coalesce(${v('status')}, 'pending'),
        ${v('deliveryCount', 'integer')}, ${v('scheduleId', 'integer')}, ${v('credential')},
+       ${v('priority', 'integer')}, ${v('dedupKey')}, ${v('suppressedBy', 'integer')},
        ${at(2)}, ${at(2)}
      FROM ${rows(1)} ORDER BY key
      RETURNING id`,
@@ -136,11 +138,12 @@ export async function insertSends(sql: SqlExecutor, sends: NewSend[], now: numbe
 const INSERT_DELIVERIES = perDialect(
   ({ field: v, dateParam: at, rows }) =>
     `INSERT INTO deliveries (send_id, instance_id, channel_id, channel_type, content_type,
-       recipient, title, content, url, mentions, preview_key, status, attempts, next_attempt_at,
-       sent_at, created_at, updated_at)
+       recipient, title, content, url, mentions, preview_key, priority, repeats, status, attempts,
+       next_attempt_at, sent_at, created_at, updated_at)
      SELECT ${v('sendId', 'integer')}, ${v('instanceId', 'integer')},
        ${v('channelId', 'integer')}, ${v('channelType')}, ${v('contentType')}, ${v('recipient')},
        ${v('title')}, ${v('content')}, ${v('url')}, ${v('mentions', 'json')}, ${v('previewKey')},
+       ${v('priority', 'integer')}, coalesce(${v('repeats', 'integer')}, 0),
        CASE WHEN ${v('sentAt')} IS NULL THEN 'queued' ELSE 'sent' END,
        CASE WHEN ${v('sentAt')} IS NULL THEN 0 ELSE 1 END,
        ${v('nextAttemptAt', 'bigint')}, ${v('sentAt', 'timestamptz')}, ${at(2)}, ${at(2)}
@@ -216,7 +219,7 @@ const CLAIM = perDialect(
        updated_at = ${at(5)}
      WHERE id IN (${CONCURRENCY[name].claimIds})
      RETURNING id, send_id, channel_id, title, content, content_type, url, recipient,
-       ${jsonText('mentions')}, attempts, next_attempt_at, lease_token`,
+       ${jsonText('mentions')}, priority, repeats, attempts, next_attempt_at, lease_token`,
 );
 
 /**

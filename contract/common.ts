@@ -4,11 +4,17 @@ import { z } from 'zod';
  * The schemas that have a name of their own: the OpenAPI document lists them once, under
  * components.schemas, and refers to them by name.
  */
-export const namedSchemas = z.registry<{ id: string }>();
+export const namedSchemas = z.registry<{ id?: string; description?: string }>();
 
 /** Gives a schema its name in the OpenAPI document (`Channel`, `Timestamp`). */
 export function named<T extends z.ZodType>(id: string, schema: T): T {
   namedSchemas.add(schema, { id });
+  return schema;
+}
+
+/** Gives a field its description in the OpenAPI document. */
+export function described<T extends z.ZodType>(description: string, schema: T): T {
+  namedSchemas.add(schema, { description });
   return schema;
 }
 

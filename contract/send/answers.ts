@@ -14,6 +14,16 @@ import { deliveryStatusSchema } from '../console/logs';
  */
 const hostMessageUrl = z.string().optional();
 
+/**
+ * Only on sends that carry a `dedupKey`: `true` when an open window of the key kept this send
+ * from delivery (it is logged as suppressed, counted on `firstSendId`, the send that opened
+ * the window); `false` when this send was delivered (docs/send-api.md "Dedup").
+ */
+const dedupFields = {
+  deduplicated: z.boolean().optional(),
+  firstSendId: z.number().int().positive().optional(),
+};
+
 /** One delivery of a V1 answer that is not simply `sent`. */
 export const v1ResultSchema = named(
   'V1Result',
@@ -32,20 +42,25 @@ export type V1Result = z.infer<typeof v1ResultSchema>;
 /**
  * V1: how far delivery got within the wait. `sent`: every delivery; `partial`, `retrying` and
  * `queued` (also `mode: "sync"` answers whose wait ran out) carry `results`; `queued` without
- * `results` is `mode: "async"`. None of them should be sent again.
+ * `results` is `mode: "async"`; `suppressed`: a dedup window kept it from delivery. None of
+ * them should be sent again.
  */
 export const v1AnswerSchema = named(
   'V1Answer',
   z.strictObject({
-    status: z.enum(['sent', 'partial', 'retrying', 'queued']),
+    status: z.enum(['sent', 'partial', 'retrying', 'queued', 'suppressed']),
     sendId: z.number().int().positive(),
     results: z.array(v1ResultSchema).optional(),
     hostMessageUrl,
+    ...dedupFields,
   }),
 );
 export type V1Answer = z.infer<typeof v1AnswerSchema>;
 
-/** V2: queued; `count` is the number of enabled instances the message was queued to. */
+/**
+ * V2: queued; `count` is the number of enabled instances the message was queued to (0 when a
+ * dedup window suppressed it).
+ */
 export const v2AnswerSchema = named(
   'V2Answer',
   z.strictObject({
@@ -53,6 +68,7 @@ export const v2AnswerSchema = named(
     token: z.string(),
     count: z.number().int().min(0),
     hostMessageUrl,
+    ...dedupFields,
   }),
 );
 export type V2Answer = z.infer<typeof v2AnswerSchema>;

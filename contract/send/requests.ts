@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { named } from '../common';
+import { described, named } from '../common';
 import { controlCharMessage, findControlChar } from '../control-chars';
 import { LIMITS } from '../limits';
 import { parsePriority, PRIORITY_NAMES } from '../priority';
@@ -107,9 +107,18 @@ const dedupWindow = z
 
 /** The fields both send APIs (and the hooks) take beside their own. */
 const sendExtras = {
-  priority: optional(priority),
-  dedupKey: optional(dedupKey),
-  dedupWindow: optional(dedupWindow),
+  priority: described(
+    "1 (min) to 5 (max), or min, low, default, high, max, urgent; each channel maps it its own way (left out: each channel's default)",
+    optional(priority),
+  ),
+  dedupKey: described(
+    'Alert storms: further sends with this key on the same task or template within dedupWindow are recorded as suppressed, not delivered',
+    optional(dedupKey),
+  ),
+  dedupWindow: described(
+    'Seconds the window of a dedupKey stays open from its first send: 300 when left out, at most 86400',
+    optional(dedupWindow),
+  ),
 };
 
 /** V1: the caller sends the content on every call. Unknown fields are ignored. */

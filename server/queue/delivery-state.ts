@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 
 import {
   defer,
+  insertSends,
   recoverClaims,
   requeue,
   rollUpSends,
@@ -10,6 +11,7 @@ import {
   type OutcomeRecord,
 } from './store/hot-path';
 import { countsBySend, deliveryRows, nextDueAt } from './store/hot-path-reads';
+import { countSuppressed, setFirstSend, takeGate, type DedupGate } from './store/dedup-windows';
 import type { SqlExecutor } from '../db/sql';
 import type { BatchKind, Writer } from '../db/writer';
 import { announceHostedMessage } from '../channels/hosted-store';
@@ -68,6 +70,15 @@ export interface DeliveryObserver {
 }
 
 export type Recorded = Omit<RecordedInCycle, 'sendStatus'>;
+export type { DedupGate } from './store/dedup-windows';
+
+/** What acceptOnce came to: stored for delivery, or suppressed by an open dedup window. */
+export type AcceptedOnce =
+  ({ suppressed: false } & Accepted) | { suppressed: true; sendId: number; firstSendId: number };
+
+type OnceInCycle =
+  | { suppressed: false; input: AcceptInput; accepted: AcceptedInCycle }
+  | { suppressed: true; sendId: number; firstSendId: number };
 
 /**
  * The one owner of delivery state (the table is in delivery-transitions.ts). Sends are
@@ -79,6 +90,7 @@ export class DeliveryState {
   private readonly acceptKind: BatchKind<AcceptInput, AcceptedInCycle>;
   private readonly outcomeKind: BatchKind<OutcomeRecord, RecordedInCycle>;
   private readonly claimKind: BatchKind<ClaimRequest, ClaimedDelivery[]>;
+  private readonly moment: () => CycleMoment;
 
   constructor(
     private readonly deps: {
@@ -94,7 +106,7 @@ export class DeliveryState {
     // DeliveryState's random tag and a count of its cycles, so no two claims share one.
     const tag = randomBytes(6).toString('base64url');
     let cycles = 0;
-    const moment = (): CycleMoment => {
+    const moment = (this.moment = (): CycleMoment => {
       const now = this.deps.clock.now();
       cycles += 1;
       return {
@@ -103,7 +115,7 @@ export class DeliveryState {
         leaseUntil: now + LEASE_MS,
         lease: `${tag}.${cycles.toString(36)}`,
       };
-    };
+    });
     this.acceptKind = {
       name: 'accept',
       run: ({ sql }, items) => acceptSends(sql, items, moment()),
@@ -128,10 +140,53 @@ export class DeliveryState {
    * share one cycle and one multi-row INSERT each for sends and deliveries.
    */
   async accept(input: AcceptInput): Promise<Accepted> {
-    const { sendStatus, outcomes, createdAt, ...accepted } = await this.deps.writer.submit(
-      this.acceptKind,
-      input,
+    return this.announce(input, await this.deps.writer.submit(this.acceptKind, input));
+  }
+
+  /**
+   * A send that carries a dedup key: the gate is taken and the send stored in one transaction
+   * of its own, so two processes posting the same key at once cannot both deliver. `build`
+   * makes the send once the gate says how many sends were suppressed since the last delivered
+   * one (its `repeats`). Inside an open window the send is stored `suppressed`, without
+   * deliveries, and counted on the window's first send.
+   */
+  async acceptOnce(
+    gate: DedupGate,
+    build: (repeats: number) => AcceptInput,
+  ): Promise<AcceptedOnce> {
+    const at = this.moment();
+    const result = await this.deps.writer.run(
+      async ({ sql }): Promise<OnceInCycle> => {
+        const taken = await takeGate(sql, gate, at.now);
+        if (!taken.opened) {
+          const { send } = build(0);
+          const [sendId] = await insertSends(
+            sql,
+            [{ ...send, status: 'suppressed', deliveryCount: 0, suppressedBy: taken.firstSendId }],
+            at.wallNow,
+          );
+          await countSuppressed(sql, taken.firstSendId);
+          return { suppressed: true, sendId, firstSendId: taken.firstSendId };
+        }
+        const input = build(taken.repeats);
+        const [accepted] = await acceptSends(sql, [input], at);
+        await setFirstSend(sql, gate, accepted.sendId);
+        return { suppressed: false, input, accepted };
+      },
+      { repeatable: true },
     );
+    if (result.suppressed) {
+      this.deps.events.emit('send', { id: result.sendId, status: 'suppressed' });
+      return result;
+    }
+    return { suppressed: false, ...(await this.announce(result.input, result.accepted)) };
+  }
+
+  /** After an accept's commit: the metrics and the events of what it stored. */
+  private announce(
+    input: AcceptInput,
+    { sendStatus, outcomes, createdAt, ...accepted }: AcceptedInCycle,
+  ): Accepted {
     crashPoint('after-commit');
     this.deps.observer?.accepted(input.send, accepted.deliveryIds.length);
     this.deps.events.emit('send', { id: accepted.sendId, status: 'pending' });

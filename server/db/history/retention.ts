@@ -8,11 +8,13 @@ import { dbTime } from './history-search';
 
 const log = createLogger('retention');
 
+const DAY_MS = 24 * 60 * 60 * 1000;
 /** Rows deleted per write transaction: short enough that sends never wait long for the lock. */
 export const PRUNE_BATCH_ROWS = 500;
+/** How long a closed dedup window is kept, so a late repeat still learns its run's count. */
+export const DEDUP_WINDOWS_KEPT_MS = 7 * DAY_MS;
 /** Pages returned to the file system per write transaction (incremental auto-vacuum only). */
 const VACUUM_BATCH_PAGES = 2000;
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Deliveries in these states still have work to do: their sends are never pruned. */
 const UNFINISHED = `('pending', 'queued', 'sending', 'retrying')`;
@@ -66,6 +68,14 @@ export async function pruneHistory(
       await yieldToRequests();
     }
   }
+  // Dedup windows closed a week ago: the next send with such a key is told of its suppressed
+  // run no more (docs/send-api.md "Dedup"). Whatever the retention: they are not history.
+  await writeLock.run(({ transaction }) =>
+    sequelize.query('DELETE FROM dedup_windows WHERE window_until < :before', {
+      replacements: { before: now - DEDUP_WINDOWS_KEPT_MS },
+      transaction,
+    }),
+  );
   if (onPostgres(sequelize)) {
     // Every hour, pruned or not: the triggers append a few rows per write cycle.
     await writeLock.run(({ transaction }) => compactHistoryTotals(sequelize, transaction));

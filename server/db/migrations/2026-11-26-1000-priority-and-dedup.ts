@@ -12,7 +12,9 @@ import type { QueryInterface } from 'sequelize';
  *   on) and `suppressed_count` (how many were counted on this one).
  * - `dedup_windows`: one row per task or template (`scope`) and key, taken under a row lock in
  *   the accept's transaction, so processes sharing a PostgreSQL database agree on which send
- *   opened a window. Times are epoch ms, as the delivery queue's are.
+ *   opened a window. `suppressed` counts the open window's suppressed sends;
+ *   `previous_suppressed` keeps the count of the window before, for the send that opened
+ *   this one (its `repeats`). Times are epoch ms, as the delivery queue's are.
  *
  * ADD COLUMN rather than Sequelize's addColumn: the statements are the same on both dialects,
  * and SQLite keeps the tables (and their history triggers) as they are.
@@ -31,6 +33,7 @@ const STATEMENTS = [
      first_send_id INTEGER,
      window_until BIGINT NOT NULL,
      suppressed INTEGER NOT NULL DEFAULT 0,
+     previous_suppressed INTEGER NOT NULL DEFAULT 0,
      updated_at BIGINT NOT NULL,
      PRIMARY KEY (scope, dedup_key)
    )`,

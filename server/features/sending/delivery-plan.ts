@@ -100,7 +100,10 @@ export function hostMessageUrl(
  * Refuses a V2 send whose filled bodies would pass the limits, before any of them is built: a
  * marker repeated many times and filled with a long value multiplies the request's size.
  */
-export function checkFilledSize(template: Template, values: Record<string, string>): void {
+export function checkFilledSize(
+  template: Pick<Template, 'text' | 'html' | 'markdown' | 'placeholders'>,
+  values: Record<string, string>,
+): void {
   const formats: Array<[ContentType, string | null]> = [
     ['text', template.text],
     ['html', template.html],

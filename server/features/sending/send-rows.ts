@@ -1,3 +1,4 @@
+import { AppError } from '../../lib/errors';
 import type { SendCredential } from '../../db/models/send';
 import type { Bodies } from '../../domain/content-format';
 import type { AcceptInput, Accepted } from '../../queue/delivery-state';
@@ -29,8 +30,8 @@ export interface SendToStore {
   credential: SendCredential;
   /** 1 … 5 as the sender gave it; null: each channel's own default. */
   priority: Priority | null;
-  /** The sender's dedup key; the window itself is kept by DeliveryState.acceptOnce. */
-  dedupKey: string | null;
+  /** The sender's dedup key and window; the window itself is kept by DeliveryState.acceptOnce. */
+  dedup: { key: string; windowSeconds: number | null } | null;
 }
 
 /**
@@ -54,7 +55,7 @@ export function acceptInputOf(input: SendToStore, paused: boolean, repeats = 0):
       scheduleId: input.origin?.scheduleId ?? null,
       credential: input.credential,
       priority: input.priority,
-      dedupKey: input.dedupKey,
+      dedupKey: input.dedup?.key ?? null,
     },
     deliveries: input.planned.map((p) => ({
       instanceId: p.target.instance.id,
@@ -93,6 +94,15 @@ export function acceptedDeliveries(
       }),
     };
   });
+}
+
+/** The dedup key and window a request gives; a window without a key is refused. */
+export function dedupOf(req: V1Request | V2Request): SendToStore['dedup'] {
+  if (req.dedupKey) return { key: req.dedupKey, windowSeconds: req.dedupWindow ?? null };
+  if (req.dedupWindow !== undefined && req.dedupWindow !== null) {
+    throw new AppError(400, "dedupWindow: give a dedupKey with it; the window is that key's");
+  }
+  return null;
 }
 
 /** The request as logged: the token is the credential, so only its start is kept. */

@@ -1,24 +1,65 @@
+import { LIMITS } from '../../../contract';
 import type { HeraldParts } from '../../parts';
+import type { DedupGate } from '../../queue/delivery-state';
 import { acceptInputOf, acceptedDeliveries, type SendToStore } from './send-rows';
 import type { AcceptedDelivery } from './v1-answer';
 
 /** What storing a send uses of the composed parts. */
 export type StoreSendDeps = Pick<HeraldParts, 'deliveries' | 'dispatcher'>;
 
+export interface StoredSend {
+  send: { id: number };
+  deliveries: AcceptedDelivery[];
+  /** Set when an open dedup window kept the send from delivery: the window's first send. */
+  suppressedBy: number | null;
+}
+
+/**
+ * The parts of a send that depend on how many sends its dedup key suppressed before it: a V2
+ * template fills its `repeats` placeholder with the count.
+ */
+export type RenderWithRepeats = (repeats: number) => Pick<SendToStore, 'bodies' | 'planned'>;
+
 /**
  * Commits the send and every delivery before anyone is answered; concurrent sends share one
- * commit (see DeliveryState.accept).
+ * commit (see DeliveryState.accept). A send with a dedup key takes its window first, in its
+ * own transaction (DeliveryState.acceptOnce).
  */
 export async function storeSend(
   deps: StoreSendDeps,
   input: SendToStore,
-): Promise<{ send: { id: number }; deliveries: AcceptedDelivery[] }> {
-  const accepted = await deps.deliveries.accept(acceptInputOf(input, deps.dispatcher.paused));
-  input.origin?.stored?.(accepted.sendId);
+  render?: RenderWithRepeats,
+): Promise<StoredSend> {
+  const paused = deps.dispatcher.paused;
+  const gate = gateOf(input);
+  let stored = input;
+  const outcome = gate
+    ? await deps.deliveries.acceptOnce(gate, (repeats) => {
+        stored = render ? { ...input, ...render(repeats) } : input;
+        return acceptInputOf(stored, paused, repeats);
+      })
+    : {
+        suppressed: false as const,
+        ...(await deps.deliveries.accept(acceptInputOf(input, paused))),
+      };
+  if (outcome.suppressed) {
+    input.origin?.stored?.(outcome.sendId);
+    return { send: { id: outcome.sendId }, deliveries: [], suppressedBy: outcome.firstSendId };
+  }
+  input.origin?.stored?.(outcome.sendId);
   // A send whose deliveries were all stored with it leaves the queue nothing to claim.
-  if (accepted.stored.length < accepted.deliveryIds.length) deps.dispatcher.wake();
+  if (outcome.stored.length < outcome.deliveryIds.length) deps.dispatcher.wake();
   return {
-    send: { id: accepted.sendId },
-    deliveries: acceptedDeliveries(input.planned, accepted),
+    send: { id: outcome.sendId },
+    deliveries: acceptedDeliveries(stored.planned, outcome),
+    suppressedBy: null,
   };
+}
+
+/** The window a send's dedup key names: per task or template, so two sources never share one. */
+function gateOf(input: SendToStore): DedupGate | null {
+  if (input.dedup === null) return null;
+  const scope = input.taskId !== null ? `task:${input.taskId}` : `template:${input.templateId}`;
+  const seconds = input.dedup.windowSeconds ?? LIMITS.dedupWindowDefaultSeconds;
+  return { scope, key: input.dedup.key, windowMs: seconds * 1000 };
 }

@@ -7,7 +7,7 @@ import type { AttemptResult } from '../../queue/dispatcher';
 import type { ResolvedSource } from './credential-resolver';
 import { checkRecipients, hostMessageUrl, planDeliveries } from './delivery-plan';
 import type { SendResponse } from './send-response';
-import { redact, type SendOrigin } from './send-rows';
+import { dedupOf, redact, type SendOrigin } from './send-rows';
 import type { V1Request } from '../../../contract';
 import { storeSend } from './store-send';
 import { summariseV1 } from './v1-answer';
@@ -34,6 +34,7 @@ export async function sendV1(
   if (targets.enabled.length === 0)
     throw new AppError(400, `task "${task.name}" has no enabled instances`);
   const recipients = checkRecipients(targets.enabled, req.recipients);
+  const dedup = dedupOf(req);
   const requestMentions: Mentions = {
     mobiles: req.at_mobiles ?? [],
     userIds: [...(req.at_userids ?? []), ...(req.at_user_ids ?? [])],
@@ -41,7 +42,7 @@ export async function sendV1(
   };
   const planned = planDeliveries(targets.enabled, bodies, recipients, requestMentions);
   const host = hostMessageUrl(deps, planned);
-  const { send, deliveries } = await storeSend(deps, {
+  const { send, deliveries, suppressedBy } = await storeSend(deps, {
     api: 'v1',
     taskId: task.id,
     templateId: null,
@@ -54,10 +55,27 @@ export async function sendV1(
     origin,
     credential: resolved.credentialKind,
     priority: req.priority ?? null,
-    dedupKey: req.dedupKey ?? null,
+    dedup,
   });
+  if (suppressedBy !== null) {
+    return {
+      code: 200,
+      msg: 'success',
+      data: {
+        status: 'suppressed',
+        sendId: send.id,
+        deduplicated: true,
+        firstSendId: suppressedBy,
+      },
+    };
+  }
+  const dedupAnswer = dedup && { deduplicated: false };
   if (req.mode === 'async') {
-    return { code: 200, msg: 'success', data: { status: 'queued', sendId: send.id, ...host } };
+    return {
+      code: 200,
+      msg: 'success',
+      data: { status: 'queued', sendId: send.id, ...host, ...dedupAnswer },
+    };
   }
   const waiting = deliveries.filter((d) => !d.stored);
   const results =
@@ -70,6 +88,6 @@ export async function sendV1(
   for (const d of deliveries) if (d.stored) results.set(d.id, d.stored);
   const answer = summariseV1(send.id, deliveries, results);
   return answer.code === 200
-    ? { ...answer, data: { ...(answer.data as object), ...host } }
+    ? { ...answer, data: { ...(answer.data as object), ...host, ...dedupAnswer } }
     : answer;
 }

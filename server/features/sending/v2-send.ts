@@ -1,5 +1,6 @@
 import type { ContentType, Mentions } from '../../channels/channel-adapter';
 import type { Template } from '../../db/models';
+import type { PlaceholderDefinition } from '../../db/models/template';
 import { hasAnyBody, type Bodies } from '../../domain/content-format';
 import { splitList } from '../../domain/lists';
 import { fillPlaceholders, normalisePlaceholderValues } from '../../domain/placeholders';
@@ -8,10 +9,21 @@ import type { HeraldParts } from '../../parts';
 import type { ResolvedSource } from './credential-resolver';
 import { checkFilledSize, checkRecipients, hostMessageUrl, planDeliveries } from './delivery-plan';
 import type { SendResponse } from './send-response';
-import { redact, type SendOrigin } from './send-rows';
+import { dedupOf, redact, type SendOrigin } from './send-rows';
 import type { V2Request } from '../../../contract';
-import { storeSend } from './store-send';
+import { storeSend, type RenderWithRepeats } from './store-send';
 import { V2_MSG } from './v2-messages';
+
+/**
+ * `{{repeats}}` is every template's, defined or not: how many sends with the send's dedup key
+ * were suppressed since the last delivered one (0 without a dedup key). A template that
+ * defines it keeps its label and default.
+ */
+function withRepeats(definitions: readonly PlaceholderDefinition[]): PlaceholderDefinition[] {
+  return definitions.some((d) => d.key === 'repeats')
+    ? [...definitions]
+    : [...definitions, { key: 'repeats', label: 'repeats', default: '0' }];
+}
 
 /** What a V2 send uses of the composed parts. */
 export type V2SendDeps = Pick<HeraldParts, 'deliveries' | 'dispatcher' | 'settings' | 'listenUrl'>;
@@ -31,14 +43,20 @@ export async function sendV2(
   const { source: template, targets } = resolved;
   if (!template.enabled) throw new AppError(400, V2_MSG.templateDisabled);
   const values = normalisePlaceholderValues(req.placeholders ?? {});
-  checkFilledSize(template, values);
-  const fill = (body: string | null, format: ContentType) =>
-    body ? fillPlaceholders(body, template.placeholders, values, format) : null;
-  const bodies: Bodies = {
-    text: fill(template.text, 'text'),
-    html: fill(template.html, 'html'),
-    markdown: fill(template.markdown, 'markdown'),
+  const dedup = dedupOf(req);
+  const definitions = withRepeats(template.placeholders);
+  const { text, html, markdown } = template;
+  checkFilledSize({ text, html, markdown, placeholders: definitions }, values);
+  const fillAll = (filled: Record<string, string>): Bodies => {
+    const fill = (body: string | null, format: ContentType) =>
+      body ? fillPlaceholders(body, definitions, filled, format) : null;
+    return {
+      text: fill(template.text, 'text'),
+      html: fill(template.html, 'html'),
+      markdown: fill(template.markdown, 'markdown'),
+    };
   };
+  const bodies = fillAll(values);
   if (targets.all === 0) throw new AppError(400, V2_MSG.noInstances);
   if (targets.enabled.length === 0) throw new AppError(400, V2_MSG.noEnabledInstances);
   if (!hasAnyBody(bodies)) {
@@ -55,24 +73,52 @@ export async function sendV2(
   };
   const planned = planDeliveries(targets.enabled, bodies, recipients, templateMentions);
   const host = hostMessageUrl(deps, planned);
-  await storeSend(deps, {
-    api: 'v2',
-    taskId: null,
-    templateId: template.id,
-    sourceName: template.name,
-    title: req.title,
-    bodies,
-    url: req.url ?? null,
-    request: redact(req),
-    planned,
-    origin,
-    credential: resolved.credentialKind,
-    priority: req.priority ?? null,
-    dedupKey: req.dedupKey ?? null,
-  });
+  // The count of sends the key suppressed is known inside the accept: the bodies are filled
+  // again with it there (the same targets, so the same plan and share link).
+  const render: RenderWithRepeats = (repeats) => {
+    const again = fillAll({ ...values, repeats: String(repeats) });
+    return {
+      bodies: again,
+      planned: planDeliveries(targets.enabled, again, recipients, templateMentions).map((p, i) => ({
+        ...p,
+        previewKey: planned[i].previewKey,
+      })),
+    };
+  };
+  const stored = await storeSend(
+    deps,
+    {
+      api: 'v2',
+      taskId: null,
+      templateId: template.id,
+      sourceName: template.name,
+      title: req.title,
+      bodies,
+      url: req.url ?? null,
+      request: redact(req),
+      planned,
+      origin,
+      credential: resolved.credentialKind,
+      priority: req.priority ?? null,
+      dedup,
+    },
+    render,
+  );
+  if (stored.suppressedBy !== null) {
+    return {
+      code: 200,
+      msg: 'success',
+      data: { token: req.token, count: 0, deduplicated: true, firstSendId: stored.suppressedBy },
+    };
+  }
   return {
     code: 200,
     msg: 'success',
-    data: { token: req.token, count: targets.enabled.length, ...host },
+    data: {
+      token: req.token,
+      count: targets.enabled.length,
+      ...host,
+      ...(dedup && { deduplicated: false }),
+    },
   };
 }

@@ -22,6 +22,8 @@ export const statsSchema = named(
         partial: count,
         failed: count,
         pending: count,
+        /** Sends a dedup window kept from delivery. */
+        suppressed: count,
       }),
     ),
     totals: z.strictObject({

@@ -28,11 +28,18 @@ export class StatsService {
     const perDay = await sendsPerDay(this.deps.sequelize, isoDay(since.getTime()));
     const byDay = new Map<
       string,
-      { date: string; sent: number; partial: number; failed: number; pending: number }
+      {
+        date: string;
+        sent: number;
+        partial: number;
+        failed: number;
+        pending: number;
+        suppressed: number;
+      }
     >();
     for (let i = days - 1; i >= 0; i--) {
       const date = isoDay(todayStart - i * DAY_MS);
-      byDay.set(date, { date, sent: 0, partial: 0, failed: 0, pending: 0 });
+      byDay.set(date, { date, sent: 0, partial: 0, failed: 0, pending: 0, suppressed: 0 });
     }
     const totals = { today: 0, last7: 0, last30: 0 };
     for (const row of perDay) {
@@ -47,7 +54,8 @@ export class StatsService {
         (row.status === 'sent' ||
           row.status === 'partial' ||
           row.status === 'failed' ||
-          row.status === 'pending')
+          row.status === 'pending' ||
+          row.status === 'suppressed')
       ) {
         bucket[row.status] += n;
       }

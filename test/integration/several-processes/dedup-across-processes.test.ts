@@ -68,5 +68,9 @@ describe('dedup across processes on PostgreSQL', () => {
     expect(sends.filter((s) => s.suppressed_by === first)).toHaveLength(23);
     const [{ n }] = await rows<{ n: string }>('SELECT count(*) AS n FROM deliveries');
     expect(Number(n)).toBe(1);
+    // The dashboard counts them apart from the delivered one.
+    const stats = await a.console.ok('GET', '/stats?days=1');
+    expect(stats.days[0]).toMatchObject({ suppressed: 23 });
+    expect(stats.days[0].sent + stats.days[0].pending).toBe(1);
   });
 });

@@ -31,6 +31,19 @@ const send = (over: Record<string, unknown> = {}) => ({
 const page = (items: unknown[]) =>
   ok({ items, total: items.length, page: 1, pageSize: 20, totalIsCapped: false });
 
+/** A send's detail (GET /logs/:id) with its deliveries. */
+const detail = (over: Record<string, unknown>, deliveries: unknown[]) =>
+  ok({
+    ...send(over),
+    scheduleName: null,
+    text: 'x',
+    html: null,
+    markdown: null,
+    url: null,
+    request: {},
+    deliveries,
+  });
+
 afterEach(() => {
   vi.unstubAllGlobals();
   document.body.innerHTML = '';
@@ -71,53 +84,38 @@ describe('priority and dedup in the send logs', () => {
     installFakeApi({
       'GET /logs/:id': (req) =>
         req.path === '/logs/6'
-          ? ok({
-              ...send({
+          ? detail(
+              {
                 id: 6,
                 status: 'suppressed',
                 suppressedBy: 9,
                 dedupKey: 'disk db-1',
                 priority: 4,
-              }),
-              scheduleName: null,
-              text: 'x',
-              html: null,
-              markdown: null,
-              url: null,
-              request: {},
-              deliveries: [],
-            })
-          : ok({
-              ...send({ id: 9, dedupKey: 'disk db-1', suppressedCount: 2 }),
-              scheduleName: null,
-              text: 'x',
-              html: null,
-              markdown: null,
-              url: null,
-              request: {},
-              deliveries: [
-                {
-                  id: 30,
-                  sendId: 9,
-                  instanceId: 1,
-                  channelId: 1,
-                  channelType: 'hosted',
-                  contentType: 'text',
-                  recipient: null,
-                  status: 'sent',
-                  priority: null,
-                  repeats: 5,
-                  attempts: 1,
-                  nextAttemptAt: null,
-                  lastError: null,
-                  reply: 'stored',
-                  sentAt: '2026-11-26T08:00:00.000Z',
-                  createdAt: '2026-11-26T08:00:00.000Z',
-                  channelName: 'inbox',
-                  attemptLog: [],
-                },
-              ],
-            }),
+              },
+              [],
+            )
+          : detail({ id: 9, dedupKey: 'disk db-1', suppressedCount: 2 }, [
+              {
+                id: 30,
+                sendId: 9,
+                instanceId: 1,
+                channelId: 1,
+                channelType: 'hosted',
+                contentType: 'text',
+                recipient: null,
+                status: 'sent',
+                priority: null,
+                repeats: 5,
+                attempts: 1,
+                nextAttemptAt: null,
+                lastError: null,
+                reply: 'stored',
+                sentAt: '2026-11-26T08:00:00.000Z',
+                createdAt: '2026-11-26T08:00:00.000Z',
+                channelName: 'inbox',
+                attemptLog: [],
+              },
+            ]),
     });
     const suppressed = mountWithApp(LogDetailDrawer, { props: { sendId: 6 } }, createContext());
     await settle();

@@ -329,7 +329,10 @@ function composeApp(
       channels: parts.channels,
       instances,
       tasks: new TaskService({ sequelize, writeLock, tokens }, instances),
-      templates: new TemplateService({ sequelize, writeLock, tokens }, instances),
+      templates: new TemplateService(
+        { sequelize, writeLock, tokens, secrets: parts.secrets },
+        instances,
+      ),
       logs: new LogService({
         sequelize,
         deliveries: parts.deliveries,

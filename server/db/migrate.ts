@@ -9,6 +9,7 @@ import * as schedules from './migrations/2026-11-23-1300-schedules';
 import * as messageNestImport from './migrations/2026-11-23-1400-message-nest-import';
 import * as sharedLimits from './migrations/2026-11-23-1600-shared-limits';
 import * as leaseToken from './migrations/2026-11-25-0800-delivery-lease-token';
+import * as templateHookSecret from './migrations/2026-11-26-1100-template-hook-secret';
 
 interface MigrationModule {
   up(params: { context: QueryInterface }): Promise<void>;
@@ -28,6 +29,7 @@ const migrations: Array<[string, MigrationModule]> = [
   ['2026-11-23-1400-message-nest-import', messageNestImport],
   ['2026-11-23-1600-shared-limits', sharedLimits],
   ['2026-11-25-0800-delivery-lease-token', leaseToken],
+  ['2026-11-26-1100-template-hook-secret', templateHookSecret],
 ];
 
 /** The names this code knows, in order: a database that lacks one is behind the code. */

@@ -365,7 +365,6 @@ const en = {
     bearer:
       'Senders that cannot keep a token out of URLs: POST {url} with the header Authorization: Bearer and the token.',
     snippet: 'Sender configuration',
-    noSnippet: 'Post JSON to the URL above; every field is a placeholder by its dotted path.',
     secretSet: 'This template has a hook secret: fill it in where the sender asks for one.',
     copyUrl: 'Copy URL',
     copySnippet: 'Copy configuration',

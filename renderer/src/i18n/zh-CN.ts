@@ -351,7 +351,6 @@ const zhCN: MessageSchema = {
     bearer:
       '无法把 Token 放进地址的发送方：POST {url}，并带上请求头 Authorization: Bearer 与 Token。',
     snippet: '发送方配置',
-    noSnippet: '向上面的地址 POST JSON；每个字段都以点号路径作为占位符名。',
     secretSet: '此模板已设置 Hook 密钥：请在发送方要求填写密钥的地方填入。',
     copyUrl: '复制地址',
     copySnippet: '复制配置',

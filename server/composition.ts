@@ -322,6 +322,7 @@ function composeApp(
       limiter: sendLimiter,
       settings,
       clock,
+      writeLock,
     },
     preview: { limiter: shared?.previewLimiter ?? new SendRateLimiter(), clock },
     tokenKind: { tokens },

@@ -3,14 +3,19 @@ import express, { Router, type Request, type RequestHandler, type Response } fro
 import { HOOKS_BASE, hookQuerySchema, hookRoutes, LIMITS } from '../../../contract';
 import type { HookService } from '../../features/hooks/hook-service';
 import type { HookHeaders, HookPreset } from '../../features/hooks/hook-preset';
+import { withIdempotency } from '../../features/sending/idempotency';
+import type { HeraldParts } from '../../parts';
 import { sendEnvelope } from '../../lib/envelope';
 import { AppError } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import { expressPath } from '../contract-route';
 import { createRateCheck, type RateCheckDeps } from '../send/rate-check';
 
-/** What the hook routes use: the hook service and the send APIs' rate limit. */
-export type HookRouterDeps = RateCheckDeps & { hooks: HookService };
+/** What the hook routes use: the hook service, the send APIs' rate limit and idempotency keys. */
+export type HookRouterDeps = RateCheckDeps &
+  Pick<HeraldParts, 'writeLock'> & {
+    hooks: HookService;
+  };
 
 /** The raw bytes of each request's body, which a signature is computed over. */
 const rawBodies = new WeakMap<Request, Buffer>();
@@ -25,6 +30,18 @@ const headersOf = (req: Request): HookHeaders =>
       Array.isArray(value) ? value.join(', ') : value,
     ]),
   );
+
+/**
+ * The key a repeated delivery is recognised by: an explicit Idempotency-Key, else the id the
+ * sender gives each delivery and keeps when it retries or redelivers it (Standard Webhooks'
+ * `webhook-id`, GitHub's `X-GitHub-Delivery`). An id longer than a key may be is not one.
+ */
+function deliveryKey(req: Request): string | undefined {
+  const explicit = req.get('Idempotency-Key');
+  if (explicit !== undefined) return explicit.trim();
+  const id = (req.get('webhook-id') ?? req.get('X-GitHub-Delivery'))?.trim();
+  return id && id.length <= LIMITS.idempotencyKeyChars ? id : undefined;
+}
 
 /** `Authorization: Bearer <token>`, the scheme's name in any case. */
 function bearerToken(req: Request): string {
@@ -114,7 +131,12 @@ export function createHookRouter(deps: HookRouterDeps): Router {
       return;
     }
     await checkRate(resolved.rateKey);
-    const answer = await deps.hooks.send(request, resolved);
+    const answer = await withIdempotency(
+      deps,
+      `hook:${resolved.credential}`,
+      deliveryKey(req),
+      () => deps.hooks.send(request, resolved),
+    );
     sendEnvelope(res, answer.code, answer.msg, answer.data);
   };
 

@@ -354,6 +354,44 @@ describe('POST /api/hooks/{preset}/{token}', () => {
     });
   });
 
+  it('a delivery the sender repeats (same webhook-id or X-GitHub-Delivery) is sent once', async () => {
+    const { token, template } = await hookTemplate(['deploy.env', 'summary']);
+    const sends = () => Send.count({ where: { templateId: template.id } });
+    const body = { title: 'retried delivery', deploy: { env: 'x' } };
+
+    const first = await hook(`generic/${token}`, body, { 'webhook-id': 'msg_retry_1' });
+    const again = await hook(`generic/${token}`, body, { 'webhook-id': 'msg_retry_1' });
+    expect(again.body).toEqual(first.body);
+    expect(await sends()).toBe(1);
+    await hook(`generic/${token}`, body, { 'webhook-id': 'msg_retry_2' });
+    expect(await sends()).toBe(2);
+
+    const delivery = {
+      'X-GitHub-Event': 'issues',
+      'X-GitHub-Delivery': '72d3162e-cc78-11e3-81ab-4c9367dc0958',
+    };
+    await hook(`github/${token}`, raw('github/issues-opened.json'), delivery);
+    await hook(`github/${token}`, raw('github/issues-opened.json'), delivery);
+    expect(await sends()).toBe(3);
+  });
+
+  it('counts against the template’s send rate limit, shared with V2', async () => {
+    const { token } = await hookTemplate(['deploy.env']);
+    await herald.console.ok('PUT', '/settings', { rateLimitPerMinute: 2 });
+    try {
+      expect((await herald.sendV2({ token, title: 'v2 first' })).status).toBe(200);
+      expect((await hook(`generic/${token}`, { title: 'hook second' })).status).toBe(200);
+      const third = await hook(`generic/${token}`, { title: 'hook third' });
+      expect(third.body).toEqual({
+        code: 429,
+        msg: 'rate limit: at most 2 sends a minute per template',
+        data: null,
+      });
+    } finally {
+      await herald.console.ok('PUT', '/settings', { rateLimitPerMinute: 0 });
+    }
+  });
+
   it('gets the send routes’ guards: a cross-site browser request is 403', async () => {
     const { token } = await hookTemplate(['x']);
     const r = await hook(

@@ -1,6 +1,6 @@
 import express, { Router, type Request, type RequestHandler, type Response } from 'express';
 
-import { HOOKS_BASE, hookQuerySchema, hookRoutes, LIMITS } from '../../../contract';
+import { HOOK_PRESETS, HOOKS_BASE, hookQuerySchema, hookRoutes, LIMITS } from '../../../contract';
 import type { HookService } from '../../features/hooks/hook-service';
 import type { HookHeaders, HookPreset } from '../../features/hooks/hook-preset';
 import { withIdempotency } from '../../features/sending/idempotency';
@@ -85,7 +85,7 @@ export function createHookRouter(deps: HookRouterDeps): Router {
     if (!preset) {
       throw new AppError(
         404,
-        `no such hook preset: ${name.slice(0, 100)} (use alertmanager, grafana, github, uptime-kuma or generic)`,
+        `no such hook preset: ${name.slice(0, 100)} (use one of ${HOOK_PRESETS.join(', ')})`,
       );
     }
     presets.set(req, preset);

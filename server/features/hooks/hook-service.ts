@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
 
 import type { Template } from '../../db/models';
+import { AppError } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import type { HeraldParts } from '../../parts';
 import type { ResolvedSource, SendResponse } from '../sending/send-service';
+import { V2_MSG } from '../sending/v2-messages';
 import {
   isHookPreset,
   LIMITS,
@@ -90,7 +92,11 @@ export class HookService {
    */
   request(call: HookCall, template: Template): V2Request | { skip: string } {
     const message = call.preset.toMessage(call.body, call.headers);
-    if (message.skip !== undefined) return { skip: message.skip };
+    if (message.skip !== undefined) {
+      // A sender's check should fail where its messages would: it is how its owner finds out.
+      if (!template.enabled) throw new AppError(400, V2_MSG.templateDisabled);
+      return { skip: message.skip };
+    }
     // Only the template's own placeholders can fill anything (V2 replaces no other marker), so
     // the rest of a large payload is not stored with the send. An empty value counts as not
     // passed: the placeholder's default applies.

@@ -165,6 +165,12 @@ describe('POST /api/hooks/{preset}/{token}', () => {
     });
     expect(ping.body).toEqual({ code: 200, msg: 'success', data: { token, count: 0 } });
     expect(await Send.count({ where: { templateId: template.id } })).toBe(before);
+    // A ping fails where a message would: GitHub shows its owner the template is off.
+    await herald.console.ok('PUT', `/templates/${template.id}`, { enabled: false });
+    const off = await hook(`github/${token}`, raw('github/ping.json'), {
+      'X-GitHub-Event': 'ping',
+    });
+    expect(off.body).toMatchObject({ code: 400, msg: '模板已禁用' });
   });
 
   describe('signatures', () => {

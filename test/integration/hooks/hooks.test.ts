@@ -173,6 +173,45 @@ describe('POST /api/hooks/{preset}/{token}', () => {
     expect(off.body).toMatchObject({ code: 400, msg: '模板已禁用' });
   });
 
+  it('every other fixture is delivered with its title and summary', async () => {
+    const { token } = await hookTemplate(['event', 'status', 'summary', 'msg']);
+    const cases: Array<[string, string, Record<string, string>, string]> = [
+      [
+        'github',
+        'github/pull_request-opened.json',
+        { 'X-GitHub-Event': 'pull_request' },
+        'Codertocat opened pull request #2 in Codertocat/Hello-World: Update the README with new information.',
+      ],
+      [
+        'github',
+        'github/issues-opened.json',
+        { 'X-GitHub-Event': 'issues' },
+        'Codertocat opened issue #1 in Codertocat/Hello-World: Spelling error in the README file',
+      ],
+      [
+        'github',
+        'github/release-published.json',
+        { 'X-GitHub-Event': 'release' },
+        'Codertocat published release 0.0.1 in Codertocat/Hello-World',
+      ],
+      [
+        'github',
+        'github/workflow_run-completed.json',
+        { 'X-GitHub-Event': 'workflow_run' },
+        'Workflow test completed (success) on master in octo-org/octo-repo',
+      ],
+      ['uptime-kuma', 'uptime-kuma-up.json', {}, '[Test] [✅ Up] 200 - OK'],
+      ['uptime-kuma', 'uptime-kuma-test.json', {}, 'Herald Testing'],
+    ];
+    for (const [preset, file, headers, title] of cases) {
+      const r = await hook(`${preset}/${token}`, raw(file), headers);
+      expect(r.status, file).toBe(200);
+      const values = await delivered(title);
+      if (preset === 'github') expect(values.summary, file).toBe(title);
+      else expect(values.msg, file).toBe(title);
+    }
+  });
+
   describe('signatures', () => {
     const secret = 'It’s a Secret to Everybody';
 

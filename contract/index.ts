@@ -7,6 +7,7 @@ export * from './common';
 export * from './console/index';
 export * from './control-chars';
 export * from './envelope';
+export * from './hooks/index';
 export * from './limits';
 export * from './priority';
 export * from './public/preview';

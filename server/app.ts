@@ -20,6 +20,8 @@ import { createCrossSiteGuard } from './api/middleware/cross-site-guard';
 import { errorHandler, notFoundHandler } from './api/middleware/error-handler';
 import { createHostAllowList } from './api/middleware/host-allow-list';
 import { createOpsRouter, type OpsRouterDeps } from './api/ops-router';
+import { createHookRouter, type HookRouterDeps } from './api/hooks/hook-router';
+import { HOOKS_BASE } from '../contract';
 
 /**
  * The console is served from the same origin as the API, so 'self' covers every request it
@@ -44,6 +46,8 @@ export const CONTENT_SECURITY_POLICY = [
 
 export interface AppDeps {
   send: SendRouterDeps;
+  /** POST /api/hooks/{preset}[/{token}]. */
+  hooks: HookRouterDeps;
   preview: PreviewRouterDeps;
   /** POST /api/public/token-kind. */
   tokenKind: TokenKindRouterDeps;
@@ -105,6 +109,16 @@ export function createApp(deps: AppDeps): Express {
   // paths, and the busiest route need not be matched against them.
   app.use(createSendRouter(sendRoutes));
   app.use(createOpsRouter(deps.ops));
+  // Hooks are sends too: the same Host allow-list (in front) and cross-site rules.
+  app.use(
+    HOOKS_BASE,
+    createCrossSiteGuard({
+      what: 'the hooks',
+      corsOrigins: guards.corsOrigins,
+      corsHint: true,
+    }),
+    createHookRouter(deps.hooks),
+  );
   app.use(
     '/api/console',
     createCrossSiteGuard({ what: 'the console API', corsOrigins: [], corsHint: false }),

@@ -12,6 +12,7 @@ import { TaskService } from './features/targets/task-service';
 import { TemplateService } from './features/targets/template-service';
 import { SendRateLimiter } from './features/sending/rate-limiter';
 import { SendService } from './features/sending/send-service';
+import { HookService } from './features/hooks/hook-service';
 import { createApp } from './app';
 import type { AdapterRuntime } from './channels/channel-adapter';
 import { hostedMessageStore } from './channels/hosted-store';
@@ -302,6 +303,8 @@ function composeApp(
 ): Express {
   const { sequelize, writeLock, clock, settings, tokens, registry, events } = parts;
   const instances = new InstanceService({ writeLock, registry });
+  // One budget per template, whether it sends through V2 or a hook.
+  const sendLimiter = shared?.sendLimiter ?? new SendRateLimiter();
   return createApp({
     version: parts.version,
     trustProxy: parts.trustProxy,
@@ -309,7 +312,14 @@ function composeApp(
     rendererDir: config.rendererDir,
     send: {
       sends: parts.sends,
-      limiter: shared?.sendLimiter ?? new SendRateLimiter(),
+      limiter: sendLimiter,
+      settings,
+      clock,
+      writeLock,
+    },
+    hooks: {
+      hooks: new HookService({ sends: parts.sends, secrets: parts.secrets, clock }),
+      limiter: sendLimiter,
       settings,
       clock,
       writeLock,
@@ -329,7 +339,10 @@ function composeApp(
       channels: parts.channels,
       instances,
       tasks: new TaskService({ sequelize, writeLock, tokens }, instances),
-      templates: new TemplateService({ sequelize, writeLock, tokens }, instances),
+      templates: new TemplateService(
+        { sequelize, writeLock, tokens, secrets: parts.secrets },
+        instances,
+      ),
       logs: new LogService({
         sequelize,
         deliveries: parts.deliveries,

@@ -50,6 +50,9 @@ export const placeholdersBody = z
 
 const templateBody = z.string().max(200_000).nullable();
 
+/** A hook secret's longest form (a Standard Webhooks `whsec_` key is about 40 characters). */
+const HOOK_SECRET_MAX_CHARS = 500;
+
 /** Every field a template has; create and update take any of them (create needs `name`). */
 export const templateFields = z
   .object({
@@ -66,6 +69,15 @@ export const templateFields = z
     atAll: z.boolean(),
     /** Only for a template imported from Message Nest: lets its old token send. */
     acceptLegacyToken: z.boolean({ error: 'must be true or false' }),
+    /**
+     * The inbound hooks' signing secret (docs/hooks.md), write-only: "******" (as answered) or
+     * left out keeps it, "" or null clears it, anything else replaces it.
+     */
+    hookSecret: z
+      .string({ error: 'must be a string' })
+      .trim()
+      .max(HOOK_SECRET_MAX_CHARS, `must be at most ${HOOK_SECRET_MAX_CHARS} characters`)
+      .nullable(),
   })
   .strict();
 
@@ -126,6 +138,8 @@ export const templateSchema = named(
     atUserIds: z.string(),
     atAll: z.boolean(),
     instanceCount: z.number().int().min(0),
+    /** The inbound hooks' secret, never in clear: "******" when set, "" when not. */
+    hookSecret: z.string(),
     ...legacyCredentials,
     createdAt: timestampSchema,
     updatedAt: timestampSchema,

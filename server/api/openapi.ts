@@ -4,6 +4,7 @@ import {
   consoleRoutes,
   envelopeOf,
   errorEnvelopeSchema,
+  hookRoutes,
   namedSchemas,
   publicRoutes,
   sendRoutes,
@@ -12,7 +13,7 @@ import {
 
 /**
  * The OpenAPI 3.1 document served at GET /api/openapi.json, generated from the contract's
- * route tables (the send APIs, the console and the public preview): each route with its path,
+ * route tables (the send APIs, the inbound hooks, the console and the public preview): each route with its path,
  * header and query parameters, its body (`io: 'input'`: what a client may send, defaults
  * optional), its answer wrapped in the envelope and the refusals it names; schemas the contract
  * names (`named()`) are listed once under components.schemas.
@@ -23,6 +24,7 @@ type JsonSchema = Record<string, unknown>;
 /** The route tables, feature (the OpenAPI tag) → name → route. */
 const TABLES: Record<string, Record<string, Record<string, RouteSpec>>> = {
   send: { send: sendRoutes },
+  hooks: { hooks: hookRoutes },
   console: consoleRoutes,
   public: publicRoutes,
 };

@@ -10,6 +10,7 @@ import * as messageNestImport from './migrations/2026-11-23-1400-message-nest-im
 import * as sharedLimits from './migrations/2026-11-23-1600-shared-limits';
 import * as leaseToken from './migrations/2026-11-25-0800-delivery-lease-token';
 import * as priorityAndDedup from './migrations/2026-11-26-1000-priority-and-dedup';
+import * as templateHookSecret from './migrations/2026-11-26-1100-template-hook-secret';
 
 interface MigrationModule {
   up(params: { context: QueryInterface }): Promise<void>;
@@ -30,6 +31,7 @@ const migrations: Array<[string, MigrationModule]> = [
   ['2026-11-23-1600-shared-limits', sharedLimits],
   ['2026-11-25-0800-delivery-lease-token', leaseToken],
   ['2026-11-26-1000-priority-and-dedup', priorityAndDedup],
+  ['2026-11-26-1100-template-hook-secret', templateHookSecret],
 ];
 
 /** The names this code knows, in order: a database that lacks one is behind the code. */

@@ -361,6 +361,30 @@ const en = {
       go: 'Go',
     },
   },
+  hooks: {
+    section: 'Inbound hooks',
+    title: 'Inbound hooks',
+    intro:
+      'Alertmanager, Grafana, GitHub, Uptime Kuma or any JSON sender can post its own payload to these URLs: Herald turns it into this template’s title and placeholders (status, alertname, summary, …, and every field by its dotted path) and sends it like a V2 call.',
+    secret: 'Hook secret',
+    secretHelp:
+      'Optional, write-only. With a secret, GitHub must sign with it (X-Hub-Signature-256) and generic senders must sign (Standard Webhooks or X-Hub-Signature-256); empty, the token in the URL alone authorises.',
+    preset: 'Sender',
+    url: 'Hook URL',
+    bearer:
+      'Senders that cannot keep a token out of URLs: POST {url} with the header Authorization: Bearer and the token.',
+    snippet: 'Sender configuration',
+    secretSet: 'This template has a hook secret: fill it in where the sender asks for one.',
+    copyUrl: 'Copy URL',
+    copySnippet: 'Copy configuration',
+    presets: {
+      alertmanager: 'Prometheus Alertmanager',
+      grafana: 'Grafana',
+      github: 'GitHub',
+      'uptime-kuma': 'Uptime Kuma',
+      generic: 'Generic JSON',
+    },
+  },
   logs: {
     schedule: 'Schedule',
     search: 'Search title and content',

@@ -347,6 +347,30 @@ const zhCN: MessageSchema = {
       go: 'Go',
     },
   },
+  hooks: {
+    section: '入站 Hook',
+    title: '入站 Hook',
+    intro:
+      'Alertmanager、Grafana、GitHub、Uptime Kuma 或任何发送 JSON 的工具都可以把自己的数据直接发到下面的地址：Herald 把它转换成此模板的标题和占位符（status、alertname、summary 等，以及按点号路径命名的每个字段），然后像 V2 调用一样发送。',
+    secret: 'Hook 密钥',
+    secretHelp:
+      '可选，只写不读。设置后，GitHub 必须用它签名（X-Hub-Signature-256），通用 JSON 发送方也必须签名（Standard Webhooks 或 X-Hub-Signature-256）；留空时，仅凭地址中的 Token 即可发送。',
+    preset: '发送方',
+    url: 'Hook 地址',
+    bearer:
+      '无法把 Token 放进地址的发送方：POST {url}，并带上请求头 Authorization: Bearer 与 Token。',
+    snippet: '发送方配置',
+    secretSet: '此模板已设置 Hook 密钥：请在发送方要求填写密钥的地方填入。',
+    copyUrl: '复制地址',
+    copySnippet: '复制配置',
+    presets: {
+      alertmanager: 'Prometheus Alertmanager',
+      grafana: 'Grafana',
+      github: 'GitHub',
+      'uptime-kuma': 'Uptime Kuma',
+      generic: '通用 JSON',
+    },
+  },
   logs: {
     priority: '优先级',
     dedupKey: '去重键',

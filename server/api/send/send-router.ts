@@ -16,6 +16,7 @@ import { withIdempotency } from '../../features/sending/idempotency';
 import type { RateLimiter } from '../../features/sending/rate-limiter';
 import { plainV2Request } from '../../features/sending/plain-v2-request';
 import type { SendService } from '../../features/sending/send-service';
+import { createRateCheck } from './rate-check';
 
 /**
  * What the send routes use: the send service, the per-task rate limiter, the settings they
@@ -50,21 +51,12 @@ export function createSendRouter(routes: SendRoutes): Router {
 
 /** The handlers of the two send routes (httpStatus, body parser, the send itself). */
 export function createSendRoutes(deps: SendRouterDeps): SendRoutes {
-  const { sends: service, limiter } = deps;
+  const { sends: service } = deps;
   // Scripts often forget the Content-Type header (curl -d sends form encoding): the body is
   // read as JSON whatever the header says, since these endpoints only take JSON.
   const json = express.json({ limit: LIMITS.bodyBytes, type: () => true, strict: false });
 
-  // Keyed on the task or template the credential opened, after it was checked: spellings of
-  // one task_id, or its token and task_id, share one budget, and made-up credentials never
-  // reach the limiter.
-  const checkRate = async (rateKey: string) => {
-    const perMinute = deps.settings.get().rateLimitPerMinute;
-    if (!(await limiter.allow(rateKey, perMinute, deps.clock.now()))) {
-      const per = rateKey.startsWith('template:') ? 'template' : 'task';
-      throw new AppError(429, `rate limit: at most ${perMinute} sends a minute per ${per}`);
-    }
-  };
+  const checkRate = createRateCheck(deps);
 
   const bodyObject = (req: Request): Record<string, unknown> => {
     if (

@@ -31,6 +31,8 @@ export class Template extends Model<InferAttributes<Template>, InferCreationAttr
   declare legacyId: CreationOptional<string | null>;
   /** Whether the Message Nest token (and, with task_id on, the old id) may send. Off by default. */
   declare acceptLegacyToken: CreationOptional<boolean>;
+  /** The inbound hooks' signing key, sealed (`enc:v1:…`), or null: the token alone authorises. */
+  declare hookSecret: CreationOptional<string | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -51,6 +53,7 @@ export class Template extends Model<InferAttributes<Template>, InferCreationAttr
         tokenGeneration: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
         legacyId: { type: DataTypes.STRING(64), allowNull: true, unique: true },
         acceptLegacyToken: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+        hookSecret: { type: DataTypes.TEXT, allowNull: true },
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },

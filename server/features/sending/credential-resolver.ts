@@ -82,7 +82,7 @@ export class CredentialResolver {
   }
 
   /** Opens the template a V2 token names: the contract's first steps (token, template). */
-  async resolveTemplate(req: V2Request): Promise<ResolvedSource<Template>> {
+  async resolveTemplate(req: Pick<V2Request, 'token'>): Promise<ResolvedSource<Template>> {
     let payload;
     try {
       payload = this.decode(

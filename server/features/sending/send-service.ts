@@ -37,7 +37,7 @@ export class SendService {
   }
 
   /** Opens the template a V2 token names: the contract's first steps (token, template). */
-  resolveTemplate(req: V2Request): Promise<ResolvedSource<Template>> {
+  resolveTemplate(req: Pick<V2Request, 'token'>): Promise<ResolvedSource<Template>> {
     return this.credentials.resolveTemplate(req);
   }
 

@@ -1,5 +1,6 @@
 import { Op } from 'sequelize';
 
+import { SECRET_MASK } from '../channel-config/channel-secrets';
 import { Instance, Template } from '../../db/models';
 import type { PlaceholderDefinition } from '../../db/models/template';
 import { containsAny } from '../../db/search';
@@ -15,7 +16,10 @@ import type { PreviewInput, TemplatePatch } from '../../../contract';
 const tidyList = (v: string | undefined) => (v === undefined ? undefined : splitList(v).join(','));
 
 /** What TemplateService uses of the composed parts. */
-export type TemplateServiceDeps = Pick<HeraldParts, 'sequelize' | 'writeLock' | 'tokens'>;
+export type TemplateServiceDeps = Pick<
+  HeraldParts,
+  'sequelize' | 'writeLock' | 'tokens' | 'secrets'
+>;
 
 export class TemplateService {
   constructor(
@@ -37,6 +41,8 @@ export class TemplateService {
       atUserIds: t.atUserIds,
       atAll: t.atAll,
       instanceCount,
+      // Write-only, like a channel's secrets: the console learns only whether one is set.
+      hookSecret: t.hookSecret ? SECRET_MASK : '',
       ...legacyFields(t),
       createdAt: t.createdAt,
       updatedAt: t.updatedAt,
@@ -82,6 +88,8 @@ export class TemplateService {
         ...input,
         atMobiles: tidyList(input.atMobiles),
         atUserIds: tidyList(input.atUserIds),
+        // A new template has nothing to keep: the mask sets no secret.
+        hookSecret: this.sealedHookSecret(input.hookSecret, null),
       }).catch(nameTaken(input.name)),
     );
     return this.toDto(t, 0);
@@ -93,8 +101,26 @@ export class TemplateService {
     const values: TemplatePatch = { ...patch };
     if (patch.atMobiles !== undefined) values.atMobiles = tidyList(patch.atMobiles);
     if (patch.atUserIds !== undefined) values.atUserIds = tidyList(patch.atUserIds);
-    await this.deps.writeLock.run(() => t.update(values).catch(nameTaken(patch.name ?? t.name)));
+    const { hookSecret, ...rest } = values;
+    const update = { ...rest, hookSecret: this.sealedHookSecret(hookSecret, t.hookSecret) };
+    await this.deps.writeLock.run(() => t.update(update).catch(nameTaken(patch.name ?? t.name)));
     return this.detail(id);
+  }
+
+  /** The hook secret a template sends with, in clear; null when it has none. */
+  openHookSecret(t: Pick<Template, 'hookSecret'>): string | null {
+    return t.hookSecret ? this.deps.secrets.open(t.hookSecret) : null;
+  }
+
+  /**
+   * A hook secret as the console edited it, as stored: the mask or a left-out field keeps
+   * `stored`, "" or null clears it, anything else is sealed (channel secrets' rules,
+   * features/channel-config/channel-secrets.ts).
+   */
+  private sealedHookSecret(edit: string | null | undefined, stored: string | null): string | null {
+    if (edit === undefined || edit === SECRET_MASK) return stored;
+    if (edit === null || edit === '') return null;
+    return this.deps.secrets.seal(edit);
   }
 
   async remove(id: number): Promise<void> {

@@ -7,6 +7,7 @@ import {
   CONTENT_TYPES,
   consoleRoutes,
   DELIVERY_STATUSES,
+  hookRoutes,
   IMPORT_KINDS,
   namedSchemas,
   publicRoutes,
@@ -33,7 +34,12 @@ import { DELIVERY_STATUSES as QUEUE_STATUSES } from '../../../server/queue/deliv
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the OpenAPI document is read as loose JSON */
 
-const contractRoutes = routesOf({ ...consoleRoutes, ...publicRoutes, send: sendRoutes });
+const contractRoutes = routesOf({
+  ...consoleRoutes,
+  ...publicRoutes,
+  send: sendRoutes,
+  hooks: hookRoutes,
+});
 const label = (spec: RouteSpec) => `${spec.method.toUpperCase()} ${spec.path}`;
 
 describe('the contract and the server agree on their shared lists', () => {
@@ -88,6 +94,10 @@ describe('the route tables', () => {
       expect(spec.path).toMatch(/^\/api\/v[12]\/message\/send$/);
       expect([spec.method, spec.public]).toEqual(['post', true]);
     }
+    for (const spec of routesOf({ hookRoutes })) {
+      expect(spec.path).toMatch(/^\/api\/hooks\/\{preset\}/);
+      expect([spec.method, spec.public]).toEqual(['post', true]);
+    }
     expect(CONSOLE_BASE).toBe('/api/console');
   });
 
@@ -126,6 +136,8 @@ describe('openApiDocument()', () => {
     expect(Object.keys(doc.paths).filter((path) => !path.startsWith('/api/console/'))).toEqual([
       '/api/v1/message/send',
       '/api/v2/message/send',
+      '/api/hooks/{preset}/{token}',
+      '/api/hooks/{preset}',
       '/api/public/preview/{key}',
       '/api/public/token-kind',
     ]);

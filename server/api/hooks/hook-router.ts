@@ -1,0 +1,151 @@
+import express, { Router, type Request, type RequestHandler, type Response } from 'express';
+
+import { HOOK_PRESETS, HOOKS_BASE, hookQuerySchema, hookRoutes, LIMITS } from '../../../contract';
+import type { HookService } from '../../features/hooks/hook-service';
+import type { HookHeaders, HookPreset } from '../../features/hooks/hook-preset';
+import { withIdempotency } from '../../features/sending/idempotency';
+import type { HeraldParts } from '../../parts';
+import { sendEnvelope } from '../../lib/envelope';
+import { AppError } from '../../lib/errors';
+import { parseInput } from '../../lib/validation';
+import { expressPath } from '../contract-route';
+import { createRateCheck, type RateCheckDeps } from '../send/rate-check';
+
+/** What the hook routes use: the hook service, the send APIs' rate limit and idempotency keys. */
+export type HookRouterDeps = RateCheckDeps &
+  Pick<HeraldParts, 'writeLock'> & {
+    hooks: HookService;
+  };
+
+/** The raw bytes of each request's body, which a signature is computed over. */
+const rawBodies = new WeakMap<Request, Buffer>();
+
+/** The preset each request's path named, once checked. */
+const presets = new WeakMap<Request, HookPreset>();
+
+const headersOf = (req: Request): HookHeaders =>
+  Object.fromEntries(
+    Object.entries(req.headers).map(([name, value]) => [
+      name,
+      Array.isArray(value) ? value.join(', ') : value,
+    ]),
+  );
+
+/**
+ * The key a repeated delivery is recognised by: an explicit Idempotency-Key, else the id the
+ * sender gives each delivery and keeps when it retries or redelivers it (Standard Webhooks'
+ * `webhook-id`, GitHub's `X-GitHub-Delivery`). An id longer than a key may be is not one.
+ */
+function deliveryKey(req: Request): string | undefined {
+  const explicit = req.get('Idempotency-Key');
+  if (explicit !== undefined) return explicit.trim();
+  const id = (req.get('webhook-id') ?? req.get('X-GitHub-Delivery'))?.trim();
+  return id && id.length <= LIMITS.idempotencyKeyChars ? id : undefined;
+}
+
+/** `Authorization: Bearer <token>`, the scheme's name in any case. */
+function bearerToken(req: Request): string {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(req.get('Authorization') ?? '');
+  if (!match) {
+    // RFC 6750: a 401 to a Bearer request names the scheme it wants.
+    req.res?.setHeader('WWW-Authenticate', 'Bearer');
+    throw new AppError(
+      401,
+      'token: is required: send the template token as Authorization: Bearer <token>, or in the path (/api/hooks/{preset}/{token})',
+    );
+  }
+  return match[1];
+}
+
+/**
+ * POST /api/hooks/{preset}/{token} and POST /api/hooks/{preset} (the token as a Bearer
+ * credential): a sender's own JSON becomes a V2 send (docs/hooks.md). Answers are V2's
+ * envelope with the real HTTP status, whatever `sendApi.httpStatus` says: senders such as
+ * GitHub and Alertmanager show it in their delivery logs and retry on it.
+ */
+export function createHookRouter(deps: HookRouterDeps): Router {
+  const router = Router();
+  const checkRate = createRateCheck(deps);
+
+  // As on the send APIs, the body is read as JSON whatever Content-Type says, within the same
+  // limit; `verify` keeps the bytes for the signature without reading the body twice.
+  const json = express.json({
+    limit: LIMITS.bodyBytes,
+    type: () => true,
+    strict: false,
+    verify: (req, _res, buf) => {
+      rawBodies.set(req as Request, buf);
+    },
+  });
+
+  // Unknown presets are refused before the body is read.
+  const presetOf: RequestHandler = (req, _res, next) => {
+    const name = String(req.params.preset);
+    const preset = deps.hooks.preset(name);
+    if (!preset) {
+      throw new AppError(
+        404,
+        `no such hook preset: ${name.slice(0, 100)} (use one of ${HOOK_PRESETS.join(', ')})`,
+      );
+    }
+    presets.set(req, preset);
+    next();
+  };
+
+  const readBody: RequestHandler = (req, res, next) => {
+    if (req.is('application/x-www-form-urlencoded')) {
+      // GitHub's default content type sends the JSON inside a form field.
+      throw new AppError(
+        400,
+        'request body must be JSON, not a form (GitHub: set the webhook’s Content type to application/json)',
+      );
+    }
+    json(req, res, (err?: unknown) => {
+      // A hook sender understands 413 (the send APIs answer 400, their documented limit rule).
+      if ((err as { type?: string } | undefined)?.type === 'entity.too.large') {
+        next(
+          new AppError(413, `request body is larger than ${LIMITS.bodyBytes / 1024 / 1024} MiB`),
+        );
+        return;
+      }
+      next(err);
+    });
+  };
+
+  const receive = (tokenOf: (req: Request) => string) => async (req: Request, res: Response) => {
+    const preset = presets.get(req)!;
+    const query = parseInput(hookQuerySchema, req.query);
+    const token = tokenOf(req);
+    const call = {
+      preset,
+      token,
+      body: req.body as unknown,
+      rawBody: rawBodies.get(req) ?? Buffer.alloc(0),
+      headers: headersOf(req),
+      query,
+    };
+    const resolved = await deps.hooks.open(call);
+    const request = deps.hooks.request(call, resolved.source);
+    if ('skip' in request) {
+      sendEnvelope(res, 200, 'success', { token, count: 0 });
+      return;
+    }
+    await checkRate(resolved.rateKey);
+    const answer = await withIdempotency(
+      deps,
+      `hook:${resolved.credential}`,
+      deliveryKey(req),
+      () => deps.hooks.send(request, resolved),
+    );
+    sendEnvelope(res, answer.code, answer.msg, answer.data);
+  };
+
+  router.post(
+    expressPath(hookRoutes.withToken, HOOKS_BASE),
+    presetOf,
+    readBody,
+    receive((req) => String(req.params.token)),
+  );
+  router.post(expressPath(hookRoutes.bearer, HOOKS_BASE), presetOf, readBody, receive(bearerToken));
+  return router;
+}

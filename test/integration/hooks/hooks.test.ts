@@ -82,7 +82,7 @@ describe('POST /api/hooks/{preset}/{token}', () => {
     expect(r.body).toEqual({
       code: 200,
       msg: 'success',
-      data: { token, count: 1, hostMessageUrl: expect.any(String) },
+      data: { token, count: 1, hostMessageUrl: expect.any(String), deduplicated: false },
     });
     expect(await delivered('[FIRING:1] ProbeFailure')).toEqual({
       status: 'firing',
@@ -102,6 +102,17 @@ describe('POST /api/hooks/{preset}/{token}', () => {
     expect(send?.request).toMatchObject({
       dedupKey: '{}/{severity="critical"}:{alertname="ProbeFailure"}:firing',
     });
+    // Alertmanager repeats a firing group every repeat_interval: within the window it is
+    // recorded as suppressed, counted on the first, and not delivered again.
+    const again = await hook(`alertmanager/${token}`, raw('alertmanager.json'));
+    expect(again.body.data).toEqual({
+      token,
+      count: 0,
+      deduplicated: true,
+      firstSendId: send?.id,
+    });
+    await send?.reload();
+    expect(send?.suppressedCount).toBe(1);
   });
 
   it('grafana, uptime-kuma and generic: each payload fills its placeholders', async () => {

@@ -72,7 +72,8 @@ describe('README examples', () => {
     // The reader copies the code Herald printed, as the README says.
     const { stdout: out } = await promisify(execFile)(
       'bash',
-      ['-euo', 'pipefail', '-c', example('walkthrough')],
+      // The priority and dedup example runs in the walkthrough's shell, as the README says.
+      ['-euo', 'pipefail', '-c', `${example('walkthrough')}\n${example('priority-and-dedup')}`],
       {
         cwd,
         env: { ...process.env, HERALD_URL: herald.url, HERALD_SETUP_CODE: herald.setupCode },
@@ -85,5 +86,7 @@ describe('README examples', () => {
     );
     expect(out).toContain('"status":"sent"');
     expect(out).toContain('**web-3** disk at 98%');
+    expect(out).toMatch(/"count":1,"hostMessageUrl":"[^"]+","deduplicated":false\}/);
+    expect(out).toMatch(/"count":0,"deduplicated":true,"firstSendId":\d+\}/);
   });
 });

@@ -463,6 +463,10 @@ const en = {
     remoteImagesHidden:
       'Remote images are hidden: loading them would tell the sender when and from where you read this message.',
     showImages: 'Show images',
+    priorityFirst: 'Priority first',
+    priorityHigh: 'High',
+    priorityUrgent: 'Urgent',
+    priorityOf: 'Priority {n} of 5',
   },
   mnImport: {
     title: 'Import from Message Nest',

@@ -448,6 +448,10 @@ const zhCN: MessageSchema = {
     linkRevoked: '链接已撤销',
     remoteImagesHidden: '已隐藏远程图片：加载它们会让发送方知道你在何时、何地阅读了这条消息。',
     showImages: '显示图片',
+    priorityFirst: '优先级高的在前',
+    priorityHigh: '重要',
+    priorityUrgent: '紧急',
+    priorityOf: '优先级 {n}（共 5 级）',
   },
   mnImport: {
     title: '从 Message Nest 导入',

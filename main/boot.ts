@@ -364,7 +364,7 @@ export async function boot(ctx: BootContext): Promise<Desktop | null> {
 
   const notifier = createNotifier({
     isSupported: () => electron.Notification.isSupported(),
-    create: (text) => new electron.Notification(text),
+    create: (options) => new electron.Notification(options),
     settings: () => settings.get(),
     openMessage,
     onRequest: (request) => ctx.hooks?.notifications.push(request),

@@ -5,7 +5,7 @@ import type { AppPathsLike } from './paths';
 import type { BrowserWindowLike, MainWindowOptions } from './window';
 import type { IpcMainLike } from './ipc/ipc-main';
 import type { ShellHandlersShellLike } from './ipc/handlers/shell';
-import type { NotificationLike, NotificationText } from './notifications';
+import type { NotificationLike, NotificationOptions } from './notifications';
 import type { MessageBoxSpec } from './port-choice';
 import type { GuardedWebContentsLike, SessionLike } from './security';
 import type { TrayLike, TrayMenuItem } from './tray';
@@ -85,7 +85,9 @@ export interface ElectronMain {
   };
   nativeImage: { createFromPath(path: string): NativeImageLike };
   powerMonitor: PowerMonitorLike;
-  Notification: (new (options: NotificationText) => NotificationLike) & { isSupported(): boolean };
+  Notification: (new (options: NotificationOptions) => NotificationLike) & {
+    isSupported(): boolean;
+  };
   dialog: {
     showMessageBox(options: MessageBoxSpec): Promise<{ response: number }>;
     showErrorBox(title: string, content: string): void;

@@ -13,6 +13,8 @@ export interface HostedMessageEvent {
   content: string;
   format: 'text' | 'html' | 'markdown' | string;
   url?: string | null;
+  /** 1 … 5 as the sender gave it; null or absent when none was given. */
+  priority?: number | null;
   createdAt?: string | Date;
 }
 
@@ -20,6 +22,37 @@ export interface HostedMessageEvent {
 export interface NotificationText {
   title: string;
   body: string;
+}
+
+/**
+ * What the Notification constructor gets: the text, and for a priority other than the
+ * default how insistent it is. `urgency` is read on Linux only and `timeoutType` on Linux and
+ * Windows; macOS leaves both to the user's settings for Herald.
+ */
+export interface NotificationOptions extends NotificationText {
+  urgency?: 'low' | 'normal' | 'critical';
+  timeoutType?: 'default' | 'never';
+  silent?: boolean;
+}
+
+/**
+ * How a priority shows: 5 is critical and stays until dismissed (it is the one a user must
+ * not miss when away from the screen), 4 is a normal notification even where a desktop
+ * would treat Herald as low, 1–2 are low and make no sound. 3 and none add nothing, so they
+ * show exactly as every notification did before priorities.
+ */
+export function priorityOptions(
+  priority: number | null | undefined,
+): Omit<NotificationOptions, keyof NotificationText> {
+  if (priority === 5) return { urgency: 'critical', timeoutType: 'never' };
+  if (priority === 4) return { urgency: 'normal' };
+  if (priority === 1 || priority === 2) return { urgency: 'low', silent: true };
+  return {};
+}
+
+/** notificationOptions() is the text of a message with its priority's options. */
+export function notificationOptions(message: HostedMessageEvent): NotificationOptions {
+  return { ...notificationFromMessage(message), ...priorityOptions(message.priority) };
 }
 
 /** Longest title and body shown; OS notification centres cut longer text anyway, mid-word. */
@@ -109,7 +142,7 @@ export interface NotificationLike {
 /** Dependencies of the notifier. */
 export interface NotifierDeps {
   isSupported(): boolean;
-  create(text: NotificationText): NotificationLike;
+  create(options: NotificationOptions): NotificationLike;
   settings(): NotifierSettings;
   /** Clicking a notification opens the message in the window's reader. */
   openMessage(id: number): void;
@@ -131,11 +164,14 @@ export function createNotifier(deps: NotifierDeps): Notifier {
   const live = new Set<NotificationLike>();
   return {
     notify(message) {
-      const text = notificationFromMessage(message);
+      const options = notificationOptions(message);
+      const text = { title: options.title, body: options.body };
+      // Do not disturb holds urgent messages back too: it has no exception list, and a user
+      // who silenced Herald expects silence; the reader and the tray still show them.
       const outcome = notifyDecision(deps.settings(), deps.isSupported());
       deps.onRequest?.({ messageId: message.id, text, outcome });
       if (outcome !== 'shown') return outcome;
-      const notification = deps.create(text);
+      const notification = deps.create(options);
       live.add(notification);
       notification.on('click', () => {
         live.delete(notification);

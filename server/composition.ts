@@ -124,6 +124,7 @@ async function composeOver(
                 content: m.content,
                 format: m.format,
                 url: m.url,
+                priority: m.priority,
                 createdAt: m.createdAt.toISOString(),
               }
             : null;

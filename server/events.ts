@@ -10,6 +10,8 @@ export interface HostedMessageEvent {
   content: string;
   format: ContentType;
   url: string | null;
+  /** 1 … 5 as the sender gave it; null when none was given. */
+  priority: number | null;
   createdAt: string;
 }
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { CONSOLE_BASE, contentTypeSchema, timestampSchema } from '../common';
 import { route } from '../route';
 import { deliveryStatusSchema, sendStatusSchema } from './logs';
+import { messagePrioritySchema } from './messages';
 
 /**
  * The `data` of each event on the console's stream (Server-Sent Events, not the envelope), by
@@ -14,6 +15,8 @@ export const consoleEventSchemas = {
     id: z.number().int().positive(),
     title: z.string(),
     format: contentTypeSchema,
+    /** 1 … 5 as the sender gave it; null when none was given. */
+    priority: messagePrioritySchema.nullable(),
     createdAt: timestampSchema,
   }),
   /** A delivery's status changed. */

@@ -13,6 +13,13 @@ import {
 } from '../common';
 import { route } from '../route';
 
+/** A message's priority, 1 (min) … 5 (max); the reader marks 4 and 5. */
+export const messagePrioritySchema = z.number().int().min(1).max(5);
+
+/** The list's orders: newest first, or priority 5, then 4, then the rest, each newest first. */
+export const MESSAGE_SORTS = ['newest', 'priority'] as const;
+export type MessageSort = (typeof MESSAGE_SORTS)[number];
+
 /** A hosted message, as the console lists it. */
 export const hostedMessageSchema = named(
   'HostedMessage',
@@ -24,6 +31,8 @@ export const hostedMessageSchema = named(
     content: z.string(),
     format: contentTypeSchema,
     url: z.string().nullable(),
+    /** 1 … 5 as the sender gave it; null when none was given. */
+    priority: messagePrioritySchema.nullable(),
     /** The share link (opens the message without login); null: none, or revoked. */
     previewUrl: z.string().nullable(),
     read: z.boolean(),
@@ -50,6 +59,8 @@ export const messageQuery = pagingQuery.extend({
   /** Searches title and content (docs/console-api.md, "Search"). */
   q: z.string().optional(),
   unread: queryFlag,
+  /** `priority`: 5, then 4, then the rest, each newest first; default `newest`. */
+  sort: z.enum(MESSAGE_SORTS).optional(),
 });
 export type MessageQuery = z.input<typeof messageQuery>;
 
@@ -63,7 +74,7 @@ export const messageRoutes = {
   list: route({
     method: 'get',
     path: `${CONSOLE_BASE}/messages`,
-    summary: 'List hosted messages, newest first (q, unread)',
+    summary: 'List hosted messages, newest first or priority 4-5 first (q, unread, sort)',
     query: messageQuery,
     response: messagePageSchema,
   }),

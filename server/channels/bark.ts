@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import type { Priority } from '../../contract/priority';
 import { convertContent } from '../domain/content-format';
 import { defineAdapter, type OutboundMessage } from './channel-adapter';
 import { joinUrl, optionalText, serverUrlField } from './channel-fields';
@@ -22,6 +23,21 @@ export const BARK_SERVER = 'https://api.day.app';
 export const BARK_MAX_BODY_BYTES = 3_800;
 
 export const BARK_LEVELS = ['active', 'timeSensitive', 'passive', 'critical'] as const;
+
+type BarkLevel = (typeof BARK_LEVELS)[number];
+
+/**
+ * Herald's priority as an iOS interruption level: 1–2 only land in the notification list,
+ * 3 is iOS's ordinary alert, 4 breaks through Focus and 5 through silent mode and Do Not
+ * Disturb (the app must have been allowed critical alerts, otherwise iOS shows it as active).
+ */
+export const BARK_LEVEL_BY_PRIORITY: Readonly<Record<Priority, BarkLevel>> = {
+  1: 'passive',
+  2: 'passive',
+  3: 'active',
+  4: 'timeSensitive',
+  5: 'critical',
+};
 
 export const barkConfigSchema = z
   .object({
@@ -54,7 +70,7 @@ export interface BarkBody {
   title?: string;
   group?: string;
   sound?: string;
-  level?: (typeof BARK_LEVELS)[number];
+  level?: BarkLevel;
   icon?: string;
   url?: string;
 }
@@ -66,7 +82,8 @@ export interface BarkBody {
  */
 export function buildBarkBody(
   config: Pick<BarkConfig, 'deviceKey' | 'group' | 'sound' | 'level' | 'icon'>,
-  message: Pick<OutboundMessage, 'title' | 'content' | 'contentType' | 'url'>,
+  message: Pick<OutboundMessage, 'title' | 'content' | 'contentType' | 'url'> &
+    Partial<Pick<OutboundMessage, 'priority'>>,
 ): BarkBody {
   const markdown = message.contentType === 'markdown';
   const body: BarkBody = {
@@ -78,7 +95,10 @@ export function buildBarkBody(
   if (title) body.title = title;
   if (config.group) body.group = config.group;
   if (config.sound) body.sound = config.sound;
-  if (config.level) body.level = config.level;
+  // The instance's level is only the default; no `volume` at critical, so the app's own
+  // critical-alert volume applies.
+  const level = message.priority ? BARK_LEVEL_BY_PRIORITY[message.priority] : config.level;
+  if (level) body.level = level;
   if (config.icon) body.icon = config.icon;
   if (message.url) body.url = message.url;
   return body;

@@ -48,6 +48,8 @@ export interface HostedMessageInput {
   content: string;
   format: ContentType;
   url: string | null;
+  /** Announced with the message (notifications); the stored row takes its delivery's. */
+  priority?: Priority | null;
 }
 
 /** What the server lends adapters; nothing in here is Electron or Express. */

@@ -35,6 +35,11 @@ export const discordConfigSchema = z
     threadId: optionalText(20).pipe(
       z.string().regex(SNOWFLAKE, 'threadId must be a numeric id').optional(),
     ),
+    /**
+     * Ping @here on priority 5. Off unless the instance's owner turns it on: whoever can send
+     * could otherwise ping the whole channel.
+     */
+    mentionAtUrgent: z.boolean().optional(),
   })
   .extend(httpOptionsSchema.shape)
   .strict();
@@ -78,13 +83,18 @@ export function discordMentions(mentions: Mentions): {
 
 /** The execute-webhook body: Markdown as is, plain text escaped, the title in bold. */
 export function buildDiscordBody(
-  config: Pick<DiscordConfig, 'username' | 'avatarUrl'>,
-  message: Pick<OutboundMessage, 'title' | 'content' | 'contentType' | 'url' | 'mentions'>,
+  config: Pick<DiscordConfig, 'username' | 'avatarUrl' | 'mentionAtUrgent'>,
+  message: Pick<OutboundMessage, 'title' | 'content' | 'contentType' | 'url' | 'mentions'> &
+    Partial<Pick<OutboundMessage, 'priority'>>,
 ): DiscordBody {
   const title = message.title.trim();
   const markdown = message.contentType === 'markdown';
   const { prefix, allowed } = discordMentions(message.mentions);
+  // First, so the ping shows in the notification's preview; parse 'everyone' covers @here.
+  const here = config.mentionAtUrgent === true && message.priority === 5;
+  if (here) allowed.parse = ['everyone'];
   const content = joinLines(
+    here ? '@here' : '',
     title ? `**${escapeDiscordMarkdown(title)}**` : '',
     markdown ? message.content : escapeDiscordMarkdown(message.content),
     message.url ? `<${message.url}>` : '',

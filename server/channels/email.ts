@@ -7,6 +7,7 @@ import type Mail from 'nodemailer/lib/mailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import { z } from 'zod';
 
+import type { Priority } from '../../contract/priority';
 import { defineAdapter, type OutboundMessage } from './channel-adapter';
 import { DeliveryError } from './delivery-error';
 
@@ -19,6 +20,15 @@ const SOCKET_TIMEOUT_MS = 60_000;
 
 // Deliberately loose (RFC 5322 is far wider): one @, no spaces or list separators, a dotted domain.
 const ADDRESS = /^[^\s@<>(),;:"[\]\\]+@[^\s@<>(),;:"[\]\\]+\.[^\s@<>(),;:"[\]\\.]+$/;
+
+/**
+ * nodemailer's three levels, which set X-Priority, X-MSMail-Priority and Importance together;
+ * 'normal' sets none of them, as mail clients assume normal anyway.
+ */
+export function emailPriority(priority: Priority | null): Mail.Options['priority'] | undefined {
+  if (priority === null) return undefined;
+  return priority <= 2 ? 'low' : priority >= 4 ? 'high' : 'normal';
+}
 
 export const emailConfigSchema = z
   .object({
@@ -64,7 +74,8 @@ export function validateEmailRecipients(recipient: string): string | null {
  */
 export function buildEmail(
   config: Pick<EmailConfig, 'from' | 'fromName'>,
-  message: Pick<OutboundMessage, 'title' | 'content' | 'contentType'>,
+  message: Pick<OutboundMessage, 'title' | 'content' | 'contentType'> &
+    Partial<Pick<OutboundMessage, 'priority'>>,
   to: string[],
 ): Mail.Options {
   const mail: Mail.Options = {
@@ -74,6 +85,8 @@ export function buildEmail(
     // Keeps vacation responders and ticket systems from answering a notification.
     headers: { 'Auto-Submitted': 'auto-generated' },
   };
+  const priority = emailPriority(message.priority ?? null);
+  if (priority) mail.priority = priority;
   if (message.contentType === 'html') {
     mail.text = htmlToPlainText(message.content);
     mail.html = message.content;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import type { Priority } from '../../contract/priority';
 import { defineAdapter, type OutboundMessage } from './channel-adapter';
 import { joinUrl, requiredServerUrlField } from './channel-fields';
 import { httpOptionsSchema, httpRequest, replyOf, type HttpResponse } from './http-client';
@@ -18,6 +19,19 @@ export const gotifyConfigSchema = z
   .strict();
 export type GotifyConfig = z.infer<typeof gotifyConfigSchema>;
 
+/**
+ * Herald's 1–5 on Gotify's 0–10. The ends and the middle are fixed by the issue (1→1, 3→5,
+ * 5→10); 2 and 4 land in the Gotify Android app's bands next to them: 3 is the top of its
+ * "low" band (1–3) and 8 the bottom of its "high" band (8–10, heads-up with sound).
+ */
+export const GOTIFY_PRIORITY: Readonly<Record<Priority, number>> = {
+  1: 1,
+  2: 3,
+  3: 5,
+  4: 8,
+  5: 10,
+};
+
 export interface GotifyBody {
   message: string;
   title?: string;
@@ -34,7 +48,8 @@ export interface GotifyBody {
  */
 export function buildGotifyBody(
   config: Pick<GotifyConfig, 'priority'>,
-  message: Pick<OutboundMessage, 'title' | 'content' | 'contentType' | 'url'>,
+  message: Pick<OutboundMessage, 'title' | 'content' | 'contentType' | 'url'> &
+    Partial<Pick<OutboundMessage, 'priority'>>,
 ): GotifyBody {
   const body: GotifyBody = {
     message: message.content,
@@ -46,7 +61,9 @@ export function buildGotifyBody(
   };
   const title = message.title.trim();
   if (title) body.title = title;
-  if (config.priority !== undefined) body.priority = config.priority;
+  // The instance's priority (or, without one, the application's) is only the default.
+  const priority = message.priority ? GOTIFY_PRIORITY[message.priority] : config.priority;
+  if (priority !== undefined) body.priority = priority;
   if (message.url) body.extras['client::notification'] = { click: { url: message.url } };
   return body;
 }

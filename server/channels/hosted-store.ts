@@ -46,6 +46,7 @@ export function hostedMessageStore(
       content: input.content,
       format: input.format,
       url: input.url,
+      priority: input.priority ?? null,
       createdAt: stored.createdAt,
     });
     return { id: stored.id };
@@ -61,6 +62,7 @@ export function announceHostedMessage(
     content: string;
     format: HostedMessageInput['format'];
     url: string | null;
+    priority: number | null;
     createdAt: string;
   },
 ): void {

@@ -22,6 +22,7 @@ export function createHostedAdapter() {
         content: message.content,
         format: message.contentType,
         url: message.url,
+        priority: message.priority,
       });
       return { reply: `stored as hosted message ${stored.id}` };
     },

@@ -97,12 +97,16 @@ export interface NtfyBody {
  */
 export function buildNtfyBody(
   config: Pick<NtfyConfig, 'topic' | 'priority' | 'tags'>,
-  message: Pick<OutboundMessage, 'title' | 'content' | 'contentType' | 'url'>,
+  message: Pick<OutboundMessage, 'title' | 'content' | 'contentType' | 'url'> &
+    Partial<Pick<OutboundMessage, 'priority'>>,
 ): NtfyBody {
   const body: NtfyBody = { topic: config.topic, message: message.content };
   const title = message.title.trim();
   if (title) body.title = title;
-  if (config.priority !== undefined) body.priority = config.priority;
+  // Herald's scale is ntfy's own, so the sender's priority goes as is; the instance's
+  // priority is only its default.
+  const priority = message.priority ?? config.priority;
+  if (priority !== undefined) body.priority = priority;
   if (config.tags?.length) body.tags = config.tags;
   if (message.contentType === 'markdown') body.markdown = true;
   if (message.url) body.click = message.url;

@@ -19,6 +19,11 @@ export const slackConfigSchema = z
   .object({
     /** https://hooks.slack.com/services/T…/B…/… : the URL is the credential. */
     webhookUrl: webhookUrlField('Slack incoming'),
+    /**
+     * Notify the channel's active members (<!here>) on priority 5. Off unless the instance's
+     * owner turns it on: whoever can send could otherwise ping the whole channel.
+     */
+    mentionAtUrgent: z.boolean().optional(),
   })
   .extend(httpOptionsSchema.shape)
   .strict();
@@ -45,14 +50,18 @@ export function slackMentions(mentions: Mentions): string {
 
 /** The incoming-webhook body: mrkdwn for Markdown instances, escaped plain text otherwise. */
 export function buildSlackBody(
-  message: Pick<OutboundMessage, 'title' | 'content' | 'contentType' | 'url' | 'mentions'>,
+  message: Pick<OutboundMessage, 'title' | 'content' | 'contentType' | 'url' | 'mentions'> &
+    Partial<Pick<OutboundMessage, 'priority'>>,
+  config: Pick<SlackConfig, 'mentionAtUrgent'> = {},
 ): SlackBody {
+  const here = config.mentionAtUrgent === true && message.priority === 5 ? '<!here>' : '';
   const title = message.title.trim();
   const url = message.url ? `<${slackUrl(message.url)}>` : '';
   const mentions = slackMentions(message.mentions);
   if (message.contentType === 'markdown') {
     return {
       text: joinLines(
+        here,
         title ? `*${escapeSlack(title)}*` : '',
         markdownToMrkdwn(message.content),
         url,
@@ -61,7 +70,7 @@ export function buildSlackBody(
     };
   }
   return {
-    text: joinLines(escapeSlack(title), escapeSlack(message.content), url, mentions),
+    text: joinLines(here, escapeSlack(title), escapeSlack(message.content), url, mentions),
     mrkdwn: false,
   };
 }
@@ -101,7 +110,7 @@ export function createSlackAdapter() {
     fixedRecipient: 'none',
     rateLimit: (config) => ({ key: rateLimitKey('slack', config.webhookUrl), ...SLACK_RATE }),
     async send(config, message) {
-      const body = buildSlackBody(message);
+      const body = buildSlackBody(message, config);
       if (body.text.length > SLACK_MAX_CHARS)
         throw limitExceeded('Slack', body.text.length, SLACK_MAX_CHARS, 'characters');
       const res = await httpRequest({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import type { Priority } from '../../contract/priority';
 import { markdownToHtml } from '../domain/content-format';
 import { defineAdapter, type OutboundMessage } from './channel-adapter';
 import { joinUrl, rateLimitKey, serverUrlField } from './channel-fields';
@@ -96,7 +97,8 @@ export function telegramLength(text: string, parseMode: 'HTML' | undefined): num
  */
 export function buildTelegramBody(
   config: Pick<TelegramConfig, 'chatId' | 'messageThreadId' | 'disableNotification'>,
-  message: Pick<OutboundMessage, 'title' | 'content' | 'contentType' | 'url'>,
+  message: Pick<OutboundMessage, 'title' | 'content' | 'contentType' | 'url'> &
+    Partial<Pick<OutboundMessage, 'priority'>>,
 ): TelegramSendMessage {
   const { text, parseMode } = telegramText(message);
   const length = telegramLength(text, parseMode);
@@ -109,8 +111,21 @@ export function buildTelegramBody(
   const body: TelegramSendMessage = { chat_id: config.chatId, text };
   if (parseMode) body.parse_mode = parseMode;
   if (config.messageThreadId !== undefined) body.message_thread_id = config.messageThreadId;
-  if (config.disableNotification) body.disable_notification = true;
+  if (telegramSilent(config, message.priority ?? null)) body.disable_notification = true;
   return body;
+}
+
+/**
+ * Whether to deliver without sound. Telegram has only this switch: priorities 1–2 are silent,
+ * 4–5 ring even on an instance set to silent, and 3 ("default") or none leave it to the
+ * instance.
+ */
+export function telegramSilent(
+  config: Pick<TelegramConfig, 'disableNotification'>,
+  priority: Priority | null,
+): boolean {
+  if (priority !== null && priority !== 3) return priority <= 2;
+  return config.disableNotification === true;
 }
 
 /** Throws unless the reply is `{"ok":true}`; 429 waits for `parameters.retry_after`. */

@@ -1,14 +1,35 @@
 /** The markers a custom webhook's body and URL may use. */
-export const WEBHOOK_FIELDS = ['title', 'content', 'url', 'format'] as const;
+export const WEBHOOK_FIELDS = ['title', 'content', 'url', 'format', 'priority', 'repeats'] as const;
 export type WebhookField = (typeof WEBHOOK_FIELDS)[number];
-export type WebhookValues = Record<WebhookField, string>;
+type TextField = 'title' | 'content' | 'url' | 'format';
+/**
+ * The values of one delivery. priority (1–5, null: none given) and repeats (suppressed
+ * duplicates, 0 when absent) are numbers: a bare marker in JSON becomes a number (or null),
+ * one inside a string or another encoding its digits ('' for no priority).
+ */
+export type WebhookValues = Record<TextField, string> & {
+  priority?: number | null;
+  repeats?: number;
+};
 
 export type BodyEncoding = 'json' | 'form' | 'xml' | 'text';
 
 export const DEFAULT_WEBHOOK_BODY =
   '{"title":"{{title}}","content":"{{content}}","url":"{{url}}","format":"{{format}}"}';
 
-const MARKER = /\{\{\s*(title|content|url|format)\s*\}\}/g;
+const MARKER = /\{\{\s*(title|content|url|format|priority|repeats)\s*\}\}/g;
+
+function textOf(values: WebhookValues, key: WebhookField): string {
+  if (key === 'priority') return values.priority == null ? '' : String(values.priority);
+  if (key === 'repeats') return String(values.repeats ?? 0);
+  return values[key];
+}
+
+function jsonOf(values: WebhookValues, key: WebhookField): string {
+  if (key === 'priority') return JSON.stringify(values.priority ?? null);
+  if (key === 'repeats') return String(values.repeats ?? 0);
+  return JSON.stringify(values[key]);
+}
 
 /** How values must be escaped, from the Content-Type the webhook sends. */
 export function bodyEncoding(contentType: string | undefined): BodyEncoding {
@@ -38,7 +59,7 @@ export function renderWebhookBody(
 ): string {
   if (encoding === 'json') return renderJson(template, values);
   return template.replace(MARKER, (_m, key: WebhookField) => {
-    const value = values[key];
+    const value = textOf(values, key);
     if (encoding === 'form') return encodeURIComponent(value);
     if (encoding === 'xml') return xmlEscape(value);
     return value;
@@ -56,8 +77,8 @@ function renderJson(template: string, values: WebhookValues): string {
       MARKER.lastIndex = i;
       const m = MARKER.exec(template);
       if (m && m.index === i) {
-        const encoded = JSON.stringify(values[m[1] as WebhookField]);
-        out += inString ? encoded.slice(1, -1) : encoded;
+        const key = m[1] as WebhookField;
+        out += inString ? JSON.stringify(textOf(values, key)).slice(1, -1) : jsonOf(values, key);
         i += m[0].length;
         continue;
       }
@@ -76,5 +97,19 @@ function renderJson(template: string, values: WebhookValues): string {
 
 /** Fills markers in the webhook URL, percent-encoding each value. */
 export function renderWebhookUrl(url: string, values: WebhookValues): string {
-  return url.replace(MARKER, (_m, key: WebhookField) => encodeURIComponent(values[key]));
+  return url.replace(MARKER, (_m, key: WebhookField) => encodeURIComponent(textOf(values, key)));
+}
+
+/**
+ * The default JSON body with `"priority"` and `"repeats"` added when they say something (a
+ * priority was given, duplicates were suppressed). Only then: a delivery without either sends
+ * exactly the body the default sent before they existed, so no receiver sees a new field
+ * until a sender uses one. A body template of one's own carries them through its markers.
+ */
+export function withDeliveryFields(defaultJson: string, values: WebhookValues): string {
+  const extra: { priority?: number; repeats?: number } = {};
+  if (values.priority != null) extra.priority = values.priority;
+  if (values.repeats) extra.repeats = values.repeats;
+  if (Object.keys(extra).length === 0) return defaultJson;
+  return JSON.stringify({ ...(JSON.parse(defaultJson) as Record<string, unknown>), ...extra });
 }

@@ -7,6 +7,7 @@ import {
   bodyEncoding,
   renderWebhookBody,
   renderWebhookUrl,
+  withDeliveryFields,
   type WebhookValues,
 } from './webhook-body';
 import { signatureHeaders, signingSecretField, webhookMessageId } from './webhook-signing';
@@ -18,6 +19,8 @@ const sample: WebhookValues = {
   content: 'c"\n\\',
   url: 'https://x/?a=1&b="2"',
   format: 'text',
+  priority: 5,
+  repeats: 2,
 };
 
 export const webhookConfigSchema = z
@@ -74,14 +77,17 @@ export function createWebhookAdapter() {
         content: message.content,
         url: message.url ?? '',
         format: message.contentType,
+        priority: message.priority,
+        repeats: message.repeats,
       };
       const headers = { ...config.headers, ...config.secretHeaders };
       if (!contentTypeOf(headers) && config.method !== 'GET')
         headers['Content-Type'] = 'application/json';
-      const body =
-        config.method === 'GET'
-          ? undefined
-          : renderWebhookBody(config.body, values, bodyEncoding(contentTypeOf(headers)));
+      const encoding = bodyEncoding(contentTypeOf(headers));
+      let body =
+        config.method === 'GET' ? undefined : renderWebhookBody(config.body, values, encoding);
+      if (body !== undefined && encoding === 'json' && config.body === DEFAULT_WEBHOOK_BODY)
+        body = withDeliveryFields(body, values);
       if (config.signingSecret) {
         Object.assign(
           headers,

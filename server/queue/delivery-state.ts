@@ -204,6 +204,7 @@ export class DeliveryState {
         content: delivery.content,
         format: delivery.contentType,
         url: delivery.url,
+        priority: delivery.priority ?? null,
         createdAt,
       });
     });

@@ -20,6 +20,7 @@ const message = (id: number, read = false): HostedMessage => ({
   content: 'body',
   format: 'text',
   url: null,
+  priority: null,
   read,
   createdAt: '2026-01-01T00:00:00Z',
   updatedAt: '2026-01-01T00:00:00Z',

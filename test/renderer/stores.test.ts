@@ -17,6 +17,7 @@ const message = (id: number, read = false): HostedMessage => ({
   content: 'body',
   format: 'text',
   url: null,
+  priority: null,
   read,
   createdAt: '2026-01-01T00:00:00Z',
   updatedAt: '2026-01-01T00:00:00Z',
@@ -69,6 +70,7 @@ describe('useMessagesStore', () => {
       id: 2,
       title: 'Message 2',
       format: 'text',
+      priority: null,
       createdAt: '2026-01-01T00:00:01Z',
     });
 

@@ -1,4 +1,4 @@
-import type { consoleRoutes } from '@contract';
+import type { MessageSort, consoleRoutes } from '@contract';
 
 import { call } from './http-client';
 
@@ -6,7 +6,15 @@ type Routes = typeof consoleRoutes.messages;
 
 /** Hosted messages: the reader. */
 export const messagesApi = {
-  list: (query: { q?: string; unread?: boolean; page?: number; pageSize?: number } = {}) =>
+  list: (
+    query: {
+      q?: string;
+      unread?: boolean;
+      sort?: MessageSort;
+      page?: number;
+      pageSize?: number;
+    } = {},
+  ) =>
     call<Routes['list']>('GET', '/messages', {
       query: { ...query, unread: query.unread ? 'true' : undefined },
     }),

@@ -214,6 +214,7 @@ const en = {
     level: 'Interruption level',
     avatarUrl: 'Avatar URL',
     threadId: 'Thread id',
+    mentionAtUrgent: "Ping {'@'}here at priority 5",
     displayName: 'Display name',
     corpId: 'Corp ID',
     agentId: 'AgentId',
@@ -245,8 +246,10 @@ const en = {
     webhookSigningSecret:
       'Signs every delivery (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature). whsec_ + base64 of 24–64 random bytes; press "Generate signing secret" or paste one. Empty: unsigned.',
     webhookBody:
-      'Sent as is, with markers filled in and escaped for the body’s Content-Type (JSON by default).',
+      'Sent as is, with markers filled in and escaped for the body’s Content-Type (JSON by default). The default body also gets "priority" when a send gives one and "repeats" when duplicates were suppressed.',
     webhookMarkers: 'Markers for the URL and body: {markers}',
+    mentionAtUrgent:
+      'Urgent messages (priority 5) notify everyone active in the channel. Off: anyone who may send cannot ping the whole channel.',
     genericJson: 'This kind has no dedicated form yet: edit its settings as JSON.',
     genericSecrets: 'Secret fields ({fields}) read "******" and are kept when sent back unchanged.',
     emailSelfSigned:
@@ -498,6 +501,8 @@ const en = {
     remoteImagesHidden:
       'Remote images are hidden: loading them would tell the sender when and from where you read this message.',
     showImages: 'Show images',
+    priorityFirst: 'Priority first',
+    priorityOf: 'Priority {n} of 5',
   },
   mnImport: {
     title: 'Import from Message Nest',

@@ -211,6 +211,7 @@ const zhCN: MessageSchema = {
     level: '中断级别',
     avatarUrl: '头像地址',
     threadId: '子区（Thread）ID',
+    mentionAtUrgent: "优先级 5 时 {'@'}here",
     displayName: '显示名称',
     corpId: '企业 ID',
     agentId: 'AgentId',
@@ -238,8 +239,11 @@ const zhCN: MessageSchema = {
       '用于凭据（Authorization、API Key）：加密保存并以掩码显示；保持掩码不变即沿用已保存的值。',
     webhookSigningSecret:
       '为每次投递签名（Standard Webhooks：webhook-id、webhook-timestamp、webhook-signature）。格式为 whsec_ + 24–64 个随机字节的 base64；点击“生成签名密钥”或粘贴。留空则不签名。',
-    webhookBody: '按原样发送，标记会按请求体的 Content-Type 转义后填入（默认 JSON）。',
+    webhookBody:
+      '按原样发送，标记会按请求体的 Content-Type 转义后填入（默认 JSON）。默认请求体在发送方给出优先级时加上 "priority"，有被抑制的重复消息时加上 "repeats"。',
     webhookMarkers: 'URL 和请求体可用的标记：{markers}',
+    mentionAtUrgent:
+      '紧急消息（优先级 5）会提醒频道里所有在线成员。关闭时，能发消息的人无法借此提醒整个频道。',
     genericJson: '该类型还没有专用表单：请以 JSON 编辑其配置。',
     genericSecrets: '密钥字段（{fields}）显示为「******」，原样提交时保持不变。',
     emailSelfSigned: '仅用于你信任的内网服务器：不校验证书。',
@@ -482,6 +486,8 @@ const zhCN: MessageSchema = {
     linkRevoked: '链接已撤销',
     remoteImagesHidden: '已隐藏远程图片：加载它们会让发送方知道你在何时、何地阅读了这条消息。',
     showImages: '显示图片',
+    priorityFirst: '优先级高的在前',
+    priorityOf: '优先级 {n}（共 5 级）',
   },
   mnImport: {
     title: '从 Message Nest 导入',

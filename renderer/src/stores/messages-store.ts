@@ -14,11 +14,12 @@ import { usePagedList } from '../lib/use-paged-list';
 export const useMessagesStore = defineStore('messages', () => {
   const unreadCount = ref(0);
   const list = usePagedList({
-    filters: { q: '', unreadOnly: false },
+    filters: { q: '', unreadOnly: false, priorityFirst: false },
     fetchPage: ({ filters, page, pageSize }) =>
       messagesApi.list({
         q: filters.q.trim() || undefined,
         unread: filters.unreadOnly,
+        sort: filters.priorityFirst ? 'priority' : undefined,
         page,
         pageSize,
       }),
@@ -87,6 +88,8 @@ export const useMessagesStore = defineStore('messages', () => {
     // The filters stay top-level fields of the store (store.q, store.unreadOnly) for v-model.
     q: toRef(list.filters, 'q'),
     unreadOnly: toRef(list.filters, 'unreadOnly'),
+    /** Priority 5, then 4, then the rest (each newest first) instead of newest first. */
+    priorityFirst: toRef(list.filters, 'priorityFirst'),
     filtered: list.filtered,
     unreadCount,
     loading: list.loading,

@@ -58,17 +58,25 @@ export interface SendFilter {
   to?: Date;
 }
 
+/**
+ * The reader's "priority first": 5, then 4, then everything else (1–3 and none alike: only
+ * 4–5 are marked), each newest first. A sort over the whole filtered set, as no index serves
+ * it; newest-first stays the default that pages along the primary key.
+ */
+const PRIORITY_FIRST = 'CASE WHEN b.priority >= 4 THEN b.priority ELSE 0 END DESC, ';
+
 export async function listMessageIds(
   sequelize: Sequelize,
-  filter: { q?: string; unread?: boolean },
+  filter: { q?: string; unread?: boolean; sort?: 'newest' | 'priority' },
   page: PageWindow,
 ): Promise<IdPage> {
   const conditions: Condition[] = filter.unread ? [{ sql: 'b.read_at IS NULL', params: {} }] : [];
+  const first = filter.sort === 'priority' ? PRIORITY_FIRST : '';
   if (!filter.q) {
     const counter = filter.unread ? 'hosted_messages_unread' : 'hosted_messages';
-    return unfilteredPage(sequelize, MESSAGES, conditions, counter, page);
+    return unfilteredPage(sequelize, MESSAGES, conditions, counter, page, first);
   }
-  return searchPage(sequelize, MESSAGES, filter.q, conditions, page);
+  return searchPage(sequelize, MESSAGES, filter.q, conditions, page, first);
 }
 
 export async function listSendIds(
@@ -120,11 +128,12 @@ async function unfilteredPage(
   conditions: Condition[],
   counterName: string,
   page: PageWindow,
+  first = '',
 ): Promise<IdPage> {
   const where = whereOf(conditions);
   const ids = await select<{ id: number }>(
     sequelize,
-    `SELECT b.id FROM ${source.table} b ${where.sql} ORDER BY b.id DESC LIMIT :limit OFFSET :offset`,
+    `SELECT b.id FROM ${source.table} b ${where.sql} ORDER BY ${first}b.id DESC LIMIT :limit OFFSET :offset`,
     { ...where.params, ...page },
   );
   // Without a filter beyond "unread", the counters are exact and free.
@@ -148,6 +157,7 @@ async function searchPage(
   q: string,
   conditions: Condition[],
   page: PageWindow,
+  first = '',
 ): Promise<IdPage> {
   const matches = onPostgres(sequelize)
     ? {
@@ -162,7 +172,7 @@ async function searchPage(
   const params = { ...matches.params, ...where.params };
   const ids = await select<{ id: number }>(
     sequelize,
-    `SELECT ${matches.id} AS id ${from} ORDER BY ${matches.id} DESC LIMIT :limit OFFSET :offset`,
+    `SELECT ${matches.id} AS id ${from} ORDER BY ${first}${matches.id} DESC LIMIT :limit OFFSET :offset`,
     { ...params, ...page },
   );
   return {

@@ -1,5 +1,6 @@
 import sanitizeHtml from 'sanitize-html';
 
+import type { MessageSort } from '../../../contract/console/messages';
 import type { ContentType } from '../../channels/channel-adapter';
 import { HostedMessage } from '../../db/models';
 import { listMessageIds, unreadMessageCount } from '../../db/history/history-search';
@@ -61,6 +62,7 @@ export class MessageService {
       content: m.content,
       format: m.format,
       url: m.url,
+      priority: m.priority,
       /** The share link (opens the message without login), or null: none yet, or revoked. */
       previewUrl: m.previewKey ? shareLinkOf(this.deps, m.previewKey) : null,
       read: m.readAt !== null,
@@ -69,12 +71,16 @@ export class MessageService {
     };
   }
 
-  async list(filter: { q?: string; unread?: boolean }, paging: Paging) {
+  async list(filter: { q?: string; unread?: boolean; sort?: MessageSort }, paging: Paging) {
     const page = await listMessageIds(this.deps.sequelize, filter, {
       limit: paging.pageSize,
       offset: paging.offset,
     });
-    const rows = await HostedMessage.findAll({ where: { id: page.ids }, order: [['id', 'DESC']] });
+    const byId = new Map(
+      (await HostedMessage.findAll({ where: { id: page.ids } })).map((m) => [m.id, m]),
+    );
+    // The page's order is the id query's (newest first, or priority first).
+    const rows = page.ids.flatMap((id) => byId.get(id) ?? []);
     return {
       ...pageOf(
         rows.map((m) => this.toDto(m)),

@@ -53,7 +53,13 @@ export function createEventRouter(deps: EventRouterDeps, streams: LiveStreams): 
       data: Sendable<z.input<(typeof consoleEventSchemas)[E]>>,
     ) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
     const onMessage = (m: HostedMessageEvent) =>
-      send('message', { id: m.id, title: m.title, format: m.format, createdAt: m.createdAt });
+      send('message', {
+        id: m.id,
+        title: m.title,
+        format: m.format,
+        priority: m.priority,
+        createdAt: m.createdAt,
+      });
     const onDelivery = (d: HeraldEventMap['delivery'][0]) => send('delivery', d);
     const onSend = (s: HeraldEventMap['send'][0]) => send('send', s);
     deps.events.on('message', onMessage);

@@ -11,7 +11,7 @@ export function createMessageRouter(messages: MessageService): Router {
   const router = Router();
   const serve = contractRoutes(router, CONSOLE_BASE);
   serve(routes.list, ({ query }) =>
-    messages.list({ q: query.q, unread: query.unread }, pagingOf(query)),
+    messages.list({ q: query.q, unread: query.unread, sort: query.sort }, pagingOf(query)),
   );
   // Before /messages/:id, which would read these names as ids.
   serve(routes.unreadCount, async () => ({ count: await messages.unreadCount() }));

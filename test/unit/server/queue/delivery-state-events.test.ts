@@ -85,6 +85,8 @@ describe('DeliveryState events and refusals', () => {
           content: '**on web-1** (0)',
           format: 'markdown',
           url: 'https://status.example.com',
+          // The input gives none: the event says so rather than leaving the field out.
+          priority: null,
           createdAt: expect.any(String),
         },
       ],

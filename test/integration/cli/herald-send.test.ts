@@ -121,10 +121,10 @@ describe('herald send, run as a process', () => {
     expect(await messagesTitled('cli stdin v1')).toEqual(['line one\nline two']);
 
     const token = await template('build log:\n{{text}}');
-    const v2 = await send(
-      ['--url', herald.url, '--token', token, '--title', 'cli stdin v2', '--text', '-'],
-      { stdin: 'make: *** [all] Error 2\n' },
-    );
+    const v2 = await send([
+      ...['--url', herald.url, '--token', token, '--title', 'cli extras v2', '-p', 'n=1'],
+      ...['--priority', '1', '--dedup-key', 'k2'],
+    ]);
     expect(v2.code, v2.stderr).toBe(0);
     expect(await messagesTitled('cli stdin v2')).toEqual(['build log:\nmake: *** [all] Error 2']);
   });
@@ -163,11 +163,13 @@ describe('herald send, run as a process', () => {
       [['--token', 't', '--title', 'x', '--bogus'], "Unknown option '--bogus'"],
       [['--token', 't', '--title', 'x', '-p', 'novalue'], '"novalue" is not key=value'],
       [['--token', 't', '--title', 'x', '--priority', '9'], 'is not 1-5'],
+      [['--token', 't', '--title', 'x', '--priority', 'loud'], 'min, low, default, high, max'],
+      [['--token', 't', '--title', 'x', '--dedup-key', 'k'.repeat(201)], 'must be 1 to 200'],
+      [['--token', 't', '--title', 'x', '--dedup-window', '60'], 'give it with --dedup-key'],
       [
-        ['--token', 't', '--title', 'x', '--priority', 'high'],
-        'does not support message priorities yet',
+        ['--token', 't', '--title', 'x', '--dedup-key', 'k', '--dedup-window', '86401'],
+        'from 1 to 86400',
       ],
-      [['--token', 't', '--title', 'x', '--dedup-key', 'k'], 'does not support dedup keys yet'],
       [['--token', 't', '--title', 'x', '--url', 'ftp://h'], 'is not an http:// or https://'],
       // Known only once Herald says the token is a task's.
       [
@@ -247,10 +249,86 @@ describe('herald send, run as a process', () => {
     expect((await messagesTitled('cli once')).sort()).toEqual(['once 1', 'once 3']);
   });
 
+  /** The send's request as Herald stored it (the console's log detail; the token shortened). */
+  const requestOf = async (title: string) => {
+    const { items } = await herald.console.ok('GET', `/logs?q=${encodeURIComponent(title)}`);
+    const mine = (items as any[]).filter((s) => s.title === title);
+    expect(mine).toHaveLength(1);
+    return (await herald.console.ok('GET', `/logs/${mine[0].id}`)).request;
+  };
+
+  it('--priority, --dedup-key and --dedup-window go into both APIs’ JSON bodies', async () => {
+    const { token: taskToken } = await herald.createTask('cli-extras', textInstances([hostedId]));
+    const v1 = await send([
+      '--url',
+      herald.url,
+      '--token',
+      taskToken,
+      '--title',
+      'cli extras v1',
+      '--text',
+      'disk full',
+      '--priority',
+      'HIGH',
+      '--dedup-key',
+      'disk-web-3',
+      '--dedup-window',
+      '3600',
+    ]);
+    expect(v1.code, v1.stderr).toBe(0);
+    expect(await requestOf('cli extras v1')).toEqual({
+      token: expect.stringMatching(/…$/),
+      title: 'cli extras v1',
+      text: 'disk full',
+      priority: 4,
+      dedupKey: 'disk-web-3',
+      dedupWindow: 3600,
+    });
+
+    const token = await template('extras {{n}}');
+    const v2 = await send(
+      ['--url', herald.url, '--token', token, '--title', 'cli extras v2', '-p', 'n=1'].concat([
+        '--priority',
+        '1',
+        '--dedup-key',
+        'k2',
+      ]),
+    );
+    expect(v2.code, v2.stderr).toBe(0);
+    // No --dedup-window: Herald's default applies, so none is sent.
+    expect(await requestOf('cli extras v2')).toEqual({
+      token: expect.stringMatching(/…$/),
+      title: 'cli extras v2',
+      placeholders: { n: '1' },
+      priority: 1,
+      dedupKey: 'k2',
+    });
+
+    // Without the flags the body has none of the fields: each channel keeps its own default.
+    const plain = await send([
+      '--url',
+      herald.url,
+      '--token',
+      token,
+      '--title',
+      'cli extras none',
+      '-p',
+      'n=2',
+    ]);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(Object.keys(await requestOf('cli extras none')).sort()).toEqual([
+      'placeholders',
+      'title',
+      'token',
+    ]);
+  });
+
   it('--help shows the options and examples', async () => {
     const run = await send(['--help']);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Examples:');
     expect(run.stdout).toContain('make 2>&1 | herald send --title build');
+    expect(run.stdout).toContain('--priority high');
+    expect(run.stdout).toContain('--dedup-window S');
   });
 });

@@ -180,7 +180,7 @@ export function parseSendArgs(
   let dedupWindow: number | undefined;
   const windowText = values['dedup-window'];
   if (windowText !== undefined) {
-    // A window alone would be sent and ignored: the flag was meant to go with a key.
+    // Without a key there is nothing to deduplicate on: the flag was meant to go with one.
     if (dedupKey === undefined) return usage('--dedup-window: give it with --dedup-key');
     dedupWindow = /^\d+$/.test(windowText.trim()) ? Number(windowText.trim()) : NaN;
     if (!(dedupWindow >= 1 && dedupWindow <= LIMITS.dedupWindowMaxSeconds)) {

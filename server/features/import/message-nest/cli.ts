@@ -105,11 +105,11 @@ async function importInto(options: ImportCliOptions): Promise<ImportReport> {
 }
 
 /** Progress lines on stderr, so stdout holds only the report (and a redirect keeps it alone). */
-const progressLine = (line: string) => process.stderr.write(`  ${line}\n`);
+const printProgress = (line: string) => process.stderr.write(`  ${line}\n`);
 
 async function readSource(options: ImportCliOptions): Promise<Snapshot> {
   const source = await openSource(options.source);
-  progressLine(`reading ${source.description}`);
+  printProgress(`reading ${source.description}`);
   try {
     return await readMessageNest(source, options.withLogs);
   } finally {
@@ -158,10 +158,10 @@ async function importIntoDatabase(
   try {
     initModels(db.sequelize);
     await migrate(db.sequelize);
-    progressLine(options.dryRun ? 'importing (a dry run, rolled back)' : 'importing');
+    printProgress(options.dryRun ? 'importing (a dry run, rolled back)' : 'importing');
     return await importSnapshot(snapshot, importDeps(db, key), {
       ...options,
-      progress: rowProgress({ write: progressLine }),
+      progress: rowProgress({ write: printProgress }),
     });
   } finally {
     await db.close();

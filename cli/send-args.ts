@@ -111,6 +111,51 @@ function baseUrl(value: string): string | undefined {
 const nonEmpty = (value: string | undefined) =>
   value === undefined || value === '' ? undefined : value;
 
+const SEND_OPTIONS = {
+  url: { type: 'string' },
+  token: { type: 'string' },
+  title: { type: 'string' },
+  text: { type: 'string' },
+  placeholder: { type: 'string', short: 'p', multiple: true },
+  priority: { type: 'string' },
+  'dedup-key': { type: 'string' },
+  'dedup-window': { type: 'string' },
+  'idempotency-key': { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** Every flag the command knows, as typed: `--token`, `-p`, … */
+const FLAGS = new Set(
+  Object.entries(SEND_OPTIONS).flatMap(([name, option]) => [
+    `--${name}`,
+    ...('short' in option ? [`-${option.short}`] : []),
+  ]),
+);
+
+/**
+ * `--token -Xy…` as `--token=-Xy…`: Node's parseArgs refuses a separate value that starts with
+ * a dash, but tokens and idempotency keys may (base64url), as may a title such as "-5 °C". A
+ * following word that is itself a flag stays one, so `--title --json` is still a usage error.
+ */
+function joinDashedValues(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const next = argv[i + 1];
+    const name = arg === '-p' ? '--placeholder' : arg;
+    const takesValue =
+      FLAGS.has(arg) && SEND_OPTIONS[name.slice(2) as keyof typeof SEND_OPTIONS]?.type === 'string';
+    if (takesValue && next !== undefined && next.startsWith('-') && !FLAGS.has(next)) {
+      out.push(`${name}=${next}`);
+      i++;
+    } else {
+      out.push(arg);
+    }
+  }
+  return out;
+}
+
 /** Flags > environment (HERALD_URL, HERALD_TOKEN) > config file > default. */
 export function parseSendArgs(
   argv: readonly string[],
@@ -120,20 +165,8 @@ export function parseSendArgs(
   let values;
   try {
     ({ values } = parseArgs({
-      args: [...argv],
-      options: {
-        url: { type: 'string' },
-        token: { type: 'string' },
-        title: { type: 'string' },
-        text: { type: 'string' },
-        placeholder: { type: 'string', short: 'p', multiple: true },
-        priority: { type: 'string' },
-        'dedup-key': { type: 'string' },
-        'dedup-window': { type: 'string' },
-        'idempotency-key': { type: 'string' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
+      args: joinDashedValues(argv),
+      options: SEND_OPTIONS,
       allowPositionals: false,
       strict: true,
     }));

@@ -64,6 +64,42 @@ describe('herald send: the argument parser', () => {
     });
   });
 
+  it('takes values that start with a dash (base64url tokens, "-5 °C"), but not a flag as a value', () => {
+    const parsed = parseSendArgs(
+      [
+        '--token',
+        '-AbC_12',
+        '--title',
+        '-5 °C',
+        '--text',
+        '-',
+        '-p',
+        '-k=-v',
+        '--idempotency-key',
+        '-k',
+      ],
+      {},
+    );
+    expect(parsed).toMatchObject({
+      kind: 'send',
+      options: {
+        token: '-AbC_12',
+        title: '-5 °C',
+        text: undefined,
+        placeholders: { '-k': '-v' },
+        idempotencyKey: '-k',
+      },
+    });
+    expect(parseSendArgs(['--token', 't', '--title', '--json'], {})).toMatchObject({
+      kind: 'usage-error',
+      message: expect.stringContaining("Option '--title' argument is ambiguous"),
+    });
+    expect(parseSendArgs([...base, '--dedup-key', 'k', '--dedup-window', '-5'], {})).toMatchObject({
+      kind: 'usage-error',
+      message: expect.stringContaining('"-5" is not a whole number of seconds'),
+    });
+  });
+
   it('answers help for -h and --help', () => {
     expect(parseSendArgs(['-h'], {})).toEqual({ kind: 'help' });
     expect(parseSendArgs(['--help', '--bogus-is-ignored-after'], {}).kind).toBe('usage-error');

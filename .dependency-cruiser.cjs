@@ -11,7 +11,8 @@
  * layers: any server folder may import it, and it imports nothing but zod and itself.
  *
  * cli/ (`herald send`, a client of the HTTP API) sits outside them too: only the assembly
- * (server/bin.ts) imports it, and it imports nothing but Node's built-ins and itself.
+ * (server/bin.ts) imports it (cli/desktop.ts, the desktop app's copy, is an entry of its own),
+ * and it imports nothing but Node's built-ins, itself, contract/limits.ts and contract/priority.ts.
  */
 /** The layers, top to bottom; a folder may import its own layer's folders and every layer below. */
 const LAYERS = [

@@ -7,22 +7,10 @@
 import { parseArgs } from 'node:util';
 
 import { LIMITS } from '../contract/limits';
+import { parsePriority, PRIORITY_NAMES, type Priority } from '../contract/priority';
 
 /** Herald's own default address (server/config/herald-config.ts: DEFAULT_HOST, DEFAULT_PORT). */
 export const DEFAULT_URL = 'http://127.0.0.1:8765';
-
-/** ntfy's priority names, as issue 24 names them, and the number each stands for. */
-export const PRIORITY_NAMES: Readonly<Record<string, number>> = {
-  min: 1,
-  low: 2,
-  default: 3,
-  high: 4,
-  max: 5,
-  urgent: 5,
-};
-
-/** The dedup key's length (the idempotency key's is the send API's own, in LIMITS). */
-const DEDUP_KEY_MAX = 200;
 
 /** Values from ~/.config/herald/cli.json (cli/cli-config.ts). */
 export interface FileConfig {
@@ -41,6 +29,11 @@ export interface SendOptions {
   /** `-p key=value`, in order; a later key wins. */
   placeholders: Record<string, string>;
   idempotencyKey: string | undefined;
+  /** `--priority`, as its number; undefined leaves each channel its own default. */
+  priority: Priority | undefined;
+  dedupKey: string | undefined;
+  /** `--dedup-window` in seconds; undefined is Herald's default (300). */
+  dedupWindow: number | undefined;
   json: boolean;
 }
 
@@ -49,8 +42,12 @@ export type ParsedSend =
   | { kind: 'help' }
   | { kind: 'usage-error'; message: string };
 
+/** "min, low, default, high, max, urgent", from the table the send APIs parse with. */
+const PRIORITY_NAME_LIST = Object.keys(PRIORITY_NAMES).join(', ');
+
 export const SEND_HELP = `Usage: herald send [--url URL] [--token T] --title TITLE [--text TEXT | stdin]
-                   [-p key=value ...] [--idempotency-key K] [--json]
+                   [-p key=value ...] [--priority 1-5] [--dedup-key K [--dedup-window S]]
+                   [--idempotency-key K] [--json]
 
 Sends one message through Herald's send API. A template token goes to V2
 (/api/v2/message/send), a task token to V1 (/api/v1/message/send): Herald tells
@@ -68,11 +65,15 @@ Options:
   -p, --placeholder key=value
                          a template placeholder's value (repeatable; template
                          tokens only)
+  --priority P           1 (min) to 5 (max), or ${PRIORITY_NAME_LIST};
+                         left out, each channel uses its own default (3)
+  --dedup-key K          sends with the same key on the same task or template
+                         within the dedup window are accepted but not delivered
+                         again (1 to ${LIMITS.dedupKeyChars} characters)
+  --dedup-window S       the dedup window in seconds (default ${LIMITS.dedupWindowDefaultSeconds}, at most
+                         ${LIMITS.dedupWindowMaxSeconds}, a day); needs --dedup-key
   --idempotency-key K    sent as the Idempotency-Key header: a repeat within 24
                          hours gets the first answer and sends nothing again
-  --priority P           1-5 or min/low/default/high/max/urgent: refused for now,
-                         this Herald does not take a priority yet
-  --dedup-key K          refused for now, this Herald does not take one yet
   --json                 print Herald's answer ({code, msg, data}) as JSON
   -h, --help             this help
 
@@ -87,17 +88,12 @@ Examples:
   herald send --token "$TOKEN" --title "Disk alert" -p host=web-3 -p pct=98
   make 2>&1 | herald send --title build
   herald send --title "Backup done" --text "nightly backup finished"
+  herald send --title "Disk full" --text "/var at 98%" --priority high \\
+              --dedup-key disk-web-3 --dedup-window 3600
   herald send --title deploy --text ok --idempotency-key "deploy-$GIT_SHA" --json
 `;
 
 const usage = (message: string): ParsedSend => ({ kind: 'usage-error', message });
-
-/** `1`–`5` or an ntfy name, as a number; undefined when it is neither. */
-export function parsePriority(value: string): number | undefined {
-  const trimmed = value.trim().toLowerCase();
-  if (/^[1-5]$/.test(trimmed)) return Number(trimmed);
-  return Object.hasOwn(PRIORITY_NAMES, trimmed) ? PRIORITY_NAMES[trimmed] : undefined;
-}
 
 /** A base URL Herald can be reached at: http(s), no query or fragment; trailing slashes dropped. */
 function baseUrl(value: string): string | undefined {
@@ -115,6 +111,51 @@ function baseUrl(value: string): string | undefined {
 const nonEmpty = (value: string | undefined) =>
   value === undefined || value === '' ? undefined : value;
 
+const SEND_OPTIONS = {
+  url: { type: 'string' },
+  token: { type: 'string' },
+  title: { type: 'string' },
+  text: { type: 'string' },
+  placeholder: { type: 'string', short: 'p', multiple: true },
+  priority: { type: 'string' },
+  'dedup-key': { type: 'string' },
+  'dedup-window': { type: 'string' },
+  'idempotency-key': { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** Every flag the command knows, as typed: `--token`, `-p`, … */
+const FLAGS = new Set(
+  Object.entries(SEND_OPTIONS).flatMap(([name, option]) => [
+    `--${name}`,
+    ...('short' in option ? [`-${option.short}`] : []),
+  ]),
+);
+
+/**
+ * `--token -Xy…` as `--token=-Xy…`: Node's parseArgs refuses a separate value that starts with
+ * a dash, but tokens and idempotency keys may (base64url), as may a title such as "-5 °C". A
+ * following word that is itself a flag stays one, so `--title --json` is still a usage error.
+ */
+function joinDashedValues(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const next = argv[i + 1];
+    const name = arg === '-p' ? '--placeholder' : arg;
+    const takesValue =
+      FLAGS.has(arg) && SEND_OPTIONS[name.slice(2) as keyof typeof SEND_OPTIONS]?.type === 'string';
+    if (takesValue && next !== undefined && next.startsWith('-') && !FLAGS.has(next)) {
+      out.push(`${name}=${next}`);
+      i++;
+    } else {
+      out.push(arg);
+    }
+  }
+  return out;
+}
+
 /** Flags > environment (HERALD_URL, HERALD_TOKEN) > config file > default. */
 export function parseSendArgs(
   argv: readonly string[],
@@ -124,19 +165,8 @@ export function parseSendArgs(
   let values;
   try {
     ({ values } = parseArgs({
-      args: [...argv],
-      options: {
-        url: { type: 'string' },
-        token: { type: 'string' },
-        title: { type: 'string' },
-        text: { type: 'string' },
-        placeholder: { type: 'string', short: 'p', multiple: true },
-        priority: { type: 'string' },
-        'dedup-key': { type: 'string' },
-        'idempotency-key': { type: 'string' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
+      args: joinDashedValues(argv),
+      options: SEND_OPTIONS,
       allowPositionals: false,
       strict: true,
     }));
@@ -165,24 +195,32 @@ export function parseSendArgs(
     placeholders[pair.slice(0, eq)] = pair.slice(eq + 1);
   }
 
-  // Issue 24's priority and dedup: checked as they will be taken, refused until the send APIs
-  // take them (contract/send/requests.ts has no such fields), rather than dropped unseen.
+  let priority: Priority | undefined;
   if (values.priority !== undefined) {
-    if (parsePriority(values.priority) === undefined) {
-      return usage(
-        `--priority: "${values.priority}" is not 1-5 or min, low, default, high, max, urgent`,
-      );
+    priority = parsePriority(values.priority);
+    if (priority === undefined) {
+      return usage(`--priority: "${values.priority}" is not 1-5 or ${PRIORITY_NAME_LIST}`);
     }
-    return usage(
-      '--priority: this Herald does not support message priorities yet; leave the flag out',
-    );
   }
   const dedupKey = values['dedup-key'];
+  // Trimmed as the send APIs trim it, so the length is the one Herald checks.
   if (dedupKey !== undefined) {
-    if (dedupKey === '' || dedupKey.length > DEDUP_KEY_MAX) {
-      return usage(`--dedup-key: must be 1 to ${DEDUP_KEY_MAX} characters`);
+    const chars = dedupKey.trim().length;
+    if (chars === 0 || chars > LIMITS.dedupKeyChars) {
+      return usage(`--dedup-key: must be 1 to ${LIMITS.dedupKeyChars} characters`);
     }
-    return usage('--dedup-key: this Herald does not support dedup keys yet; leave the flag out');
+  }
+  let dedupWindow: number | undefined;
+  const windowText = values['dedup-window'];
+  if (windowText !== undefined) {
+    // Without a key there is nothing to deduplicate on: the flag was meant to go with one.
+    if (dedupKey === undefined) return usage('--dedup-window: give it with --dedup-key');
+    dedupWindow = /^\d+$/.test(windowText.trim()) ? Number(windowText.trim()) : NaN;
+    if (!(dedupWindow >= 1 && dedupWindow <= LIMITS.dedupWindowMaxSeconds)) {
+      return usage(
+        `--dedup-window: "${windowText}" is not a whole number of seconds from 1 to ${LIMITS.dedupWindowMaxSeconds} (a day)`,
+      );
+    }
   }
 
   const idempotencyKey = values['idempotency-key'];
@@ -206,6 +244,9 @@ export function parseSendArgs(
       text: values.text === '-' ? undefined : values.text,
       placeholders,
       idempotencyKey,
+      priority,
+      dedupKey,
+      dedupWindow,
       json: values.json ?? false,
     },
   };

@@ -158,7 +158,7 @@ function requestBody(
     if (text === undefined) {
       return 'a task token (V1) sends a text: pass --text TEXT or pipe the text in';
     }
-    return { token: options.token, title: options.title, text };
+    return { token: options.token, title: options.title, text, ...extras(options) };
   }
   // A template has no text field: the text is the {{text}} placeholder's value.
   const placeholders =
@@ -169,5 +169,15 @@ function requestBody(
     token: options.token,
     title: options.title,
     ...(Object.keys(placeholders).length > 0 ? { placeholders } : {}),
+    ...extras(options),
   };
+}
+
+/** The fields both send APIs take beside their own; left out when not given, so Herald's defaults apply. */
+function extras(options: SendOptions): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  if (options.priority !== undefined) fields.priority = options.priority;
+  if (options.dedupKey !== undefined) fields.dedupKey = options.dedupKey;
+  if (options.dedupWindow !== undefined) fields.dedupWindow = options.dedupWindow;
+  return fields;
 }

@@ -22,6 +22,8 @@ export interface AppMenuActions {
   openWindow(): void;
   openDataFolder(): void;
   openLogFolder(): void;
+  /** Puts a `herald` launcher on PATH (main/cli-install.ts). */
+  installCommandLineTool(): void;
 }
 
 /** Roles that give the page's developer tools or reload it; never in a packaged app. */
@@ -46,6 +48,12 @@ export function appMenuTemplate(
     { id: 'open', label: 'Open Herald', click: () => actions.openWindow() },
     { id: 'data-folder', label: 'Open data folder', click: () => actions.openDataFolder() },
     { id: 'log-folder', label: 'Open log folder', click: () => actions.openLogFolder() },
+    { type: 'separator' },
+    {
+      id: 'install-cli',
+      label: 'Install command-line tool…',
+      click: () => actions.installCommandLineTool(),
+    },
   ];
   const view: AppMenuItem[] = [
     ...(isPackaged

@@ -3,6 +3,7 @@ import path from 'node:path';
 
 import { createLogger } from '../server/lib/logger';
 import { appMenuTemplate } from './app-menu';
+import { bundledCliPath, installFromMenu, nodeCliInstallFs } from './cli-install';
 import type { ElectronMain, MainBrowserWindow } from './electron';
 import { registerAppInfoHandlers } from './ipc/handlers/app-info';
 import { registerReaderHandlers } from './ipc/handlers/reader';
@@ -286,6 +287,20 @@ export async function boot(ctx: BootContext): Promise<Desktop | null> {
         openWindow: () => showWindow(),
         openDataFolder,
         openLogFolder,
+        installCommandLineTool: () => {
+          const resources = (process as { resourcesPath?: string }).resourcesPath;
+          void installFromMenu(
+            {
+              platform,
+              env: ctx.env,
+              homeDir: app.getPath('home'),
+              bundledCli: bundledCliPath(app.isPackaged, resources, ctx.mainDir),
+              installedCli: path.join(paths.userDataDir, 'cli', 'herald.mjs'),
+              fs: nodeCliInstallFs,
+            },
+            (spec) => electron.dialog.showMessageBox(spec),
+          ).catch((err: unknown) => log.warn('install command-line tool failed', err));
+        },
       }),
     ),
   );

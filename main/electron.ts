@@ -54,6 +54,7 @@ export interface PowerMonitorLike {
 
 /** Electron's `app`, as far as Herald uses it. */
 export interface ElectronApp extends AppPathsLike {
+  getPath(name: 'appData' | 'userData' | 'home'): string;
   getVersion(): string;
   getAppPath(): string;
   setName(name: string): void;

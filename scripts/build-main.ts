@@ -4,6 +4,8 @@
  *   main/preload/index.ts  → out/preload/index.cjs (CommonJS: a sandboxed preload cannot load ESM)
  *   server/queue/store/write-worker.ts → out/main/write-worker.js (the SQLite write thread,
  *                            found beside the bundle that starts it)
+ *   cli/desktop.ts         → out/cli/herald.mjs   (`herald send` in one file, for the desktop
+ *                            app's "Install command-line tool"; packaged as an extra resource)
  * and copies the runtime icons to out/main/assets/. Run: `npm run build:main`.
  */
 import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -35,7 +37,11 @@ export const RUNTIME_ASSETS = [
 export interface BuiltMain {
   mainFile: string;
   preloadFile: string;
+  cliFile: string;
 }
+
+/** The desktop app's `herald send`, relative to the project root (electron-builder.yml's extraResources). */
+export const DESKTOP_CLI = 'out/cli/herald.mjs';
 
 /**
  * buildMain() writes out/main and out/preload from scratch (stale files from an older build
@@ -47,8 +53,10 @@ export async function buildMain(options: { minify?: boolean } = {}): Promise<Bui
   };
   const outMain = path.join(root, 'out', 'main');
   const outPreload = path.join(root, 'out', 'preload');
+  const cliFile = path.join(root, DESKTOP_CLI);
   rmSync(outMain, { recursive: true, force: true });
   rmSync(outPreload, { recursive: true, force: true });
+  rmSync(path.dirname(cliFile), { recursive: true, force: true });
 
   const mainFile = path.join(outMain, 'index.js');
   const preloadFile = path.join(outPreload, 'index.cjs');
@@ -105,12 +113,27 @@ export async function buildMain(options: { minify?: boolean } = {}): Promise<Bui
     logLevel: 'warning',
   });
 
+  await build({
+    absWorkingDir: root,
+    entryPoints: [path.join(root, 'cli', 'desktop.ts')],
+    outfile: cliFile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    // Run by the user's own `node`, not Electron's (the packaged app's runAsNode fuse is off):
+    // Herald's floor, Node 20.
+    target: 'node20',
+    banner: { js: '#!/usr/bin/env node' },
+    minify: options.minify ?? false,
+    logLevel: 'warning',
+  });
+
   const assets = path.join(outMain, 'assets');
   mkdirSync(assets, { recursive: true });
   for (const file of RUNTIME_ASSETS) {
     copyFileSync(path.join(root, 'build', file), path.join(assets, file));
   }
-  return { mainFile, preloadFile };
+  return { mainFile, preloadFile, cliFile };
 }
 
 const isMain =

@@ -50,6 +50,8 @@ const REQUIRED_BUILD_FILES = [
   'out/main/write-worker.js',
   'out/preload/index.cjs',
   'renderer/dist/index.html',
+  // Not in the app folder: electron-builder.yml's extraResources copies it from the project.
+  'out/cli/herald.mjs',
 ];
 
 /**

@@ -2,7 +2,8 @@
 /**
  * Entry of the production bundle out/server/cli.js (scripts/build-server.mjs) and the `herald`
  * bin: `herald [start] [--port N] [--data-dir DIR] [--host ADDR]` runs Herald headless (the
- * default with no subcommand), `herald send …` sends one message over HTTP (cli/send.ts).
+ * default with no subcommand), `herald send …` sends one message over HTTP (cli/send.ts), and
+ * the one-off jobs (`import-message-nest`, `migrate-to-postgres`) run from the same bundle.
  * Each subcommand is imported when it runs, so `send` never loads the server's code (the
  * bundle puts it in a chunk of its own). server/cli.ts stays the headless module (and the
  * entry under tsx).
@@ -10,19 +11,25 @@
 const HELP = `Usage: herald [command] [options]
 
 Commands:
-  start   run Herald headless (the default when no command is given):
-          herald start [--data-dir DIR] [--port N] [--host ADDR]
-                       [--allowed-hosts NAMES] [--cors-origins ORIGINS]
-  send    send one message through Herald's send API:
-          herald send --token T --title TITLE [--text TEXT | stdin] [-p key=value ...]
+  start                run Herald headless (the default when no command is given)
+  send                 send one message through Herald's send API
+  import-message-nest  import a Message Nest database into a data folder
+  migrate-to-postgres  copy a stopped SQLite install into an empty PostgreSQL database
 
-Run \`herald start --help\` or \`herald send --help\` for a command's options.
+Run \`herald <command> --help\` for a command's options, e.g. \`herald send --help\`.
 `;
+
+const COMMANDS = ['start', 'send', 'import-message-nest', 'migrate-to-postgres'];
 
 const fail = (err: unknown): never => {
   console.error(err instanceof Error ? err.message : err);
   process.exit(1);
 };
+
+/** Runs a one-off job and exits with its code: a database driver's pool may keep Node alive. */
+async function runJob(job: Promise<number>): Promise<void> {
+  process.exit(await job);
+}
 
 async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
@@ -36,6 +43,14 @@ async function main(argv: string[]): Promise<void> {
     });
     return;
   }
+  if (command === 'import-message-nest') {
+    const { runImportCli } = await import('./features/import/message-nest/cli');
+    return runJob(runImportCli(rest));
+  }
+  if (command === 'migrate-to-postgres') {
+    const { runMoveCli } = await import('./features/move-to-postgres/cli');
+    return runJob(runMoveCli(rest));
+  }
   if (command === '--help' || command === '-h' || command === 'help') {
     process.stdout.write(HELP);
     return;
@@ -45,7 +60,10 @@ async function main(argv: string[]): Promise<void> {
     await runHeadless(command === 'start' ? rest : argv);
     return;
   }
-  process.stderr.write(`herald: unknown command "${command}"\n\n${HELP}`);
+  const near = COMMANDS.find((name) => name.startsWith(command.slice(0, 3)));
+  process.stderr.write(
+    `herald: unknown command "${command}"${near ? ` (did you mean "${near}"?)` : ''}\n\n${HELP}`,
+  );
   process.exitCode = 2;
 }
 

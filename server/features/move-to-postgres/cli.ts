@@ -8,9 +8,11 @@ import { errorMessage } from '../../lib/errors';
 import { MoveRefused } from './move-refused';
 import { moveToPostgres, type MoveReport } from './move';
 
-const USAGE = `Usage: npm run migrate:to-postgres -- <data folder> <postgres URL>
+const USAGE = `Usage: herald migrate-to-postgres <data folder> <postgres URL>
+       (npm run migrate:to-postgres -- <data folder> <postgres URL> from a checkout)
   <data folder>   a stopped Herald's data folder (the one holding herald.db); only read
-  <postgres URL>  an empty PostgreSQL database: postgres://user:password@host:5432/herald`;
+  <postgres URL>  an empty PostgreSQL database: postgres://user:password@host:5432/herald
+Progress goes to stderr, the counts and the key to use to stdout.`;
 
 export function parseMoveArgs(argv: string[]): { dataDir: string; url: string } | 'help' {
   const { values, positionals } = parseArgs({
@@ -89,7 +91,10 @@ export async function runMoveCli(argv: string[]): Promise<number> {
   const target = redactDatabaseUrl(args.url);
   try {
     console.log(`Moving ${args.dataDir} to ${target}`);
-    const report = await moveToPostgres(args.dataDir, args.url, (line) => console.log(`  ${line}`));
+    // On stderr, so stdout holds only the report (and a redirect keeps it alone).
+    const report = await moveToPostgres(args.dataDir, args.url, {
+      write: (line) => process.stderr.write(`  ${line}\n`),
+    });
     console.log(
       `\nRows, per table (checked before the copy was committed):\n${formatCounts(report)}`,
     );
@@ -112,17 +117,4 @@ export async function runMoveCli(argv: string[]): Promise<number> {
     console.error(`${why}\nNothing was copied.`);
     return 1;
   }
-}
-
-const isMain =
-  process.argv[1] !== undefined &&
-  import.meta.url === new URL(`file://${resolve(process.argv[1])}`).href;
-if (isMain) {
-  runMoveCli(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (err: unknown) => {
-      console.error(errorMessage(err));
-      process.exit(1);
-    },
-  );
 }

@@ -8,6 +8,7 @@ import {
   copyTable,
   dependencyOrder,
 } from './copy-rows';
+import { rowProgress } from '../../lib/progress';
 import { MoveRefused } from './move-refused';
 import { openSourceSnapshot } from './source-folder';
 import {
@@ -34,9 +35,6 @@ export interface MoveReport {
   rollupsMatchSource: boolean;
 }
 
-/** A line of progress per this many rows of one table. */
-const PROGRESS_EVERY = 100_000;
-
 const countIn = (source: BetterSqlite3.Database, table: string) =>
   Number((source.prepare(`SELECT count(*) AS n FROM "${table}"`).get() as { n: number }).n);
 
@@ -45,16 +43,24 @@ async function countOn(client: Client, table: string): Promise<number> {
   return Number(rows[0].n);
 }
 
+export interface MoveProgress {
+  /** Each line of progress: the steps, and rows done of each table's total. */
+  write(line: string): void;
+  /** For tests: the clock and interval that throttle the row lines (lib/progress.ts). */
+  now?: () => number;
+  intervalMs?: number;
+}
+
 /**
  * Copies a stopped SQLite install into an empty PostgreSQL database: the target's schema from
  * Herald's own migrations, then every table's rows with their ids in one transaction, the
  * sequences moved past them, and the counts checked before it commits. Nothing is written to
- * the data folder. `progress` gets a line per table.
+ * the data folder.
  */
 export async function moveToPostgres(
   dataDir: string,
   url: string,
-  progress: (line: string) => void = () => undefined,
+  progress: MoveProgress = { write: () => undefined },
 ): Promise<MoveReport> {
   checkPostgresUrl(url);
   const source = openSourceSnapshot(dataDir);
@@ -65,7 +71,7 @@ export async function moveToPostgres(
     } finally {
       await client.end();
     }
-    progress('creating the schema (Herald’s migrations)');
+    progress.write('creating the schema (Herald’s migrations)');
     await migrateTarget(url);
     client = await connectTarget(url);
     try {
@@ -82,7 +88,7 @@ async function copyAll(
   source: BetterSqlite3.Database,
   client: Client,
   dataDir: string,
-  progress: (line: string) => void,
+  progress: MoveProgress,
 ): Promise<MoveReport> {
   const sourceTables = (
     source
@@ -102,18 +108,21 @@ async function copyAll(
   const floors = autoincrementFloors(source);
   const tables: TableCount[] = [];
 
+  // Counted before the copy, so each table's progress has its total; the source is a private
+  // snapshot, so the counts hold until the end and are the ones checked against PostgreSQL.
+  const totals = new Map(order.map((table) => [table, countIn(source, table)]));
+  const rows = rowProgress(progress);
+
   await client.query('BEGIN');
   try {
     for (const table of order) {
       const columns = await columnsOf(client, table);
-      let reported = 0;
-      const copied = await copyTable(source, client, table, columns, (n) => {
-        if (n - reported < PROGRESS_EVERY) return;
-        reported = n;
-        progress(`${table}: ${n} rows so far`);
-      });
+      const total = totals.get(table)!;
+      const meter = rows.table(table, total);
+      const copied = await copyTable(source, client, table, columns, (n) => meter.advance(n));
+      meter.finish(copied);
       await advanceSequences(client, table, floors.get(table) ?? 0);
-      const count = { table, source: countIn(source, table), target: await countOn(client, table) };
+      const count = { table, source: total, target: await countOn(client, table) };
       if (count.target !== count.source || copied !== count.source) {
         throw new MoveRefused(
           `${table}: ${count.source} rows in the source, ${count.target} on PostgreSQL after the copy; nothing was committed`,
@@ -121,6 +130,8 @@ async function copyAll(
       }
       tables.push(count);
     }
+    rows.done();
+    progress.write('checking the counters and roll-ups, then committing');
     await checkDerived(client);
     const rollupsMatchSource = await sameRollups(source, client);
     await client.query('COMMIT');

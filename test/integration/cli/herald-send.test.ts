@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { startTestHerald, textInstances, type TestHerald } from '../../helpers/herald';
 import { freePort } from '../../helpers/herald-process';
@@ -64,6 +64,16 @@ describe('herald send, run as a process', () => {
       .filter((m) => m.title === title)
       .map((m) => m.content as string);
 
+  /**
+   * The hosted messages with this title once they are there: V2 (and V1 async) store them in
+   * the background after answering, so a loaded machine may lag the answer.
+   */
+  const eventuallyTitled = (title: string, expected: string[]) =>
+    vi.waitFor(
+      async () => expect((await messagesTitled(title)).sort()).toEqual([...expected].sort()),
+      { timeout: 10_000, interval: 50 },
+    );
+
   /** A template of this text, each {{key}} in it a placeholder, sending to the hosted channel. */
   const template = (text: string) => {
     const keys = [...new Set([...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]))];
@@ -92,7 +102,7 @@ describe('herald send, run as a process', () => {
     expect(run.stdout).toMatch(
       /^accepted: queued to 1 instance\nhttp:\/\/127\.0\.0\.1:\d+\/preview\/\S+\n$/,
     );
-    expect(await messagesTitled('cli v2')).toEqual(['web-3 disk at 98%']);
+    await eventuallyTitled('cli v2', ['web-3 disk at 98%']);
   });
 
   it('a task token goes through V1 with --text', async () => {
@@ -126,7 +136,7 @@ describe('herald send, run as a process', () => {
       { stdin: 'make: *** [all] Error 2\n' },
     );
     expect(v2.code, v2.stderr).toBe(0);
-    expect(await messagesTitled('cli stdin v2')).toEqual(['build log:\nmake: *** [all] Error 2']);
+    await eventuallyTitled('cli stdin v2', ['build log:\nmake: *** [all] Error 2']);
   });
 
   it('exits 1 with Herald’s msg when Herald refuses', async () => {
@@ -163,11 +173,13 @@ describe('herald send, run as a process', () => {
       [['--token', 't', '--title', 'x', '--bogus'], "Unknown option '--bogus'"],
       [['--token', 't', '--title', 'x', '-p', 'novalue'], '"novalue" is not key=value'],
       [['--token', 't', '--title', 'x', '--priority', '9'], 'is not 1-5'],
+      [['--token', 't', '--title', 'x', '--priority', 'loud'], 'min, low, default, high, max'],
+      [['--token', 't', '--title', 'x', '--dedup-key', 'k'.repeat(201)], 'must be 1 to 200'],
+      [['--token', 't', '--title', 'x', '--dedup-window', '60'], 'give it with --dedup-key'],
       [
-        ['--token', 't', '--title', 'x', '--priority', 'high'],
-        'does not support message priorities yet',
+        ['--token', 't', '--title', 'x', '--dedup-key', 'k', '--dedup-window', '86401'],
+        'from 1 to 86400',
       ],
-      [['--token', 't', '--title', 'x', '--dedup-key', 'k'], 'does not support dedup keys yet'],
       [['--token', 't', '--title', 'x', '--url', 'ftp://h'], 'is not an http:// or https://'],
       // Known only once Herald says the token is a task's.
       [
@@ -218,9 +230,9 @@ describe('herald send, run as a process', () => {
     });
     expect(flagOverEnv.code, flagOverEnv.stderr).toBe(0);
 
-    expect(await messagesTitled('cli env')).toEqual(['defaults 1']);
-    expect(await messagesTitled('cli file')).toEqual(['defaults 2']);
-    expect(await messagesTitled('cli flag')).toEqual(['defaults 3']);
+    await eventuallyTitled('cli env', ['defaults 1']);
+    await eventuallyTitled('cli file', ['defaults 2']);
+    await eventuallyTitled('cli flag', ['defaults 3']);
 
     writeFileSync(path.join(configHome, 'with-file', 'herald', 'cli.json'), '{"url": ');
     const broken = await send(['--title', 'x'], {
@@ -240,11 +252,82 @@ describe('herald send, run as a process', () => {
     expect(first.code, first.stderr).toBe(0);
     expect(again.code, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout)).toEqual(JSON.parse(first.stdout));
-    expect(await messagesTitled('cli once')).toEqual(['once 1']);
+    await eventuallyTitled('cli once', ['once 1']);
 
     const other = await send([...args, '-p', 'n=3', '--idempotency-key', 'cli-key-2']);
     expect(other.code, other.stderr).toBe(0);
-    expect((await messagesTitled('cli once')).sort()).toEqual(['once 1', 'once 3']);
+    await eventuallyTitled('cli once', ['once 1', 'once 3']);
+  });
+
+  /** The send's request as Herald stored it (the console's log detail; the token shortened). */
+  const requestOf = async (title: string) => {
+    // The plain list, not the search: this file's few sends fit one page.
+    const { items } = await herald.console.ok('GET', '/logs?pageSize=100');
+    const mine = (items as any[]).filter((s) => s.title === title);
+    expect(mine).toHaveLength(1);
+    return (await herald.console.ok('GET', `/logs/${mine[0].id}`)).request;
+  };
+
+  it('--priority, --dedup-key and --dedup-window go into both APIs’ JSON bodies', async () => {
+    const { token: taskToken } = await herald.createTask('cli-extras', textInstances([hostedId]));
+    const v1 = await send([
+      '--url',
+      herald.url,
+      '--token',
+      taskToken,
+      '--title',
+      'cli extras v1',
+      '--text',
+      'disk full',
+      '--priority',
+      'HIGH',
+      '--dedup-key',
+      'disk-web-3',
+      '--dedup-window',
+      '3600',
+    ]);
+    expect(v1.code, v1.stderr).toBe(0);
+    expect(await requestOf('cli extras v1')).toEqual({
+      token: expect.stringMatching(/…$/),
+      title: 'cli extras v1',
+      text: 'disk full',
+      priority: 4,
+      dedupKey: 'disk-web-3',
+      dedupWindow: 3600,
+    });
+
+    const token = await template('extras {{n}}');
+    const v2 = await send([
+      ...['--url', herald.url, '--token', token, '--title', 'cli extras v2', '-p', 'n=1'],
+      ...['--priority', '1', '--dedup-key', 'k2'],
+    ]);
+    expect(v2.code, v2.stderr).toBe(0);
+    // No --dedup-window: Herald's default applies, so none is sent.
+    expect(await requestOf('cli extras v2')).toEqual({
+      token: expect.stringMatching(/…$/),
+      title: 'cli extras v2',
+      placeholders: { n: '1' },
+      priority: 1,
+      dedupKey: 'k2',
+    });
+
+    // Without the flags the body has none of the fields: each channel keeps its own default.
+    const plain = await send([
+      '--url',
+      herald.url,
+      '--token',
+      token,
+      '--title',
+      'cli extras none',
+      '-p',
+      'n=2',
+    ]);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(Object.keys(await requestOf('cli extras none')).sort()).toEqual([
+      'placeholders',
+      'title',
+      'token',
+    ]);
   });
 
   it('--help shows the options and examples', async () => {
@@ -252,5 +335,7 @@ describe('herald send, run as a process', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Examples:');
     expect(run.stdout).toContain('make 2>&1 | herald send --title build');
+    expect(run.stdout).toContain('--priority high');
+    expect(run.stdout).toContain('--dedup-window S');
   });
 });

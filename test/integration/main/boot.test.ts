@@ -517,6 +517,23 @@ describe('boot', () => {
     await vi.waitFor(() => expect(electron.openedPaths).toEqual([paths.logsDir]));
   });
 
+  it('boot() wires Install command-line tool: unpackaged, it looks for out/cli and says when it is missing', async () => {
+    (electron.app.setPath as (name: string, value: string) => void)('home', temp);
+    await start({ port: await freePort() });
+
+    const file = electron.applicationMenu!.find((item) => item.label === 'File')!;
+    file.submenu!.find((item) => item.id === 'install-cli')!.click!();
+    // No out/cli beside this test's out/main: nothing is copied and no launcher is written.
+    await vi.waitFor(() =>
+      expect(electron.dialogs.at(-1)).toMatchObject({
+        type: 'error',
+        message: 'This Herald has no command-line tool to install',
+        detail: expect.stringContaining(path.join(temp, 'out', 'cli', 'herald.mjs')),
+      }),
+    );
+    expect(existsSync(path.join(temp, '.local', 'bin', 'herald'))).toBe(false);
+  });
+
   it('boot() keeps reload and DevTools in the menu of a development run', async () => {
     await start({ port: await freePort() });
 

@@ -14,12 +14,16 @@ import { buildSqliteMessageNest, SEALED_SECRETS } from './mn-fixture';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const TSX = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-const CLI = join(ROOT, 'server', 'features', 'import', 'message-nest', 'cli.ts');
+const BIN = join(ROOT, 'server', 'bin.ts');
 
-/** Runs `npm run import:message-nest -- …` as its own process, as a user would. */
+/**
+ * Runs `npm run import:message-nest -- …` (`herald import-message-nest …` from the sources) as
+ * its own process, as a user would. test/integration/start/production-start.test.ts runs the
+ * built bundle's.
+ */
 function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [TSX, CLI, ...args], {
+    const child = spawn(process.execPath, [TSX, BIN, 'import-message-nest', ...args], {
       cwd: ROOT,
       env: { ...process.env, HERALD_SECRET_KEY: '' },
     });
@@ -102,6 +106,18 @@ describe.skipIf(onPostgres())(
       expect(countsOf(r.stdout, 'Scheduled messages')).toEqual([1, 0, 1]);
       expect(countsOf(r.stdout, 'Hosted messages')).toEqual([2, 0, 0]);
       expect(countsOf(r.stdout, 'Send logs')).toEqual([2, 0, 0]);
+      // Progress on stderr: every source table's rows done of its total, then a closing line.
+      expect(r.stderr.split('\n').filter((l) => l.includes(' rows ('))).toEqual([
+        '  message_send_ways: 15 / 15 rows (100 %)',
+        '  message_send_tasks: 3 / 3 rows (100 %)',
+        '  message_template: 2 / 2 rows (100 %)',
+        '  message_send_tasks_ins: 10 / 10 rows (100 %)',
+        '  message_cron_messages: 2 / 2 rows (100 %)',
+        '  message_hosted_message: 2 / 2 rows (100 %)',
+        '  message_send_tasks_logs: 2 / 2 rows (100 %)',
+        '  done, 7 tables: 36 / 36 rows (100 %)',
+      ]);
+      expect(r.stdout).not.toMatch(/rows \(\d+ %\)/);
       // Each kind Herald lacks is named with its reason.
       expect(r.stdout).toMatch(/WYbarkenc001 "Bark encrypted": Bark: it encrypts pushes/);
       expect(r.stdout).toMatch(/CM0000000002 "Orphan schedule": .*TKdeleted001/);

@@ -20,7 +20,7 @@ import { createTestDatabase, dropTestDatabase } from '../../helpers/test-databas
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
-const CLI = join(ROOT, 'server', 'features', 'move-to-postgres', 'cli.ts');
+const BIN = join(ROOT, 'server', 'bin.ts');
 
 interface CliResult {
   code: number;
@@ -28,12 +28,15 @@ interface CliResult {
   stderr: string;
 }
 
-/** The command as a user runs it, in its own process. */
+/**
+ * The command as a user runs it (`npm run migrate:to-postgres -- …`, which is
+ * `herald migrate-to-postgres …` from the sources), in its own process.
+ */
 function runMove(...args: string[]): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(
       TSX,
-      [CLI, ...args],
+      [BIN, 'migrate-to-postgres', ...args],
       { cwd: ROOT, env: { ...process.env, HERALD_SECRET_KEY: '' } },
       (err, stdout, stderr) =>
         resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
@@ -251,7 +254,8 @@ describe('npm run migrate:to-postgres', { shuffle: false }, () => {
     await migrate(db.sequelize);
     await db.close();
     const r = await runMove(dataDir, url);
-    expect(r.stderr).toBe('');
+    // Only progress lines (indented) on stderr: no warning, no error.
+    expect(r.stderr.split('\n').filter((line) => line && !line.startsWith('  '))).toEqual([]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^sends\s+7\s+7$/m);
   }, 60_000);
@@ -273,8 +277,8 @@ describe('npm run migrate:to-postgres', { shuffle: false }, () => {
     });
 
     it('copies every table, prints the counts and the key, and leaves the folder as it was', () => {
-      expect(moved.stderr).toBe('');
-      expect(moved.code).toBe(0);
+      expect(moved.code, moved.stderr).toBe(0);
+      expect(moved.stderr.split('\n').filter((line) => line && !line.startsWith('  '))).toEqual([]);
       expect(moved.stdout).toMatch(/^sends\s+7\s+7$/m);
       expect(moved.stdout).toMatch(/^channels\s+3\s+3$/m);
       expect(moved.stdout).toMatch(/^schedules\s+1\s+1$/m);
@@ -283,6 +287,27 @@ describe('npm run migrate:to-postgres', { shuffle: false }, () => {
       expect(moved.stdout).toContain('the roll-ups equal the source’s');
       expect(moved.stdout).toContain(join(dataDir, KEY_FILE));
       expect(fingerprint(dataDir)).toEqual(sourceState);
+    });
+
+    it('prints progress on stderr: each table’s rows done of its total, then a closing line', () => {
+      // The report's table (stdout): table, SQLite rows, PostgreSQL rows.
+      const counted = [...moved.stdout.matchAll(/^(\w+)\s+(\d+)\s+(\d+)$/gm)].map(
+        ([, table, rows]) => [table, Number(rows)] as const,
+      );
+      expect(counted.length).toBeGreaterThan(10);
+      const group = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ' ');
+      for (const [table, rows] of counted) {
+        expect(moved.stderr).toContain(
+          `  ${table}: ${group(rows)} / ${group(rows)} rows (100 %)\n`,
+        );
+      }
+      expect(moved.stderr).toMatch(/^ {2}sends: 7 \/ 7 rows \(100 %\)$/m);
+      const all = counted.reduce((sum, [, rows]) => sum + rows, 0);
+      expect(moved.stderr).toContain(
+        `  done, ${counted.length} tables: ${group(all)} / ${group(all)} rows (100 %)\n`,
+      );
+      // Nothing of it on stdout, which holds the report alone.
+      expect(moved.stdout).not.toMatch(/rows \(\d+ %\)/);
     });
 
     it('refuses to copy again into the database it filled', async () => {

@@ -49,7 +49,7 @@ import { load } from 'js-yaml';
 import { Minimatch } from 'minimatch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { buildMain, RUNTIME_ASSETS } from '../../../scripts/build-main';
+import { buildMain, DESKTOP_CLI, RUNTIME_ASSETS } from '../../../scripts/build-main';
 import {
   addonAbi,
   APP_MAIN,
@@ -344,15 +344,18 @@ let staged: StagedApp;
  * and may be running beside this file.
  */
 function mainBuildIsStale(): boolean {
-  const outputs = [APP_MAIN, 'out/main/write-worker.js', 'out/preload/index.cjs'].concat(
-    RUNTIME_ASSETS.map((asset) => `out/main/assets/${asset}`),
-  );
+  const outputs = [
+    APP_MAIN,
+    'out/main/write-worker.js',
+    'out/preload/index.cjs',
+    DESKTOP_CLI,
+  ].concat(RUNTIME_ASSETS.map((asset) => `out/main/assets/${asset}`));
   if (outputs.some((file) => !existsSync(path.join(root, file)))) return true;
   const builtAt = statSync(path.join(root, APP_MAIN)).mtimeMs;
   const inputs = [
     'package.json',
     'scripts/build-main.ts',
-    ...['main', 'server', 'contract', 'build'].flatMap((dir) =>
+    ...['main', 'server', 'contract', 'cli', 'build'].flatMap((dir) =>
       walk(path.join(root, dir)).map((file) => `${dir}/${file}`),
     ),
   ];
@@ -490,6 +493,11 @@ describe.skipIf(process.platform !== 'linux' || onPostgres())(
         },
       });
       checkArchive(path.join(output, 'linux-unpacked', 'resources', 'app.asar'), staged);
+      // electron-builder.yml's extraResources: the desktop app's `herald send`, outside the
+      // archive, where "Install command-line tool" (main/cli-install.ts) finds it.
+      const cli = path.join(output, 'linux-unpacked', 'resources', 'cli', 'herald.mjs');
+      expect(readFileSync(cli, 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/);
+      expect(readdirSync(path.dirname(cli))).toEqual(['herald.mjs']);
     }, 300_000);
   },
 );

@@ -9,6 +9,8 @@ import { buildServer, outDir, serverBuildIsStale } from '../../../scripts/build-
 import { ADMIN, ConsoleClient, textInstances } from '../../helpers/herald';
 import { freePort } from '../../helpers/herald-process';
 import { startHttpPeer } from '../../helpers/recording-peer';
+import { createTestDatabase, dropTestDatabase } from '../../helpers/test-database';
+import { buildSqliteMessageNest } from '../message-nest/mn-fixture';
 
 const root = path.join(import.meta.dirname, '..', '..', '..');
 
@@ -42,21 +44,42 @@ describe('the production bundle behind npm start', () => {
     }
   });
 
-  it('is the herald bin: --help lists the commands, and send loads no server code', async () => {
-    const run = (args: string[]) =>
-      new Promise<{ code: number | null; stdout: string }>((resolve) => {
-        const child = spawn(process.execPath, [path.join(outDir, 'cli.js'), ...args], {
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        let stdout = '';
-        child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-        child.once('close', (code) => resolve({ code, stdout }));
+  /** `node out/server/cli.js ARGS`: plain Node, no TypeScript loader (NODE_OPTIONS cleared). */
+  const runBin = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, [path.join(outDir, 'cli.js'), ...args], {
+        env: { ...process.env, NODE_OPTIONS: '', ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
       });
-    const help = await run(['--help']);
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.once('close', (code) => resolve({ code, stdout, stderr }));
+    });
+
+  it('is the herald bin: --help lists the commands, and send loads no server code', async () => {
+    const help = await runBin(['--help']);
     expect(help.code).toBe(0);
-    expect(help.stdout).toMatch(/^ {2}start {3}run Herald headless/m);
-    expect(help.stdout).toMatch(/^ {2}send {4}send one message/m);
-    const sendHelp = await run(['send', '--help']);
+    expect(help.stdout).toMatch(/^ {2}start {16}run Herald headless/m);
+    expect(help.stdout).toMatch(/^ {2}send {17}send one message/m);
+    expect(help.stdout).toMatch(/^ {2}import-message-nest {2}import a Message Nest database/m);
+    expect(help.stdout).toMatch(/^ {2}migrate-to-postgres {2}copy a stopped SQLite install/m);
+    for (const [command, usage] of [
+      ['start', 'Usage: herald [start]'],
+      ['import-message-nest', 'Usage: herald import-message-nest <source>'],
+      ['migrate-to-postgres', 'Usage: herald migrate-to-postgres <data folder>'],
+    ]) {
+      const sub = await runBin([command, '--help']);
+      expect([sub.code, sub.stdout], command).toEqual([0, expect.stringContaining(usage)]);
+    }
+    const unknown = await runBin(['imprt']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain(
+      'herald: unknown command "imprt" (did you mean "import-message-nest"?)',
+    );
+    expect(unknown.stderr).toContain('Commands:');
+    const sendHelp = await runBin(['send', '--help']);
     expect([sendHelp.code, sendHelp.stdout]).toEqual([0, expect.stringContaining('Examples:')]);
 
     // What `herald send` loads: the entry, the send chunk it imports when asked, and every chunk
@@ -147,4 +170,28 @@ describe('the production bundle behind npm start', () => {
     }
     expect(await exit, output).toBe(0);
   }, 60_000);
+  it('runs the one-off jobs with plain Node: a Message Nest import, then a move to PostgreSQL', async () => {
+    const work = mkdtempSync(path.join(tmpdir(), 'herald-bundle-jobs-'));
+    const database = await createTestDatabase();
+    try {
+      const mnFile = path.join(work, 'database.db');
+      await buildSqliteMessageNest(mnFile);
+      const data = path.join(work, 'data');
+      const env = { HERALD_SECRET_KEY: '', HERALD_DATABASE_URL: '' };
+      const imported = await runBin(['import-message-nest', mnFile, '--data-dir', data], env);
+      expect(imported.code, imported.stderr).toBe(0);
+      expect(imported.stdout).toContain(`Imported into ${data}.`);
+      expect(imported.stderr).toContain('  message_send_ways: 15 / 15 rows (100 %)\n');
+      expect(imported.stderr).toContain('  done, 6 tables: 34 / 34 rows (100 %)\n');
+
+      const moved = await runBin(['migrate-to-postgres', data, database.url], env);
+      expect(moved.code, moved.stderr).toBe(0);
+      expect(moved.stdout).toMatch(/^channels\s+14\s+14$/m);
+      expect(moved.stderr).toContain('  channels: 14 / 14 rows (100 %)\n');
+      expect(moved.stderr).toMatch(/^ {2}done, \d+ tables: [\d ]+ \/ [\d ]+ rows \(100 %\)$/m);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+      await dropTestDatabase(database.name);
+    }
+  }, 120_000);
 });

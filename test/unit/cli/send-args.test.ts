@@ -5,7 +5,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { cliConfigPath, ConfigFileError, readCliConfig } from '../../../cli/cli-config';
-import { DEFAULT_URL, parsePriority, parseSendArgs } from '../../../cli/send-args';
+import { DEFAULT_URL, parseSendArgs, SEND_HELP } from '../../../cli/send-args';
+import { LIMITS } from '../../../contract/limits';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../../../server/config/herald-config';
 
 const base = ['--token', 'tok', '--title', 'hello'];
@@ -22,6 +23,9 @@ describe('herald send: the argument parser', () => {
         text: undefined,
         placeholders: {},
         idempotencyKey: undefined,
+        priority: undefined,
+        dedupKey: undefined,
+        dedupWindow: undefined,
         json: false,
       },
     });
@@ -60,6 +64,42 @@ describe('herald send: the argument parser', () => {
     });
   });
 
+  it('takes values that start with a dash (base64url tokens, "-5 °C"), but not a flag as a value', () => {
+    const parsed = parseSendArgs(
+      [
+        '--token',
+        '-AbC_12',
+        '--title',
+        '-5 °C',
+        '--text',
+        '-',
+        '-p',
+        '-k=-v',
+        '--idempotency-key',
+        '-k',
+      ],
+      {},
+    );
+    expect(parsed).toMatchObject({
+      kind: 'send',
+      options: {
+        token: '-AbC_12',
+        title: '-5 °C',
+        text: undefined,
+        placeholders: { '-k': '-v' },
+        idempotencyKey: '-k',
+      },
+    });
+    expect(parseSendArgs(['--token', 't', '--title', '--json'], {})).toMatchObject({
+      kind: 'usage-error',
+      message: expect.stringContaining("Option '--title' argument is ambiguous"),
+    });
+    expect(parseSendArgs([...base, '--dedup-key', 'k', '--dedup-window', '-5'], {})).toMatchObject({
+      kind: 'usage-error',
+      message: expect.stringContaining('"-5" is not a whole number of seconds'),
+    });
+  });
+
   it('answers help for -h and --help', () => {
     expect(parseSendArgs(['-h'], {})).toEqual({ kind: 'help' });
     expect(parseSendArgs(['--help', '--bogus-is-ignored-after'], {}).kind).toBe('usage-error');
@@ -78,26 +118,63 @@ describe('herald send: the argument parser', () => {
     [[...base, '--idempotency-key', ' '], '--idempotency-key: must be 1 to 255'],
     [[...base, '--idempotency-key', 'k'.repeat(256)], '--idempotency-key: must be 1 to 255'],
     [[...base, '--idempotency-key', 'schlüssel'], 'printable ASCII'],
-    [[...base, '--priority', '0'], 'is not 1-5'],
+    [[...base, '--priority', '0'], 'is not 1-5 or min, low, default, high, max, urgent'],
+    [[...base, '--priority', '6'], 'is not 1-5'],
+    [[...base, '--priority', '2.5'], 'is not 1-5'],
     [[...base, '--priority', 'loud'], 'is not 1-5'],
-    [[...base, '--priority', '4'], 'does not support message priorities yet'],
-    [[...base, '--priority', 'urgent'], 'does not support message priorities yet'],
+    [[...base, '--priority', 'toString'], 'is not 1-5'],
+    [[...base, '--priority', ''], 'is not 1-5'],
     [[...base, '--dedup-key', ''], '--dedup-key: must be 1 to 200'],
+    [[...base, '--dedup-key', '   '], '--dedup-key: must be 1 to 200'],
     [[...base, '--dedup-key', 'k'.repeat(201)], '--dedup-key: must be 1 to 200'],
-    [[...base, '--dedup-key', 'disk-web-3'], 'does not support dedup keys yet'],
+    [[...base, '--dedup-window', '60'], '--dedup-window: give it with --dedup-key'],
+    [[...base, '--dedup-key', 'k', '--dedup-window', '0'], 'from 1 to 86400'],
+    [[...base, '--dedup-key', 'k', '--dedup-window', '86401'], 'from 1 to 86400'],
+    [[...base, '--dedup-key', 'k', '--dedup-window', '1.5'], 'whole number of seconds'],
+    [[...base, '--dedup-key', 'k', '--dedup-window', '5m'], 'whole number of seconds'],
+    [[...base, '--dedup-key', 'k', '--dedup-window=-1'], 'whole number of seconds'],
   ])('refuses %j: %s', (argv, message) => {
     const parsed = parseSendArgs(argv, {});
     expect(parsed.kind).toBe('usage-error');
     expect(parsed.kind === 'usage-error' && parsed.message).toContain(message);
   });
 
-  it('reads priorities as numbers 1-5 or ntfy’s names', () => {
+  it('reads priorities as numbers 1-5 or ntfy’s names, as the send APIs do', () => {
+    const priorityOf = (value: string) => {
+      const parsed = parseSendArgs([...base, '--priority', value], {});
+      return parsed.kind === 'send' ? parsed.options.priority : parsed.kind;
+    };
     expect(
-      ['1', '5', ' 3 ', 'min', 'LOW', 'default', 'high', 'max', 'urgent'].map(parsePriority),
+      ['1', '5', ' 3 ', 'min', 'LOW', 'default', 'high', 'max', 'urgent'].map(priorityOf),
     ).toEqual([1, 5, 3, 1, 2, 3, 4, 5, 5]);
-    expect(['0', '6', '2.5', '', 'toString', 'constructor'].map(parsePriority)).toEqual(
-      Array(6).fill(undefined),
-    );
+  });
+
+  it('reads --dedup-key and --dedup-window up to the send APIs’ limits', () => {
+    const longest = 'k'.repeat(LIMITS.dedupKeyChars);
+    expect(
+      parseSendArgs(
+        [...base, '--dedup-key', longest, '--dedup-window', String(LIMITS.dedupWindowMaxSeconds)],
+        {},
+      ),
+    ).toMatchObject({
+      options: { dedupKey: longest, dedupWindow: 86_400, priority: undefined },
+    });
+    // Without a window, Herald's default (300 s) applies: nothing is sent for it.
+    expect(parseSendArgs([...base, '--dedup-key', 'disk-web-3'], {})).toMatchObject({
+      options: { dedupKey: 'disk-web-3', dedupWindow: undefined },
+    });
+    expect(parseSendArgs([...base, '--dedup-key', 'k', '--dedup-window', '1'], {})).toMatchObject({
+      options: { dedupWindow: 1 },
+    });
+  });
+
+  it('documents the new flags with their limits and an example', () => {
+    expect(SEND_HELP).toContain('--priority P');
+    expect(SEND_HELP).toContain('min, low, default, high, max, urgent');
+    expect(SEND_HELP).toContain('(1 to 200 characters)');
+    expect(SEND_HELP).toContain('default 300, at most\n                         86400');
+    expect(SEND_HELP).toMatch(/--priority high \\\n\s+--dedup-key disk-web-3 --dedup-window 3600/);
+    expect(SEND_HELP).not.toContain('refused for now');
   });
 });
 

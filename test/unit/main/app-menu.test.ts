@@ -15,6 +15,7 @@ function actions() {
     openWindow: vi.fn(),
     openDataFolder: vi.fn(),
     openLogFolder: vi.fn(),
+    installCommandLineTool: vi.fn(),
   } satisfies AppMenuActions;
 }
 
@@ -95,6 +96,7 @@ describe('appMenuTemplate', () => {
         'open',
         'data-folder',
         'log-folder',
+        'install-cli',
       ]);
       // macOS-only roles would be dead entries here.
       expect(menuRoles(template)).not.toContain('windowMenu');
@@ -124,5 +126,12 @@ describe('appMenuTemplate', () => {
     logs?.click?.();
     expect(calls.openLogFolder).toHaveBeenCalledTimes(1);
     expect(calls.openWindow).toHaveBeenCalledTimes(1);
+
+    const cli = findItem(template, 'install-cli');
+    expect(cli?.label).toBe('Install command-line tool…');
+    expect(calls.installCommandLineTool).not.toHaveBeenCalled();
+    cli?.click?.();
+    expect(calls.installCommandLineTool).toHaveBeenCalledTimes(1);
+    expect(calls.openLogFolder).toHaveBeenCalledTimes(1);
   });
 });

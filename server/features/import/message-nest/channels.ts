@@ -6,7 +6,7 @@ import { recordOf, text, type Row } from './values';
 
 /** Message Nest's channels (`send_ways`), each through the console's ChannelService. */
 export async function importChannels(run: ImportRun) {
-  for (const row of run.rows('send_ways')) {
+  for (const row of run.walk('send_ways')) {
     const id = text(row.id);
     const name = text(row.name).trim() || id;
     const existing = run.already('send_ways', id);

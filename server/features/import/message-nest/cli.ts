@@ -19,6 +19,7 @@ import { openDatabase, type Database } from '../../../db/database';
 import type { HeraldEventMap } from '../../../events';
 import { systemClock } from '../../../lib/clock';
 import { errorMessage } from '../../../lib/errors';
+import { rowProgress } from '../../../lib/progress';
 import { ChannelService } from '../../channel-config/channel-service';
 import { ScheduleService } from '../../schedules/schedule-service';
 import { SettingsStore } from '../../settings/settings-store';
@@ -27,12 +28,14 @@ import { formatReport, type ImportReport } from './report';
 import { readMessageNest, type Snapshot } from './snapshot';
 import { openSource } from './source';
 
-const USAGE = `Usage: npm run import:message-nest -- <source> [--dry-run] [--with-logs] [--data-dir DIR]
+const USAGE = `Usage: herald import-message-nest <source> [--dry-run] [--with-logs] [--data-dir DIR]
+       (npm run import:message-nest -- <source> [options] from a checkout)
   <source>     Message Nest's SQLite file (conf/database.db), or its database as a URL:
                mysql://user:password@host:3306/database or postgres://user:password@host:5432/database
   --dry-run    print what would be created; change nothing
   --with-logs  also bring over Message Nest's send logs
-  --data-dir   Herald's data folder (HERALD_DATA_DIR, default ./data, as for npm start)`;
+  --data-dir   Herald's data folder (HERALD_DATA_DIR, default ./data, as for npm start)
+Progress goes to stderr, the report to stdout.`;
 
 export interface ImportCliOptions {
   source: string;
@@ -101,8 +104,12 @@ async function importInto(options: ImportCliOptions): Promise<ImportReport> {
   }
 }
 
+/** Progress lines on stderr, so stdout holds only the report (and a redirect keeps it alone). */
+const printProgress = (line: string) => process.stderr.write(`  ${line}\n`);
+
 async function readSource(options: ImportCliOptions): Promise<Snapshot> {
   const source = await openSource(options.source);
+  printProgress(`reading ${source.description}`);
   try {
     return await readMessageNest(source, options.withLogs);
   } finally {
@@ -151,7 +158,11 @@ async function importIntoDatabase(
   try {
     initModels(db.sequelize);
     await migrate(db.sequelize);
-    return await importSnapshot(snapshot, importDeps(db, key), options);
+    printProgress(options.dryRun ? 'importing (a dry run, rolled back)' : 'importing');
+    return await importSnapshot(snapshot, importDeps(db, key), {
+      ...options,
+      progress: rowProgress({ write: printProgress }),
+    });
   } finally {
     await db.close();
   }
@@ -225,17 +236,4 @@ export async function runImportCli(argv: string[]): Promise<number> {
     console.error(`Import failed: ${errorMessage(err)}\nNothing was imported.`);
     return 1;
   }
-}
-
-const isMain =
-  process.argv[1] !== undefined &&
-  import.meta.url === new URL(`file://${resolve(process.argv[1])}`).href;
-if (isMain) {
-  runImportCli(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (err: unknown) => {
-      console.error(errorMessage(err));
-      process.exit(1);
-    },
-  );
 }

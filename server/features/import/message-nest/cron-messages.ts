@@ -9,7 +9,7 @@ import { flag, text, type Row } from './values';
  * Message Nest sends them in task mode, and never caught up on runs it missed.
  */
 export async function importCronMessages(run: ImportRun) {
-  for (const row of run.rows('cron_messages')) {
+  for (const row of run.walk('cron_messages')) {
     const id = text(row.id);
     const name = text(row.name);
     if (run.already('cron_messages', id) !== undefined) {

@@ -7,7 +7,7 @@ import { text } from './values';
 export async function importHostedMessages(run: ImportRun) {
   const hasPreviewKey = 'previewKey' in HostedMessage.getAttributes();
   const readAt = run.deps.now();
-  for (const row of run.rows('hosted_message')) {
+  for (const row of run.walk('hosted_message')) {
     const sourceId = run.rowKey(row);
     if (run.already('hosted_message', sourceId) !== undefined) {
       run.report.counts.hostedMessages.alreadyImported += 1;

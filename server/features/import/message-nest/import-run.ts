@@ -2,6 +2,7 @@ import type { ChannelRegistry } from '../../../channels/registry';
 import type { CallerTx } from '../../../db/caller-tx';
 import { ImportMap } from '../../../db/models';
 import type { WriteLock } from '../../../db/writer';
+import { NO_PROGRESS, type RowProgress } from '../../../lib/progress';
 import type { ChannelService } from '../../channel-config/channel-service';
 import type { ScheduleService } from '../../schedules/schedule-service';
 import type { SettingsStore } from '../../settings/settings-store';
@@ -43,6 +44,7 @@ export class ImportRun {
     readonly snapshot: Snapshot,
     readonly report: ImportReport,
     readonly tx: CallerTx,
+    private readonly progress: RowProgress = NO_PROGRESS,
   ) {}
 
   /** Every row an earlier import brought over (import_map). */
@@ -56,6 +58,22 @@ export class ImportRun {
 
   rows(table: MessageNestTable): Row[] {
     return this.snapshot.rows[table] ?? [];
+  }
+
+  /**
+   * The rows a step imports, one by one, counting each as done once the step moves past it (a
+   * `continue` counts too). A table the source lacks prints nothing.
+   */
+  *walk(table: MessageNestTable): Generator<Row> {
+    const rows = this.snapshot.rows[table];
+    if (rows === undefined) return;
+    const meter = this.progress.table(this.snapshot.schema.tables[table] ?? table, rows.length);
+    let done = 0;
+    for (const row of rows) {
+      yield row;
+      meter.advance(++done);
+    }
+    meter.finish(done);
   }
 
   skip(kind: ImportKind, id: string, name: string, reason: string) {

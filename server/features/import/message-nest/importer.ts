@@ -1,4 +1,5 @@
 import { transact } from '../../../db/caller-tx';
+import type { RowProgress } from '../../../lib/progress';
 import { importChannels } from './channels';
 import { importCronMessages } from './cron-messages';
 import { importHostedMessages } from './hosted-messages';
@@ -16,6 +17,8 @@ export type { ImportDeps } from './import-run';
 export interface ImportOptions {
   dryRun: boolean;
   withLogs: boolean;
+  /** Rows done of each table's total, as the steps go (the command line prints it). */
+  progress?: RowProgress;
 }
 
 /** Thrown inside the transaction of a dry run, so that everything it did is rolled back. */
@@ -53,7 +56,8 @@ export async function importSnapshot(
   };
   try {
     await transact(deps.writeLock, async (tx) => {
-      await importAll(new ImportRun(deps, snapshot, report, tx), options);
+      await importAll(new ImportRun(deps, snapshot, report, tx, options.progress), options);
+      options.progress?.done();
       if (options.dryRun) throw new DryRunRollback();
     });
   } catch (err) {

@@ -12,7 +12,7 @@ import { flag, recordOf, text } from './values';
 export async function importInstances(run: ImportRun) {
   const { transaction } = run.tx;
   const ways = new Map(run.rows('send_ways').map((w) => [text(w.id), w]));
-  for (const row of run.rows('send_tasks_ins')) {
+  for (const row of run.walk('send_tasks_ins')) {
     const id = text(row.id);
     const taskRef = text(row.task_id);
     const templateRef = text(row.template_id);

@@ -4,7 +4,7 @@ import { flag, text } from './values';
 
 /** Message Nest's send logs (`--with-logs`): entries of the send log, without deliveries. */
 export async function importSendLogs(run: ImportRun) {
-  for (const row of run.rows('send_tasks_logs')) {
+  for (const row of run.walk('send_tasks_logs')) {
     const sourceId = run.rowKey(row);
     if (run.already('send_tasks_logs', sourceId) !== undefined) {
       run.report.counts.logs.alreadyImported += 1;

@@ -7,7 +7,7 @@ import { flag, jsonOf, text } from './values';
 /** Message Nest's tasks (`send_tasks`): V1 senders, keeping their id for the old token. */
 export async function importTasks(run: ImportRun) {
   const { transaction } = run.tx;
-  for (const row of run.rows('send_tasks')) {
+  for (const row of run.walk('send_tasks')) {
     const id = text(row.id);
     const existing = run.already('send_tasks', id) ?? (await heldLegacy(run, Task, id))?.id;
     if (existing !== undefined) {
@@ -33,7 +33,7 @@ export async function importTasks(run: ImportRun) {
 /** Message Nest's templates: V2 senders with their bodies, placeholders and mentions. */
 export async function importTemplates(run: ImportRun) {
   const { transaction } = run.tx;
-  for (const row of run.rows('template')) {
+  for (const row of run.walk('template')) {
     const id = text(row.id);
     const existing = run.already('template', id) ?? (await heldLegacy(run, Template, id))?.id;
     if (existing !== undefined) {

@@ -11,6 +11,7 @@ import {
   stringField,
   utf8Bytes,
 } from './platform-reply';
+import { PRIORITY_NAMES } from '../../contract/priority';
 
 export const NTFY_SERVER = 'https://ntfy.sh';
 /**
@@ -22,15 +23,6 @@ export const NTFY_MAX_MESSAGE_BYTES = 4095;
 export const NTFY_MAX_JSON_BYTES = 8192;
 /** ntfy.sh's default visitor bucket: 60 requests, refilled at one per 5 seconds. */
 export const NTFY_SH_RATE = { max: 60, perMs: 300_000 } as const;
-
-const PRIORITY_NAMES: Record<string, number> = {
-  min: 1,
-  low: 2,
-  default: 3,
-  high: 4,
-  max: 5,
-  urgent: 5,
-};
 
 const prioritySchema = z
   .union([

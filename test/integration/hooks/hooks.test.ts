@@ -4,7 +4,7 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { HostedMessage, Send } from '../../../server/db/models';
+import { Delivery, HostedMessage, Send } from '../../../server/db/models';
 import { startTestHerald, type TestHerald } from '../../helpers/herald';
 
 const FIXTURES = join(__dirname, '../../fixtures/hooks');
@@ -54,8 +54,14 @@ describe('POST /api/hooks/{preset}/{token}', () => {
   const hook = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     herald.post(`/api/hooks/${path}`, body, headers);
 
-  const delivered = async (title: string) => {
-    const m = await herald.waitFor(() => HostedMessage.findOne({ where: { title } }));
+  /** The hosted message titled `title`: of `templateId`'s send where another test posts the same payload. */
+  const delivered = async (title: string, templateId?: number) => {
+    const m = await herald.waitFor(async () => {
+      if (templateId === undefined) return HostedMessage.findOne({ where: { title } });
+      const send = await Send.findOne({ where: { title, templateId } });
+      const delivery = send && (await Delivery.findOne({ where: { sendId: send.id } }));
+      return delivery && HostedMessage.findOne({ where: { deliveryId: delivery.id } });
+    });
     return Object.fromEntries(
       m.content
         .split('\n')
@@ -64,7 +70,7 @@ describe('POST /api/hooks/{preset}/{token}', () => {
   };
 
   it('alertmanager: the documented payload is sent with its placeholders, title and dedup key', async () => {
-    const { token } = await hookTemplate([
+    const { token, template } = await hookTemplate([
       'status',
       'alertname',
       'severity',
@@ -84,7 +90,7 @@ describe('POST /api/hooks/{preset}/{token}', () => {
       msg: 'success',
       data: { token, count: 1, hostMessageUrl: expect.any(String), deduplicated: false },
     });
-    expect(await delivered('[FIRING:1] ProbeFailure')).toEqual({
+    expect(await delivered('[FIRING:1] ProbeFailure', template.id)).toEqual({
       status: 'firing',
       alertname: 'ProbeFailure',
       severity: 'critical',
@@ -98,7 +104,10 @@ describe('POST /api/hooks/{preset}/{token}', () => {
         '[firing] ProbeFailure on https://server.example.org: BlackBox Probe Failure: https://server.example.org',
       'commonLabels.job': 'http_checks',
     });
-    const send = await Send.findOne({ where: { title: '[FIRING:1] ProbeFailure' } });
+    // Other tests post this payload to templates of their own.
+    const send = await Send.findOne({
+      where: { title: '[FIRING:1] ProbeFailure', templateId: template.id },
+    });
     expect(send?.request).toMatchObject({
       dedupKey: '{}/{severity="critical"}:{alertname="ProbeFailure"}:firing',
     });

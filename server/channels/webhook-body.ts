@@ -17,7 +17,7 @@ export type BodyEncoding = 'json' | 'form' | 'xml' | 'text';
 export const DEFAULT_WEBHOOK_BODY =
   '{"title":"{{title}}","content":"{{content}}","url":"{{url}}","format":"{{format}}"}';
 
-const MARKER = /\{\{\s*(title|content|url|format|priority|repeats)\s*\}\}/g;
+const MARKER = new RegExp(String.raw`\{\{\s*(${WEBHOOK_FIELDS.join('|')})\s*\}\}`, 'g');
 
 function textOf(values: WebhookValues, key: WebhookField): string {
   if (key === 'priority') return values.priority == null ? '' : String(values.priority);

@@ -154,9 +154,10 @@ export class DeliveryState {
     gate: DedupGate,
     build: (repeats: number) => AcceptInput,
   ): Promise<AcceptedOnce> {
-    const at = this.moment();
     const result = await this.deps.writer.run(
       async ({ sql }): Promise<OnceInCycle> => {
+        // Taken when the job runs, as the batched kinds take theirs when their cycle starts.
+        const at = this.moment();
         const taken = await takeGate(sql, gate, at.now);
         if (!taken.opened) {
           const { send } = build(0);
@@ -179,7 +180,7 @@ export class DeliveryState {
       this.deps.events.emit('send', { id: result.sendId, status: 'suppressed' });
       return result;
     }
-    return { suppressed: false, ...(await this.announce(result.input, result.accepted)) };
+    return { suppressed: false, ...this.announce(result.input, result.accepted) };
   }
 
   /** After an accept's commit: the metrics and the events of what it stored. */

@@ -2,6 +2,7 @@ import type { ContentType, Mentions } from '../../channels/channel-adapter';
 import { noMentions } from '../../channels/channel-adapter';
 import { LIMITS } from '../../../contract';
 import type { Template } from '../../db/models';
+import type { PlaceholderDefinition } from '../../db/models/template';
 import { chooseContent, type Bodies } from '../../domain/content-format';
 import { splitList } from '../../domain/lists';
 import { filledLength } from '../../domain/placeholders';
@@ -101,7 +102,9 @@ export function hostMessageUrl(
  * marker repeated many times and filled with a long value multiplies the request's size.
  */
 export function checkFilledSize(
-  template: Pick<Template, 'text' | 'html' | 'markdown' | 'placeholders'>,
+  template: Pick<Template, 'text' | 'html' | 'markdown'> & {
+    placeholders: readonly PlaceholderDefinition[];
+  },
   values: Record<string, string>,
 ): void {
   const formats: Array<[ContentType, string | null]> = [

@@ -42,11 +42,10 @@ export async function storeSend(
         suppressed: false as const,
         ...(await deps.deliveries.accept(acceptInputOf(input, paused))),
       };
+  input.origin?.stored?.(outcome.sendId);
   if (outcome.suppressed) {
-    input.origin?.stored?.(outcome.sendId);
     return { send: { id: outcome.sendId }, deliveries: [], suppressedBy: outcome.firstSendId };
   }
-  input.origin?.stored?.(outcome.sendId);
   // A send whose deliveries were all stored with it leaves the queue nothing to claim.
   if (outcome.stored.length < outcome.deliveryIds.length) deps.dispatcher.wake();
   return {

@@ -19,9 +19,11 @@ import { V2_MSG } from './v2-messages';
  * were suppressed since the last delivered one (0 without a dedup key). A template that
  * defines it keeps its label and default.
  */
-function withRepeats(definitions: readonly PlaceholderDefinition[]): PlaceholderDefinition[] {
+function withRepeats(
+  definitions: readonly PlaceholderDefinition[],
+): readonly PlaceholderDefinition[] {
   return definitions.some((d) => d.key === 'repeats')
-    ? [...definitions]
+    ? definitions
     : [...definitions, { key: 'repeats', label: 'repeats', default: '0' }];
 }
 
@@ -74,8 +76,11 @@ export async function sendV2(
   const planned = planDeliveries(targets.enabled, bodies, recipients, templateMentions);
   const host = hostMessageUrl(deps, planned);
   // The count of sends the key suppressed is known inside the accept: the bodies are filled
-  // again with it there (the same targets, so the same plan and share link).
+  // again with it there (the same targets, so the same plan and share link), inside the write
+  // transaction: only when the count changes what was filled (usually it is 0, as filled).
+  const filledRepeats = values.repeats ?? definitions.find((d) => d.key === 'repeats')?.default;
   const render: RenderWithRepeats = (repeats) => {
+    if (filledRepeats === String(repeats)) return { bodies, planned };
     const again = fillAll({ ...values, repeats: String(repeats) });
     return {
       bodies: again,

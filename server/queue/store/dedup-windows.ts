@@ -3,8 +3,7 @@
  * alert storms"): one row per task or template and key, in the table of the migration
  * 2026-11-26-1000. Each statement is the same on SQLite and PostgreSQL.
  */
-import { perDialect } from '../../db/sql-dialect';
-import { dialectOf } from '../../db/sql-dialect';
+import { dialectOf, perDialect } from '../../db/sql-dialect';
 import type { SqlExecutor } from '../../db/sql';
 
 /** Which window a send falls in: its task or template, its key, and how long a window it opens. */

@@ -187,6 +187,27 @@ describe.each([['SQLite', false] as const, ['PostgreSQL', true] as const])(
         expect(hosted.content).toBe('o 0');
       });
 
+      it('fills a template-defined {{repeats}} with the count on a send with a key, and with its default without one', async () => {
+        const own = await herald.createTemplate(
+          {
+            name: 'own repeats',
+            text: 'r={{repeats}}',
+            placeholders: [{ key: 'repeats', label: 'Repeats', default: 'n/a' }],
+          },
+          [{ channelId: inboxId, contentType: 'text' }],
+        );
+        await herald.sendV2({ token: own.token, title: 'own keyed', dedupKey: 'own' });
+        await herald.sendV2({ token: own.token, title: 'own plain' });
+        const keyed = await herald.waitFor(() =>
+          HostedMessage.findOne({ where: { title: 'own keyed' } }),
+        );
+        const plain = await herald.waitFor(() =>
+          HostedMessage.findOne({ where: { title: 'own plain' } }),
+        );
+        expect(keyed.content).toBe('r=0');
+        expect(plain.content).toBe('r=n/a');
+      });
+
       it('V1 answers a suppressed send with its own status', async () => {
         const { token: taskToken } = await herald.createTask('dedup-task', [
           { channelId: inboxId, contentType: 'text' },

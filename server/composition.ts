@@ -1,7 +1,9 @@
 import type { Express } from 'express';
 
 import { AuthService } from './features/auth/auth-service';
+import { SessionList } from './features/auth/session-list';
 import { SetupCode } from './features/auth/setup-code';
+import { UserService } from './features/auth/user-service';
 import { ChannelService } from './features/channel-config/channel-service';
 import { InstanceService } from './features/targets/instance-service';
 import { LogService } from './features/history/log-service';
@@ -336,6 +338,10 @@ function composeApp(
         version: parts.version,
         desktopSecret: parts.desktopSecret,
         setupCode: parts.setupCode,
+      },
+      account: {
+        users: new UserService({ writeLock, clock, settings, listenUrl: parts.listenUrl }),
+        sessions: new SessionList({ writeLock, clock }),
       },
       channels: parts.channels,
       instances,

@@ -2,11 +2,12 @@ import { z } from 'zod';
 
 import { CONSOLE_BASE, named, nothing } from '../common';
 import { route } from '../route';
+import { newPasswordSchema, userRoleSchema } from './users';
 
-/** The signed-in administrator. */
+/** The signed-in person. */
 export const userSchema = named(
   'User',
-  z.strictObject({ id: z.number().int().positive(), username: z.string() }),
+  z.strictObject({ id: z.number().int().positive(), username: z.string(), role: userRoleSchema }),
 );
 export type User = z.infer<typeof userSchema>;
 
@@ -17,11 +18,7 @@ const credentials = z
   })
   .strict();
 
-/** A password being set: 8 to 200 characters. */
-const newPassword = z
-  .string({ error: 'is required' })
-  .min(8, 'must be at least 8 characters')
-  .max(200);
+const newPassword = newPasswordSchema;
 
 export const loginBody = credentials;
 /** The first administrator; `setupCode` is checked (403) before the other fields. */
@@ -92,7 +89,8 @@ export const authRoutes = {
   password: route({
     method: 'post',
     path: `${CONSOLE_BASE}/password`,
-    summary: "Change the password; the user's other sessions are signed out",
+    summary:
+      "Change the password; the user's other sessions are signed out (the same as POST /account/password)",
     body: passwordBody,
     response: nothing,
   }),

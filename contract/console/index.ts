@@ -1,3 +1,4 @@
+import { accountRoutes } from './account';
 import { authRoutes } from './auth';
 import { channelRoutes } from './channels';
 import { eventRoutes } from './events';
@@ -11,6 +12,7 @@ import { settingsRoutes } from './settings';
 import { statsRoutes } from './stats';
 import { taskRoutes } from './tasks';
 import { templateRoutes } from './templates';
+import { userRoutes } from './users';
 
 /**
  * The console API, feature by feature: the one table the server registers its routes from,
@@ -18,6 +20,8 @@ import { templateRoutes } from './templates';
  */
 export const consoleRoutes = {
   auth: authRoutes,
+  account: accountRoutes,
+  users: userRoutes,
   channels: channelRoutes,
   tasks: taskRoutes,
   templates: templateRoutes,
@@ -32,6 +36,7 @@ export const consoleRoutes = {
   import: importRoutes,
 };
 
+export * from './account';
 export * from './auth';
 export * from './channels';
 export * from './events';
@@ -45,3 +50,4 @@ export * from './settings';
 export * from './stats';
 export * from './tasks';
 export * from './templates';
+export * from './users';

@@ -65,7 +65,12 @@ function givenQuery(query: Request['query']): Record<string, unknown> {
  * otherwise) before the handler runs, and what the handler returns is answered as the
  * envelope's data. Routes that answer otherwise (a stream, a redirect) write `res` themselves.
  */
-export function contractRoutes(router: Router, mountedAt: string) {
+export function contractRoutes(
+  router: Router,
+  mountedAt: string,
+  /** Middleware every route of this table runs first, made from its spec (the console's access check). */
+  guard?: (spec: RouteSpec) => RequestHandler,
+) {
   return function serve<const S extends RouteSpec>(
     spec: S,
     handler: RouteHandler<S>,
@@ -73,6 +78,7 @@ export function contractRoutes(router: Router, mountedAt: string) {
   ): void {
     router[spec.method](
       expressPath(spec, mountedAt),
+      ...(guard ? [guard(spec)] : []),
       ...(options.before ?? []),
       async (req: Request, res: Response) => {
         const input = {

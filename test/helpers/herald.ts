@@ -157,6 +157,14 @@ export interface TestHerald {
     fn: () => Promise<T | undefined | null | false> | T | undefined | null | false,
     timeoutMs?: number,
   ): Promise<T>;
+  /**
+   * A teammate's browser: the admin creates the account (a unique name unless given), and the
+   * returned client is signed in as it.
+   */
+  signedInAs(
+    role: 'admin' | 'editor' | 'viewer',
+    username?: string,
+  ): Promise<{ client: ConsoleClient; user: any; password: string }>;
   /** Stops the server; keeps the data dir (for restart tests) unless `removeData`. */
   close(removeData?: boolean): Promise<void>;
 }
@@ -237,6 +245,13 @@ export async function startTestHerald(opts: TestHeraldOptions = {}): Promise<Tes
     },
     createTemplate: (fields, instances) =>
       client.createTemplate({ name: `template-${++counter}`, ...fields }, instances),
+    async signedInAs(role, username = `${role}-${++counter}`) {
+      const password = `${username} password`;
+      const user = await client.ok('POST', '/users', { username, role, password });
+      const teammate = new ConsoleClient(server.url);
+      await teammate.ok('POST', '/login', { username, password });
+      return { client: teammate, user, password };
+    },
     async waitFor(fn, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {

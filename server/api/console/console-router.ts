@@ -3,6 +3,11 @@ import express, { Router, type NextFunction, type Request, type Response } from 
 import { AppError } from '../../lib/errors';
 import { checkJsonBody } from '../middleware/bad-input';
 import { notFoundHandler } from '../middleware/error-handler';
+import {
+  createAccountRouter,
+  createInviteRouter,
+  type AccountRouterDeps,
+} from './account/account-router';
 import { createAuth, type AuthRouterDeps } from './auth/auth-router';
 import { createChannelRouter } from './channels/channel-router';
 import type { ChannelService } from '../../features/channel-config/channel-service';
@@ -31,6 +36,7 @@ import type { StatsService } from '../../features/history/stats-service';
 import { createTaskRouter } from './tasks/task-router';
 import type { TaskService } from '../../features/targets/task-service';
 import { createTemplateRouter } from './templates/template-router';
+import { createUserRouter } from './users/user-router';
 import type { TemplateService } from '../../features/targets/template-service';
 
 /**
@@ -63,6 +69,8 @@ function jsonOnly(req: Request, _res: Response, next: NextFunction) {
 /** The console's routers, each with the service or the parts it uses (built by server/composition.ts). */
 export interface ConsoleRouterDeps {
   auth: AuthRouterDeps;
+  /** Accounts, invites and sessions (the team layer). */
+  account: AccountRouterDeps;
   channels: ChannelService;
   instances: InstanceService;
   tasks: TaskService;
@@ -89,7 +97,10 @@ export function createConsoleRouter(deps: ConsoleRouterDeps): Router {
   const streams = new LiveStreams();
   const auth = createAuth(deps.auth, streams);
   router.use(auth.router);
+  router.use(createInviteRouter(deps.account, auth));
   router.use(auth.guarded);
+  router.use(createAccountRouter(deps.account, auth, streams));
+  router.use(createUserRouter(deps.account.users, deps.account.sessions, streams));
   router.use(createChannelRouter(deps.channels));
   router.use(createTaskRouter(deps.tasks, deps.instances));
   router.use(createTemplateRouter(deps.templates, deps.instances));

@@ -12,6 +12,10 @@ export class Session extends Model<InferAttributes<Session>, InferCreationAttrib
   declare id: string;
   declare userId: number;
   declare expiresAt: Date;
+  /** Where the session was opened, for the person's list of sessions. */
+  declare ip: CreationOptional<string | null>;
+  declare userAgent: CreationOptional<string | null>;
+  declare lastSeenAt: CreationOptional<Date | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -21,6 +25,9 @@ export class Session extends Model<InferAttributes<Session>, InferCreationAttrib
         id: { type: DataTypes.STRING(64), primaryKey: true },
         userId: { type: DataTypes.INTEGER, allowNull: false },
         expiresAt: { type: DataTypes.DATE, allowNull: false },
+        ip: { type: DataTypes.STRING(64), allowNull: true, defaultValue: null },
+        userAgent: { type: DataTypes.STRING(300), allowNull: true, defaultValue: null },
+        lastSeenAt: { type: DataTypes.DATE, allowNull: true, defaultValue: null },
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },

@@ -3,12 +3,15 @@ import { createHash, randomBytes } from 'node:crypto';
 import argon2 from 'argon2';
 import { Op } from 'sequelize';
 
+import type { UserRole } from '../../../contract/console/users';
 import { Session, User } from '../../db/models';
 import { AppError, conflict, unauthorized } from '../../lib/errors';
 import type { HeraldParts } from '../../parts';
 
 export const SESSION_COOKIE = 'herald_session';
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+/** How stale a session's "last seen" may get before a request writes it again. */
+const LAST_SEEN_EVERY_MS = 5 * 60_000;
 
 const hashSessionToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -18,11 +21,25 @@ export const sessionKey = hashSessionToken;
 export interface SessionUser {
   id: number;
   username: string;
+  role: UserRole;
 }
+
+/** Where a session was opened, as the person's list of sessions shows it. */
+export interface SessionOrigin {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+export const sessionUserOf = (user: User): SessionUser => ({
+  id: user.id,
+  username: user.username,
+  role: user.role,
+});
 
 /** What AuthService uses of the composed parts. */
 export type AuthServiceDeps = Pick<HeraldParts, 'writeLock' | 'clock'>;
 
+/** Signing in and out: passwords, sessions, the first administrator. */
 export class AuthService {
   constructor(private readonly deps: AuthServiceDeps) {}
 
@@ -37,41 +54,59 @@ export class AuthService {
       // Counted inside the write: a setup committed in the same cycle is seen.
       if ((await User.count({ transaction })) > 0)
         throw conflict('Herald is already set up; sign in instead');
-      return User.create({ username, passwordHash: hash });
+      return User.create({ username, passwordHash: hash, role: 'admin' });
     });
-    return { id: user.id, username: user.username };
+    return sessionUserOf(user);
   }
 
+  /**
+   * The account whose password this is, or null. A disabled account with the right password
+   * is told so (403) rather than "wrong password", which would send its owner guessing.
+   */
   async verify(username: string, password: string): Promise<SessionUser | null> {
     const user = await User.findOne({ where: { username } });
-    if (!user) {
+    if (!user || user.passwordHash === '') {
       // Same work either way, so timing does not tell which usernames exist.
       await argon2.hash(password, { type: argon2.argon2id }).catch(() => undefined);
       return null;
     }
     const ok = await argon2.verify(user.passwordHash, password).catch(() => false);
-    return ok ? { id: user.id, username: user.username } : null;
+    if (!ok) return null;
+    if (user.disabled) throw new AppError(403, 'this account is disabled; ask an administrator');
+    return sessionUserOf(user);
   }
 
-  async createSession(userId: number): Promise<string> {
+  async createSession(userId: number, origin: SessionOrigin): Promise<string> {
     const token = randomBytes(32).toString('base64url');
+    const now = new Date(this.deps.clock.now());
     await this.deps.writeLock.run(async () => {
-      await Session.destroy({ where: { expiresAt: { [Op.lt]: new Date(this.deps.clock.now()) } } });
+      await Session.destroy({ where: { expiresAt: { [Op.lt]: now } } });
       await Session.create({
         id: hashSessionToken(token),
         userId,
-        expiresAt: new Date(this.deps.clock.now() + SESSION_TTL_MS),
+        expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
+        ip: origin.ip?.slice(0, 64) ?? null,
+        userAgent: origin.userAgent?.slice(0, 300) ?? null,
+        lastSeenAt: now,
       });
     });
     return token;
   }
 
+  /** The person a session cookie belongs to; null when it is unknown, expired or disabled. */
   async userForSession(token: string | undefined): Promise<SessionUser | null> {
     if (!token) return null;
     const session = await Session.findByPk(hashSessionToken(token));
-    if (!session || session.expiresAt.getTime() < this.deps.clock.now()) return null;
+    const now = this.deps.clock.now();
+    if (!session || session.expiresAt.getTime() < now) return null;
     const user = await User.findByPk(session.userId);
-    return user ? { id: user.id, username: user.username } : null;
+    if (!user || user.disabled) return null;
+    if (now - (session.lastSeenAt?.getTime() ?? 0) > LAST_SEEN_EVERY_MS) {
+      await this.deps.writeLock.run(() =>
+        Session.update({ lastSeenAt: new Date(now) }, { where: { id: session.id } }),
+      );
+    }
+    return sessionUserOf(user);
   }
 
   async endSession(token: string | undefined): Promise<void> {
@@ -87,9 +122,11 @@ export class AuthService {
     current: string,
     next: string,
     keepToken: string | undefined,
+    /** The body field the current password came in, for the 400 (`current`, `currentPassword`). */
+    currentField = 'current',
   ) {
     const ok = await this.verify(user.username, current);
-    if (!ok) throw new AppError(400, 'currentPassword: is not correct');
+    if (!ok) throw new AppError(400, `${currentField}: is not correct`);
     const hash = await argon2.hash(next, { type: argon2.argon2id });
     await this.deps.writeLock.run(async () => {
       await User.update({ passwordHash: hash }, { where: { id: user.id } });
@@ -102,10 +139,13 @@ export class AuthService {
     });
   }
 
-  /** The first administrator, for the desktop window's one-time sign-in. */
+  /** The first enabled administrator, for the desktop window's one-time sign-in. */
   async firstUser(): Promise<SessionUser | null> {
-    const user = await User.findOne({ order: [['id', 'ASC']] });
-    return user ? { id: user.id, username: user.username } : null;
+    const user = await User.findOne({
+      where: { role: 'admin', disabled: false, passwordHash: { [Op.ne]: '' } },
+      order: [['id', 'ASC']],
+    });
+    return user ? sessionUserOf(user) : null;
   }
 
   /** Creates the first admin from HERALD_ADMIN_USER / HERALD_ADMIN_PASSWORD when none exists. */

@@ -11,7 +11,13 @@ import {
   sendRoutes,
   type RouteSpec,
 } from '../../../contract';
-import { ADMIN, startTestHerald, type ApiResult, type TestHerald } from '../../helpers/herald';
+import {
+  ADMIN,
+  ConsoleClient,
+  startTestHerald,
+  type ApiResult,
+  type TestHerald,
+} from '../../helpers/herald';
 import { buildSqliteMessageNest } from '../message-nest/mn-fixture';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- answers are read as loose JSON first */
@@ -26,7 +32,7 @@ import { buildSqliteMessageNest } from '../message-nest/mn-fixture';
 const label = (spec: RouteSpec) => `${spec.method.toUpperCase()} ${spec.path}`;
 
 /** The path of a console route below /api/console, its `{id}` filled in. */
-const pathOf = (spec: RouteSpec, id?: number, query = '') =>
+const pathOf = (spec: RouteSpec, id?: number | string, query = '') =>
   spec.path.replace('/api/console', '').replace('{id}', String(id)) + query;
 
 describe('the console API answers what the contract describes', () => {
@@ -60,9 +66,15 @@ describe('the console API answers what the contract describes', () => {
   /** Calls a console route and keeps the answer for the check below. */
   const call = async (
     spec: RouteSpec,
-    options: { id?: number; query?: string; body?: unknown; on?: TestHerald } = {},
+    options: {
+      id?: number | string;
+      query?: string;
+      body?: unknown;
+      on?: TestHerald;
+      client?: ConsoleClient;
+    } = {},
   ) => {
-    const client = (options.on ?? herald).console;
+    const client = options.client ?? (options.on ?? herald).console;
     const res = await client.request(
       spec.method.toUpperCase(),
       pathOf(spec, options.id, options.query),
@@ -268,6 +280,35 @@ describe('the console API answers what the contract describes', () => {
     await call(consoleRoutes.stats.get);
     await call(consoleRoutes.stats.get, { query: '?days=7' });
 
+    const { users, account } = consoleRoutes;
+    const invited = await call(users.create, {
+      body: { username: 'answers-invited', role: 'viewer' },
+    });
+    await call(users.create, {
+      body: { username: 'answers-editor', role: 'editor', password: 'answers password' },
+    });
+    await call(users.list);
+    const reissued = await call(users.invite, { id: invited.id });
+    const inviteToken = new URL(reissued.inviteUrl).searchParams.get('token')!;
+    const invitee = new ConsoleClient(herald.url);
+    await call(account.invite, { query: `?token=${inviteToken}`, client: invitee });
+    await call(account.acceptInvite, {
+      body: { token: inviteToken, password: 'answers invited' },
+      client: invitee,
+    });
+    await call(users.update, { id: invited.id, body: { role: 'editor' } });
+    await call(users.sessions, { id: invited.id });
+    await call(users.revokeSessions, { id: invited.id });
+    const otherTab = new ConsoleClient(herald.url);
+    await otherTab.ok('POST', '/login', ADMIN);
+    const sessions = await call(account.sessions);
+    const other = sessions.items.find((s: { current: boolean }) => !s.current).id;
+    await call(account.revokeSession, { id: other });
+    await call(account.revokeSessions);
+    await call(account.password, {
+      body: { current: ADMIN.password, new: ADMIN.password },
+    });
+    await call(users.remove, { id: invited.id });
     await call(messages.remove, { id: second.id });
     await call(templates.remove, { id: spareTemplate.id });
     await call(tasks.remove, { id: spareTask.id });

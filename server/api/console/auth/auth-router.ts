@@ -1,11 +1,11 @@
 import type { CookieOptions, NextFunction, Request, Response } from 'express';
 import { Router } from 'express';
 
-import { CONSOLE_BASE, consoleRoutes } from '../../../../contract';
+import { consoleRoutes } from '../../../../contract';
 import { readCookie } from '../../../lib/cookies';
 import { AppError, conflict, unauthorized } from '../../../lib/errors';
 import type { HeraldParts } from '../../../parts';
-import { contractRoutes } from '../../contract-route';
+import { consoleRoutesOn } from '../console-route';
 import type { LiveStreams } from '../events/live-streams';
 import {
   type AuthService,
@@ -58,7 +58,7 @@ export function createAuth(deps: AuthRouterDeps, streams: LiveStreams) {
   // code share the per-address count.
   const throttle = deps.throttle ?? new LoginThrottle(deps.clock);
   const router = Router();
-  const serve = contractRoutes(router, CONSOLE_BASE);
+  const serve = consoleRoutesOn(router);
 
   const cookieOptions = (req: Request): CookieOptions => ({
     httpOnly: true,
@@ -69,7 +69,10 @@ export function createAuth(deps: AuthRouterDeps, streams: LiveStreams) {
   });
 
   const signIn = async (req: Request, res: Response, user: SessionUser) => {
-    const token = await auth.createSession(user.id);
+    const token = await auth.createSession(user.id, {
+      ip: req.ip ?? null,
+      userAgent: req.get('user-agent') ?? null,
+    });
     res.cookie(SESSION_COOKIE, token, cookieOptions(req));
   };
 
@@ -159,7 +162,7 @@ export function createAuth(deps: AuthRouterDeps, streams: LiveStreams) {
 
   const guarded = Router();
   guarded.use(requireSession);
-  const serveGuarded = contractRoutes(guarded, CONSOLE_BASE);
+  const serveGuarded = consoleRoutesOn(guarded);
 
   serveGuarded(routes.logout, async (_input, req, res) => {
     await auth.endSession(readCookie(req, SESSION_COOKIE));
@@ -170,22 +173,33 @@ export function createAuth(deps: AuthRouterDeps, streams: LiveStreams) {
 
   serveGuarded(routes.me, (_input, req) => ({ user: req.user! }));
 
-  serveGuarded(routes.password, async ({ body }, req, res) => {
-    // Guessing the current password with a stolen session is slowed like signing in.
+  /** Changing one's own password: guessing the current one with a stolen session is slowed like signing in. */
+  const changeOwnPassword = async (
+    req: Request,
+    res: Response,
+    current: string,
+    next: string,
+    currentField: string,
+  ) => {
     const keys = passwordKeys(req.user!.username, req.ip);
     const wait = await throttle.begin(keys);
     if (wait > 0) throw tooManyTries(res, wait, 'wrong current passwords');
     await auth.changePassword(
       req.user!,
-      body.currentPassword,
-      body.newPassword,
+      current,
+      next,
       readCookie(req, SESSION_COOKIE),
+      currentField,
     );
     await throttle.succeed(keys);
     // Streams opened under the old password end; this session's own reconnect on their own.
     streams.endUser(req.user!.id);
+  };
+
+  serveGuarded(routes.password, async ({ body }, req, res) => {
+    await changeOwnPassword(req, res, body.currentPassword, body.newPassword, 'currentPassword');
     return null;
   });
 
-  return { router, guarded, service: auth };
+  return { router, guarded, service: auth, signIn, changeOwnPassword };
 }

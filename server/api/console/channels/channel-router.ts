@@ -1,14 +1,14 @@
 import { Router } from 'express';
 
-import { CONSOLE_BASE, consoleRoutes } from '../../../../contract';
+import { consoleRoutes } from '../../../../contract';
 import type { ChannelService } from '../../../features/channel-config/channel-service';
-import { contractRoutes } from '../../contract-route';
+import { consoleRoutesOn } from '../console-route';
 
 const routes = consoleRoutes.channels;
 
 export function createChannelRouter(channels: ChannelService): Router {
   const router = Router();
-  const serve = contractRoutes(router, CONSOLE_BASE);
+  const serve = consoleRoutesOn(router);
   serve(routes.types, () => channels.channelTypes());
   serve(routes.list, async ({ query }) => {
     const items = await channels.list(query);

@@ -2,16 +2,12 @@ import { Router } from 'express';
 
 import type { z } from 'zod';
 
-import {
-  CONSOLE_BASE,
-  consoleEventSchemas,
-  consoleRoutes,
-  type ConsoleEventName,
-} from '../../../../contract';
+import { consoleEventSchemas, consoleRoutes, type ConsoleEventName } from '../../../../contract';
 import type { HeraldEventMap, HostedMessageEvent } from '../../../events';
 import { AppError } from '../../../lib/errors';
 import type { HeraldParts } from '../../../parts';
-import { contractRoutes, type Sendable } from '../../contract-route';
+import type { Sendable } from '../../contract-route';
+import { consoleRoutesOn } from '../console-route';
 import type { LiveStreams } from './live-streams';
 
 const HEARTBEAT_MS = 25_000;
@@ -21,7 +17,7 @@ export type EventRouterDeps = Pick<HeraldParts, 'events'>;
 
 export function createEventRouter(deps: EventRouterDeps, streams: LiveStreams): Router {
   const router = Router();
-  contractRoutes(router, CONSOLE_BASE)(consoleRoutes.events.stream, (_input, req, res) => {
+  consoleRoutesOn(router)(consoleRoutes.events.stream, (_input, req, res) => {
     const headers = {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-cache, no-transform',

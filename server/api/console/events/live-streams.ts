@@ -44,6 +44,11 @@ export class LiveStreams {
     this.endWhere((s) => s.userId === userId);
   }
 
+  /** The user's other sessions were signed out: their streams end, this session's stay. */
+  endUserExcept(userId: number, keepSessionKey: string): void {
+    this.endWhere((s) => s.userId === userId && s.sessionKey !== keepSessionKey);
+  }
+
   private endWhere(match: (s: OpenStream) => boolean): void {
     for (const s of [...this.open]) {
       if (!match(s)) continue;

@@ -9,7 +9,8 @@ import { AppError } from '../../../lib/errors';
 import { importMessageNest } from '../../../features/import/message-nest/importer';
 import { openSqliteSource } from '../../../features/import/message-nest/sqlite-source';
 import type { HeraldParts } from '../../../parts';
-import { contractRoutes, expressPath } from '../../contract-route';
+import { expressPath } from '../../contract-route';
+import { consoleRoutesOn } from '../console-route';
 
 const route = consoleRoutes.import.messageNest;
 
@@ -54,7 +55,7 @@ export type ImportRouterDeps = Pick<
 
 export function createImportRouter(deps: ImportRouterDeps): Router {
   const router = Router();
-  const serve = contractRoutes(router, CONSOLE_BASE);
+  const serve = consoleRoutesOn(router);
   serve(
     route,
     async ({ query }, req) => {

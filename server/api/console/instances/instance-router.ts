@@ -1,14 +1,14 @@
 import { Router } from 'express';
 
-import { CONSOLE_BASE, consoleRoutes } from '../../../../contract';
+import { consoleRoutes } from '../../../../contract';
 import type { InstanceService } from '../../../features/targets/instance-service';
-import { contractRoutes } from '../../contract-route';
+import { consoleRoutesOn } from '../console-route';
 
 const routes = consoleRoutes.instances;
 
 export function createInstanceRouter(instances: InstanceService): Router {
   const router = Router();
-  const serve = contractRoutes(router, CONSOLE_BASE);
+  const serve = consoleRoutesOn(router);
   serve(routes.update, ({ params, body }) => instances.update(params.id, body));
   serve(routes.remove, async ({ params }) => {
     await instances.remove(params.id);

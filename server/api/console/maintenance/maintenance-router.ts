@@ -1,10 +1,10 @@
 import { Router } from 'express';
 
-import { CONSOLE_BASE, consoleRoutes } from '../../../../contract';
+import { consoleRoutes } from '../../../../contract';
 import { databaseInfo } from '../../../db/history/database-info';
 import { pruneHistorySerially } from '../../../db/history/retention';
 import type { HeraldParts } from '../../../parts';
-import { contractRoutes } from '../../contract-route';
+import { consoleRoutesOn } from '../console-route';
 
 const routes = consoleRoutes.maintenance;
 
@@ -16,7 +16,7 @@ export type MaintenanceRouterDeps = Pick<
 /** The Settings page's database panel: size and row counts, and "Prune now". */
 export function createMaintenanceRouter(deps: MaintenanceRouterDeps): Router {
   const router = Router();
-  const serve = contractRoutes(router, CONSOLE_BASE);
+  const serve = consoleRoutesOn(router);
   serve(routes.info, async () => ({
     ...(await databaseInfo(deps.sequelize)),
     retention: deps.settings.get().retention,

@@ -1,15 +1,15 @@
 import { Router } from 'express';
 
-import { CONSOLE_BASE, consoleRoutes } from '../../../../contract';
+import { consoleRoutes } from '../../../../contract';
 import type { MessageService } from '../../../features/hosted/message-service';
-import { contractRoutes } from '../../contract-route';
+import { consoleRoutesOn } from '../console-route';
 import { pagingOf } from '../paging';
 
 const routes = consoleRoutes.messages;
 
 export function createMessageRouter(messages: MessageService): Router {
   const router = Router();
-  const serve = contractRoutes(router, CONSOLE_BASE);
+  const serve = consoleRoutesOn(router);
   serve(routes.list, ({ query }) =>
     messages.list({ q: query.q, unread: query.unread, sort: query.sort }, pagingOf(query)),
   );

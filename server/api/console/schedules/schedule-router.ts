@@ -1,15 +1,15 @@
 import { Router } from 'express';
 
-import { CONSOLE_BASE, consoleRoutes } from '../../../../contract';
+import { consoleRoutes } from '../../../../contract';
 import type { ScheduleService } from '../../../features/schedules/schedule-service';
-import { contractRoutes } from '../../contract-route';
+import { consoleRoutesOn } from '../console-route';
 import { pagingOf } from '../paging';
 
 const routes = consoleRoutes.schedules;
 
 export function createScheduleRouter(schedules: ScheduleService): Router {
   const router = Router();
-  const serve = contractRoutes(router, CONSOLE_BASE);
+  const serve = consoleRoutesOn(router);
   serve(routes.list, ({ query }) => schedules.list(query.name, pagingOf(query)));
   serve(routes.create, ({ body }) => schedules.create(body));
   // Before /schedules/{id}, which would read "preview" as an id.

@@ -1,8 +1,8 @@
 import { Router } from 'express';
 
-import { CONSOLE_BASE, consoleRoutes } from '../../../../contract';
+import { consoleRoutes } from '../../../../contract';
 import type { HeraldParts } from '../../../parts';
-import { contractRoutes } from '../../contract-route';
+import { consoleRoutesOn } from '../console-route';
 
 const routes = consoleRoutes.settings;
 
@@ -14,7 +14,7 @@ export type SettingsRouterDeps = Pick<
 
 export function createSettingsRouter(deps: SettingsRouterDeps): Router {
   const router = Router();
-  const serve = contractRoutes(router, CONSOLE_BASE);
+  const serve = consoleRoutesOn(router);
   const view = () => ({
     ...deps.settings.get(),
     about: {

@@ -1,16 +1,16 @@
 import { Router } from 'express';
 
-import { CONSOLE_BASE, consoleRoutes } from '../../../../contract';
+import { consoleRoutes } from '../../../../contract';
 import type { InstanceService } from '../../../features/targets/instance-service';
 import type { TaskService } from '../../../features/targets/task-service';
-import { contractRoutes } from '../../contract-route';
+import { consoleRoutesOn } from '../console-route';
 import { pagingOf } from '../paging';
 
 const routes = consoleRoutes.tasks;
 
 export function createTaskRouter(tasks: TaskService, instances: InstanceService): Router {
   const router = Router();
-  const serve = contractRoutes(router, CONSOLE_BASE);
+  const serve = consoleRoutesOn(router);
   serve(routes.list, ({ query }) => tasks.list(query.name, pagingOf(query)));
   serve(routes.create, ({ body }) => tasks.create(body.name, body.acceptLegacyToken ?? false));
   serve(routes.get, ({ params }) => tasks.detail(params.id));

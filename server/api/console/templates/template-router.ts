@@ -1,9 +1,9 @@
 import { Router } from 'express';
 
-import { CONSOLE_BASE, consoleRoutes } from '../../../../contract';
+import { consoleRoutes } from '../../../../contract';
 import type { InstanceService } from '../../../features/targets/instance-service';
 import type { TemplateService } from '../../../features/targets/template-service';
-import { contractRoutes } from '../../contract-route';
+import { consoleRoutesOn } from '../console-route';
 import { pagingOf } from '../paging';
 
 const routes = consoleRoutes.templates;
@@ -16,7 +16,7 @@ export function createTemplateRouter(
   instances: InstanceService,
 ): Router {
   const router = Router();
-  const serve = contractRoutes(router, CONSOLE_BASE);
+  const serve = consoleRoutesOn(router);
   serve(routes.list, ({ query }) => templates.list(query.name, pagingOf(query)));
   serve(routes.create, ({ body }) => templates.create(body));
   // Before /templates/:id, which would read "preview" as an id.

@@ -1,0 +1,73 @@
+import { Router, type Request, type Response } from 'express';
+
+import { consoleRoutes } from '../../../../contract';
+import { SESSION_COOKIE, type SessionUser } from '../../../features/auth/auth-service';
+import type { SessionList } from '../../../features/auth/session-list';
+import type { UserService } from '../../../features/auth/user-service';
+import { consoleRoutesOn } from '../console-route';
+import type { LiveStreams } from '../events/live-streams';
+
+const routes = consoleRoutes.account;
+
+export interface AccountRouterDeps {
+  users: UserService;
+  sessions: SessionList;
+}
+
+/** What the account routes borrow from the sign-in routes, so both sign in and change passwords alike. */
+export interface SignInParts {
+  signIn(req: Request, res: Response, user: SessionUser): Promise<void>;
+  changeOwnPassword(
+    req: Request,
+    res: Response,
+    current: string,
+    next: string,
+    currentField: string,
+  ): Promise<void>;
+}
+
+/** The invite link's routes, answered without a session. */
+export function createInviteRouter(deps: AccountRouterDeps, parts: SignInParts): Router {
+  const router = Router();
+  const serve = consoleRoutesOn(router);
+  serve(routes.invite, async ({ query }) => {
+    const user = await deps.users.invitee(query.token ?? '');
+    return { username: user.username, role: user.role };
+  });
+  serve(routes.acceptInvite, async ({ body }, req, res) => {
+    const user = await deps.users.acceptInvite(body.token, body.password);
+    await parts.signIn(req, res, user);
+    return { user };
+  });
+  return router;
+}
+
+/** The signed-in person's own password and sessions. */
+export function createAccountRouter(
+  deps: AccountRouterDeps,
+  parts: SignInParts,
+  streams: LiveStreams,
+): Router {
+  const router = Router();
+  const serve = consoleRoutesOn(router);
+  serve(routes.password, async ({ body }, req, res) => {
+    await parts.changeOwnPassword(req, res, body.current, body.new, 'current');
+    return null;
+  });
+  serve(routes.sessions, async (_input, req) => ({
+    items: await deps.sessions.of(req.user!.id, req.sessionKey),
+  }));
+  serve(routes.revokeSessions, async (_input, req) => {
+    const revoked = await deps.sessions.revokeAll(req.user!.id, req.sessionKey);
+    streams.endUserExcept(req.user!.id, req.sessionKey!);
+    return { revoked };
+  });
+  serve(routes.revokeSession, async ({ params }, req, res) => {
+    const revoked = await deps.sessions.revokeOne(req.user!.id, params.id);
+    streams.endSession(params.id);
+    // Revoking this very session is signing out: the cookie goes too.
+    if (params.id === req.sessionKey) res.clearCookie(SESSION_COOKIE, { path: '/' });
+    return { revoked };
+  });
+  return router;
+}

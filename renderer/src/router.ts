@@ -8,6 +8,7 @@ import {
 
 import { onUnauthorized } from './api/http-client';
 import { previewKeyOfHash } from './api/public-api';
+import { PAGE_ROLES } from './lib/roles';
 import { useSessionStore } from './stores/session-store';
 
 /** The console's pages; every page except sign-in and share-link previews needs a session. */
@@ -51,6 +52,7 @@ export const routes: RouteRecordRaw[] = [
         component: () => import('./pages/MessagesPage.vue'),
       },
       { path: 'settings', name: 'settings', component: () => import('./pages/SettingsPage.vue') },
+      { path: 'users', name: 'users', component: () => import('./pages/UsersPage.vue') },
     ],
   },
   { path: '/:pathMatch(.*)*', redirect: '/' },
@@ -80,6 +82,9 @@ export function createAppRouter(history: RouterHistory = createWebHistory('/')):
     if (!session.signedIn) {
       return { name: 'sign-in', query: to.fullPath === '/' ? {} : { redirect: to.fullPath } };
     }
+    // A page the role cannot use (a bookmark, an old link) falls back to the dashboard.
+    const need = PAGE_ROLES[String(to.name ?? '')];
+    if (need && !session.can(need) && to.name !== 'dashboard') return { name: 'dashboard' };
     return true;
   });
 

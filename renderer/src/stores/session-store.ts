@@ -1,9 +1,10 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 
-import type { Status, User } from '@contract';
+import type { Status, User, UserRole } from '@contract';
 
 import { sessionApi } from '../api/session-api';
+import { roleAtLeast } from '../lib/roles';
 
 /** Who is signed in, and whether Herald still needs its first-run setup. */
 export const useSessionStore = defineStore('session', () => {
@@ -15,6 +16,9 @@ export const useSessionStore = defineStore('session', () => {
   const signedIn = computed(() => user.value !== null);
   const setupRequired = computed(() => status.value?.setupRequired === true);
   const version = computed(() => status.value?.version ?? '');
+  const role = computed(() => user.value?.role);
+  /** Whether the signed-in person's role reaches `need` (the console hides the rest). */
+  const can = (need: UserRole) => roleAtLeast(user.value?.role, need);
 
   async function loadStatus(): Promise<Status> {
     status.value = await sessionApi.status();
@@ -58,6 +62,8 @@ export const useSessionStore = defineStore('session', () => {
   }
 
   return {
+    role,
+    can,
     user,
     status,
     restored,

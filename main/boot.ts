@@ -22,6 +22,7 @@ import {
   listenHost,
   windowUrlFor,
   type EmbeddedServer,
+  type ReadsEvent,
   type StartEmbeddedServer,
 } from './server-contract';
 import type { DesktopSettingsService } from './settings';
@@ -29,6 +30,7 @@ import type { ShutdownStep } from './shutdown';
 import type { TestHooks } from './test-hooks';
 import { createTrayController, trayIconFile, unreadPhrase, type TrayController } from './tray';
 import { getMainWindowOptions, revealWindow, shouldHideOnClose } from './window';
+import { createWindowPerson } from './window-person';
 import {
   crashResponse,
   isAbortedLoad,
@@ -356,17 +358,23 @@ export async function boot(ctx: BootContext): Promise<Desktop | null> {
   };
   publishTray();
 
-  const refreshUnread = async (): Promise<void> => {
-    try {
-      const unread = await server.unreadCount();
-      tray?.update({ unread });
-      showUnreadOnTaskbar(unread);
-      if (ctx.hooks) ctx.hooks.unread = unread;
-      publishTray();
-    } catch (err) {
-      log.warn('reading the unread count failed', err);
-    }
+  const showUnread = (unread: number): void => {
+    tray?.update({ unread });
+    showUnreadOnTaskbar(unread);
+    if (ctx.hooks) ctx.hooks.unread = unread;
+    publishTray();
   };
+  // Read state is per person: the count, and whether to notify, follow the window's session.
+  const person = createWindowPerson({
+    cookies: electron.session.defaultSession.cookies,
+    origin: windowOrigin,
+    server,
+    show: showUnread,
+    onError: (err) => log.warn('reading the unread count failed', err),
+  });
+  const refreshUnread = (): Promise<void> => person.refresh();
+  const onReads = (reads: ReadsEvent): void => person.onReads(reads);
+  server.events.on('reads', onReads);
   void refreshUnread();
   registerReaderHandlers(ipc, {
     // Only the window's own page gets past the registrar, so the sender is `win`.
@@ -388,7 +396,8 @@ export async function boot(ctx: BootContext): Promise<Desktop | null> {
     // The server emits while storing the message: a throw here would reach the delivery and
     // mark a stored message as failed, so desktop trouble stays on this side.
     try {
-      notifier.notify(message);
+      // A new message is unread for every person; with nobody signed in, nobody is told.
+      if (person.userId !== null) notifier.notify(message);
     } catch (err) {
       log.warn(`notification for message ${message.id} failed`, err);
     }
@@ -421,6 +430,7 @@ export async function boot(ctx: BootContext): Promise<Desktop | null> {
         run: () => {
           clearInterval(unreadTimer);
           server.events.off('message', onMessage);
+          server.events.off('reads', onReads);
           unsubscribeSettings();
           ipc.dispose();
         },

@@ -8,6 +8,7 @@ import type { ShellHandlersShellLike } from './ipc/handlers/shell';
 import type { NotificationLike, NotificationOptions } from './notifications';
 import type { MessageBoxSpec } from './port-choice';
 import type { GuardedWebContentsLike, SessionLike } from './security';
+import type { CookieJarLike } from './window-person';
 import type { TrayLike, TrayMenuItem } from './tray';
 
 /**
@@ -94,7 +95,7 @@ export interface ElectronMain {
     showErrorBox(title: string, content: string): void;
   };
   shell: ShellHandlersShellLike;
-  session: { defaultSession: SessionLike };
+  session: { defaultSession: SessionLike & { cookies: CookieJarLike } };
   ipcMain: IpcMainLike;
 }
 

@@ -7,6 +7,12 @@ import type { HostedMessageEvent } from './notifications';
  * tested against this shape, so it never depends on the server's internals.
  */
 
+/** A person changed their read state (the server's `reads` event). */
+export interface ReadsEvent {
+  userId: number;
+  unreadCount: number;
+}
+
 /** Options main passes to startServer. */
 export interface EmbeddedServerOptions {
   host: string;
@@ -30,9 +36,14 @@ export interface EmbeddedServer {
   events: {
     on(event: 'message', listener: (message: HostedMessageEvent) => void): unknown;
     off(event: 'message', listener: (message: HostedMessageEvent) => void): unknown;
+    on(event: 'reads', listener: (reads: ReadsEvent) => void): unknown;
+    off(event: 'reads', listener: (reads: ReadsEvent) => void): unknown;
   };
   deliveries: { pause(): void; resume(): void; readonly paused: boolean };
-  unreadCount(): Promise<number>;
+  /** Read state is per person: the user's unread count. */
+  unreadCount(userId: number): Promise<number>;
+  /** The user a session cookie's token signs in, or null. */
+  userOfSession(token: string): Promise<number | null>;
   /** The one-time code for creating the first administrator; null once one exists. */
   setupCode(): string | null;
   /** Releases the data-folder lock synchronously (the OS is ending the session). */

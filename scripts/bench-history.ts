@@ -224,6 +224,10 @@ async function fill(dbFile: string, target: number, channelId: number) {
 
 const reads: Array<[string, string]> = [
   ['reader, first page', '/messages?page=1&pageSize=20'],
+  // Read state is per person: the signed-in administrator's count, filter and read-all.
+  ['reader, unread count', '/messages/unread-count'],
+  ['reader, unread only', '/messages?unread=true&page=1&pageSize=20'],
+  ['reader, unread only, priority first', '/messages?unread=true&sort=priority&pageSize=20'],
   ['reader search `backup`', '/messages?q=backup'],
   ['reader search, a word that occurs once', `/messages?q=${UNIQUE_MESSAGE_WORD}`],
   ['reader search `告警` (2 characters)', `/messages?q=${encodeURIComponent('告警')}`],

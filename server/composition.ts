@@ -361,6 +361,7 @@ function composeApp(
         clock,
         settings,
         listenUrl: parts.listenUrl,
+        events: parts.events,
       }),
       schedules: parts.schedules,
       stats: new StatsService({ clock, sequelize }),

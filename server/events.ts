@@ -15,8 +15,22 @@ export interface HostedMessageEvent {
   createdAt: string;
 }
 
+export interface ReadsEvent {
+  userId: number;
+  /** The message marked, or null for read-all. */
+  id: number | null;
+  read: boolean;
+  /** The person's unread count after the change. */
+  unreadCount: number;
+}
+
 export interface HeraldEventMap {
   message: [HostedMessageEvent];
+  /**
+   * A person changed their read state (`id` null: they read everything): only that person's
+   * console streams and a desktop window signed in as them follow it.
+   */
+  reads: [ReadsEvent];
   delivery: [{ id: number; sendId: number; status: DeliveryStatus }];
   send: [{ id: number; status: SendStatus }];
   /** A schedule was created, changed or deleted: the scheduler looks at its due times again. */

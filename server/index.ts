@@ -11,8 +11,9 @@ import {
   type StartServerOptions,
 } from './config/herald-config';
 import { acquireDataDirLock, type DataDirLock } from './data-dir/lock';
-import { HostedMessage } from './db/models';
 import type { HeraldEvents } from './events';
+import { AuthService } from './features/auth/auth-service';
+import { MessageService } from './features/hosted/message-service';
 import { expressBornClasses } from './lib/express-born-requests';
 import type { HeraldParts } from './parts';
 import type { Scheduler } from './features/schedules/scheduler';
@@ -34,7 +35,13 @@ export interface HeraldServer {
   deliveries: { pause(): void; resume(): void; readonly paused: boolean };
   /** Scheduled messages; tests driving a manual clock call `tick()`. */
   scheduler: Scheduler;
-  unreadCount(): Promise<number>;
+  /** How many hosted messages the user has not read (read state is per person). */
+  unreadCount(userId: number): Promise<number>;
+  /**
+   * The user a session cookie's token signs in, or null (none, expired, signed out): the
+   * desktop shell follows whoever its window's session holds.
+   */
+  userOfSession(token: string): Promise<number | null>;
   /**
    * The one-time code that creates the first administrator (printed by the entry points), or
    * null once an administrator exists.
@@ -109,7 +116,18 @@ async function openServer(config: HeraldConfig, lock: DataDirLock): Promise<Hera
   herald.listeningAt(url);
   await herald.start();
 
-  const { dispatcher, setupCode } = herald.parts;
+  const { dispatcher, setupCode, sequelize, writeLock, clock, settings, listenUrl, events } =
+    herald.parts;
+  // What the desktop shell asks about its window's person, as the console's routes answer it.
+  const desktopReads = new MessageService({
+    sequelize,
+    writeLock,
+    clock,
+    settings,
+    listenUrl,
+    events,
+  });
+  const desktopAuth = new AuthService({ writeLock, clock });
   let closing: Promise<void> | null = null;
   const close = () => {
     closing ??= (async () => {
@@ -136,7 +154,8 @@ async function openServer(config: HeraldConfig, lock: DataDirLock): Promise<Hera
       },
     },
     scheduler: herald.scheduler,
-    unreadCount: () => HostedMessage.count({ where: { readAt: null } }),
+    unreadCount: (userId) => desktopReads.unreadCount(userId),
+    userOfSession: async (token) => (await desktopAuth.userForSession(token))?.id ?? null,
     setupCode: () => setupCode.display(),
     releaseNow: () => lock.release(),
     ctx: herald.parts,

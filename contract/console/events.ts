@@ -19,6 +19,15 @@ export const consoleEventSchemas = {
     priority: messagePrioritySchema.nullable(),
     createdAt: timestampSchema,
   }),
+  /**
+   * The signed-in person changed their read state, in this or another of their windows: one
+   * message (`id`), or everything (`id` null, read-all). Only that person's streams get it.
+   */
+  read: z.strictObject({
+    id: z.number().int().positive().nullable(),
+    read: z.boolean(),
+    unreadCount: z.number().int().min(0),
+  }),
   /** A delivery's status changed. */
   delivery: z.strictObject({
     id: z.number().int().positive(),
@@ -30,6 +39,7 @@ export const consoleEventSchemas = {
 };
 export type ConsoleEventName = keyof typeof consoleEventSchemas;
 export type MessageEvent = z.infer<typeof consoleEventSchemas.message>;
+export type ReadEvent = z.infer<typeof consoleEventSchemas.read>;
 export type DeliveryEvent = z.infer<typeof consoleEventSchemas.delivery>;
 export type SendEvent = z.infer<typeof consoleEventSchemas.send>;
 
@@ -38,7 +48,7 @@ export const eventRoutes = {
     method: 'get',
     path: `${CONSOLE_BASE}/events`,
     summary:
-      'Server-Sent Events: message, delivery, send (at most 8 streams per session; the next answers 429)',
+      'Server-Sent Events: message, read, delivery, send (at most 8 streams per session; the next answers 429)',
     answers: 'event-stream',
   }),
 };

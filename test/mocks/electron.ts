@@ -61,6 +61,16 @@ export interface FakeElectron extends ElectronMain {
   singleInstance: boolean;
   /** When set, the next loadURL rejects with it (as Electron does with a net error). */
   loadError: (Error & { code?: string; errno?: number }) | null;
+  /** The default session's cookies by name (the fake keeps one origin's). */
+  cookies: Map<string, string>;
+  /**
+   * What Chromium does when the window loads a URL that sets cookies (the desktop sign-in):
+   * fetches it and keeps the cookies it sets, announcing each change. The fake's loadURL only
+   * records URLs, so tests call this where the page would have loaded.
+   */
+  loadCookies(url: string): Promise<Response>;
+  /** Sets or (value null) removes a cookie as the page would, announcing the change. */
+  setCookie(name: string, value: string | null): void;
 }
 
 /** A NativeImage stand-in that remembers its file and whether it became a template. */
@@ -211,6 +221,13 @@ export function createFakeElectron(appData: string): FakeElectron {
   const appEvents = new Emitter();
   const powerEvents = new Emitter();
   const sessionHandlers: FakeElectron['sessionHandlers'] = {};
+  const cookies = new Map<string, string>();
+  const cookieEvents = new Emitter();
+  const setCookie = (name: string, value: string | null) => {
+    if (value === null || value === '') cookies.delete(name);
+    else cookies.set(name, value);
+    cookieEvents.emit('changed', {}, { name }, value ? 'explicit' : 'expired', !value);
+  };
 
   const fake: FakeElectron = {
     windows,
@@ -232,6 +249,14 @@ export function createFakeElectron(appData: string): FakeElectron {
     trayError: null,
     singleInstance: true,
     loadError: null,
+    cookies,
+    setCookie,
+    async loadCookies(url) {
+      const res = await fetch(url, { redirect: 'manual' });
+      const pair = res.headers.get('set-cookie')?.split(';')[0];
+      if (pair) setCookie(pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1));
+      return res;
+    },
     app: {
       isPackaged: false,
       getPath: (name) => {
@@ -341,6 +366,13 @@ export function createFakeElectron(appData: string): FakeElectron {
         setPermissionRequestHandler: (handler) =>
           void (sessionHandlers.permissionRequest = handler),
         setPermissionCheckHandler: (handler) => void (sessionHandlers.permissionCheck = handler),
+        cookies: {
+          get: async ({ name }) => {
+            const value = cookies.get(name);
+            return value === undefined ? [] : [{ value }];
+          },
+          on: (event, listener) => cookieEvents.on(event, listener),
+        },
       },
     },
     ipcMain: {

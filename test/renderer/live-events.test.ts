@@ -7,6 +7,7 @@ import {
 } from '../../renderer/src/api/events';
 import ConsoleLayout from '../../renderer/src/layouts/ConsoleLayout.vue';
 import { useLiveStore } from '../../renderer/src/stores/live-store';
+import { useMessagesStore } from '../../renderer/src/stores/messages-store';
 import { installFakeApi, ok } from './helpers/fake-api';
 import { installFakeEventSource, type FakeEventSource } from './helpers/fake-event-source';
 import { mountWithApp, settle } from './helpers/mount';
@@ -120,5 +121,49 @@ describe('ConsoleLayout live indicator', () => {
 
     wrapper.unmount();
     expect(Source.instances[0].readyState).toBe(Source.CLOSED);
+  });
+});
+
+describe('read events (read state is per person)', () => {
+  it('a read or read-all in another of the person’s windows updates the badge and the list', async () => {
+    const items = [
+      { id: 2, title: 'two', read: false },
+      { id: 1, title: 'one', read: false },
+    ];
+    installFakeApi({
+      'GET /messages': () =>
+        ok({
+          items: items.map((m) => ({ ...m })),
+          total: 2,
+          page: 1,
+          pageSize: 20,
+          unreadCount: 2,
+        }),
+    });
+    const { wrapper, pinia } = mountWithApp(ConsoleLayout, {
+      global: { stubs: { 'router-view': true } },
+    });
+    const messages = useMessagesStore(pinia);
+    await messages.load();
+    Source.instances[0].open();
+    await settle();
+    const badge = () => wrapper.find('[data-testid="nav-unread-count"]');
+    expect(badge().text()).toContain('2');
+
+    Source.instances[0].emit('read', { id: 1, read: true, unreadCount: 1 });
+    await settle();
+    expect(messages.unreadCount).toBe(1);
+    expect(messages.items.map((m) => [m.id, m.read])).toEqual([
+      [2, false],
+      [1, true],
+    ]);
+    expect(badge().text()).toContain('1');
+
+    Source.instances[0].emit('read', { id: null, read: true, unreadCount: 0 });
+    await settle();
+    expect(messages.unreadCount).toBe(0);
+    expect(messages.items.every((m) => m.read)).toBe(true);
+    expect(badge().exists()).toBe(false);
+    wrapper.unmount();
   });
 });

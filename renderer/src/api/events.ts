@@ -1,4 +1,9 @@
-import type { DeliveryEvent, MessageEvent as HostedMessageEvent, SendEvent } from '@contract';
+import type {
+  DeliveryEvent,
+  MessageEvent as HostedMessageEvent,
+  ReadEvent,
+  SendEvent,
+} from '@contract';
 
 import { API_BASE } from './http-client';
 
@@ -10,6 +15,8 @@ export type StreamState = 'connecting' | 'open' | 'reconnecting';
 
 export interface ConsoleEventHandlers {
   message?: (event: HostedMessageEvent) => void;
+  /** The signed-in person's read state changed (in this or another of their windows). */
+  read?: (event: ReadEvent) => void;
   delivery?: (event: DeliveryEvent) => void;
   send?: (event: SendEvent) => void;
   /** Every change of the stream's state. */
@@ -23,7 +30,7 @@ export interface ConsoleEventHandlers {
  */
 export const REOPEN_AFTER_CLOSE_MS = 5_000;
 
-const EVENT_NAMES = ['message', 'delivery', 'send'] as const;
+const EVENT_NAMES = ['message', 'read', 'delivery', 'send'] as const;
 
 /**
  * Subscribes to the console's Server-Sent Events and reports the connection state; the returned

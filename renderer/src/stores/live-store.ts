@@ -51,6 +51,7 @@ export const useLiveStore = defineStore('live', () => {
         void messages.onNewMessage(event);
         onMessage?.(event);
       },
+      read: (event) => void messages.onRead(event),
       send: () => onSend(),
       delivery: (event) => onDelivery(event),
       state: (state) => {

@@ -1,7 +1,7 @@
 import { defineStore } from 'pinia';
 import { ref, toRef } from 'vue';
 
-import type { MessageEvent } from '@contract';
+import type { MessageEvent, ReadEvent } from '@contract';
 
 import { messagesApi } from '../api/messages-api';
 import { reportUnreadChanged } from '../lib/desktop-bridge';
@@ -42,6 +42,16 @@ export const useMessagesStore = defineStore('messages', () => {
     freshIds.value = [...freshIds.value, event.id];
     unreadCount.value += 1;
     if (loaded.value) await load();
+  }
+
+  /**
+   * The person read or unread something, here or in another of their windows (read state is
+   * per person; the stream sends only theirs): their count, and the flags the list shows.
+   */
+  async function onRead(event: ReadEvent): Promise<void> {
+    unreadCount.value = event.unreadCount;
+    for (const m of items.value) if (event.id === null || m.id === event.id) m.read = event.read;
+    if (list.filters.unreadOnly && loaded.value) await load();
   }
 
   function applyRead(id: number, read: boolean): void {
@@ -102,6 +112,7 @@ export const useMessagesStore = defineStore('messages', () => {
     detail,
     refreshUnread,
     onNewMessage,
+    onRead,
     applyRead,
     setRead,
     readAll,

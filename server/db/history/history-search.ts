@@ -1,6 +1,7 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 
 import { onPostgres, searchCondition } from '../postgres/history-postgres';
+import { READ_BY_READER, unreadPage, type ReadMark } from './message-reads';
 import { COUNT_CAP, MAX_PREFIX_TERMS, ftsPhrase, planSearch, type SearchPlan } from './search-plan';
 
 /**
@@ -65,17 +66,35 @@ export interface SendFilter {
  */
 const PRIORITY_FIRST = 'CASE WHEN b.priority >= 4 THEN b.priority ELSE 0 END DESC, ';
 
+/** Whose read state the unread filter follows: the signed-in person, their watermark and count. */
+export interface MessageReader {
+  userId: number;
+  mark: ReadMark;
+  unreadCount: number;
+}
+
 export async function listMessageIds(
   sequelize: Sequelize,
   filter: { q?: string; unread?: boolean; sort?: 'newest' | 'priority' },
   page: PageWindow,
+  reader: MessageReader,
 ): Promise<IdPage> {
-  const conditions: Condition[] = filter.unread ? [{ sql: 'b.read_at IS NULL', params: {} }] : [];
   const first = filter.sort === 'priority' ? PRIORITY_FIRST : '';
   if (!filter.q) {
-    const counter = filter.unread ? 'hosted_messages_unread' : 'hosted_messages';
-    return unfilteredPage(sequelize, MESSAGES, conditions, counter, page, first);
+    if (!filter.unread)
+      return unfilteredPage(sequelize, MESSAGES, [], 'hosted_messages', page, first);
+    // The count is the reader's, exact and free; the page merges two index-driven sides.
+    const ids = await unreadPage(sequelize, reader.userId, reader.mark, page, first !== '');
+    return { ids, total: reader.unreadCount, totalIsCapped: false };
   }
+  const conditions: Condition[] = filter.unread
+    ? [
+        {
+          sql: `NOT ${READ_BY_READER}`,
+          params: { reader: reader.userId, w: reader.mark.readThrough },
+        },
+      ]
+    : [];
   return searchPage(sequelize, MESSAGES, filter.q, conditions, page, first);
 }
 
@@ -107,11 +126,6 @@ export function dbTime(d: Date): string {
   return `${d.toISOString().replace('T', ' ').replace('Z', '')} +00:00`;
 }
 
-/** Unread messages the way the badge counts them: from the trigger-kept counter. */
-export async function unreadMessageCount(sequelize: Sequelize): Promise<number> {
-  return counter(sequelize, 'hosted_messages_unread');
-}
-
 async function counter(sequelize: Sequelize, name: string): Promise<number> {
   const rows = await select<{ n: number }>(
     sequelize,
@@ -136,9 +150,8 @@ async function unfilteredPage(
     `SELECT b.id FROM ${source.table} b ${where.sql} ORDER BY ${first}b.id DESC LIMIT :limit OFFSET :offset`,
     { ...where.params, ...page },
   );
-  // Without a filter beyond "unread", the counters are exact and free.
-  const onlyUnread = conditions.every((c) => c.sql === 'b.read_at IS NULL');
-  if (onlyUnread) {
+  // Without a filter, the counters are exact and free.
+  if (conditions.length === 0) {
     return {
       ids: ids.map((r) => r.id),
       total: await counter(sequelize, counterName),

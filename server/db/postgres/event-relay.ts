@@ -22,6 +22,7 @@ type WireEvent =
   | ['s', number, SendStatus]
   | ['m', number]
   | ['c', number]
+  | ['r', number, number | null, boolean, number]
   | ['g', 'settings' | 'sources'];
 
 interface Wire {
@@ -35,6 +36,7 @@ export type RemoteEvent =
   | { name: 'send'; payload: HeraldEventMap['send'][0] }
   | { name: 'message'; payload: { id: number } }
   | { name: 'schedule'; payload: { id: number } }
+  | { name: 'reads'; payload: HeraldEventMap['reads'][0] }
   | { name: 'configuration'; payload: HeraldEventMap['configuration'][0] };
 
 export interface EventRelayDeps {
@@ -88,6 +90,7 @@ export class PostgresEventRelay {
     on('send', (s) => ['s', s.id, s.status]);
     on('message', (m) => ['m', m.id]);
     on('schedule', (c) => ['c', c.id]);
+    on('reads', (r) => ['r', r.userId, r.id, r.read, r.unreadCount]);
     on('configuration', (g) => ['g', g.what]);
   }
 
@@ -218,6 +221,11 @@ function fromWire(e: WireEvent): RemoteEvent | null {
       return { name: 'message', payload: { id: e[1] } };
     case 'c':
       return { name: 'schedule', payload: { id: e[1] } };
+    case 'r':
+      return {
+        name: 'reads',
+        payload: { userId: e[1], id: e[2], read: e[3], unreadCount: e[4] },
+      };
     case 'g':
       return e[1] === 'settings' || e[1] === 'sources'
         ? { name: 'configuration', payload: { what: e[1] } }

@@ -3,7 +3,16 @@ import sanitizeHtml from 'sanitize-html';
 import type { MessageSort } from '../../../contract/console/messages';
 import type { ContentType } from '../../channels/channel-adapter';
 import { HostedMessage } from '../../db/models';
-import { listMessageIds, unreadMessageCount } from '../../db/history/history-search';
+import { listMessageIds } from '../../db/history/history-search';
+import {
+  readAllFor,
+  readIdsOf,
+  readMarkOf,
+  setReadFor,
+  startReads,
+  unreadCountOf,
+  type ReadMark,
+} from '../../db/history/message-reads';
 import { escapeHtml, markdownToHtml } from '../../domain/content-format';
 import { newPreviewKey } from '../../domain/preview-keys';
 import { notFound } from '../../lib/errors';
@@ -48,13 +57,18 @@ export function safeHtmlOf(content: string, format: ContentType): string {
 /** What MessageService uses of the composed parts. */
 export type MessageServiceDeps = Pick<
   HeraldParts,
-  'sequelize' | 'writeLock' | 'clock' | 'settings' | 'listenUrl'
+  'sequelize' | 'writeLock' | 'clock' | 'settings' | 'listenUrl' | 'events'
 >;
 
+/**
+ * Hosted messages as people read them. Read state is per person (`userId`: the signed-in
+ * user): db/history/message-reads.ts keeps it; every change is announced as a `reads` event
+ * for that person alone, with their new unread count.
+ */
 export class MessageService {
   constructor(private readonly deps: MessageServiceDeps) {}
 
-  toDto(m: HostedMessage) {
+  toDto(m: HostedMessage, read: boolean) {
     return {
       id: m.id,
       channelId: m.channelId,
@@ -65,35 +79,45 @@ export class MessageService {
       priority: m.priority,
       /** The share link (opens the message without login), or null: none yet, or revoked. */
       previewUrl: m.previewKey ? shareLinkOf(this.deps, m.previewKey) : null,
-      read: m.readAt !== null,
+      read,
       createdAt: m.createdAt,
       updatedAt: m.updatedAt,
     };
   }
 
-  async list(filter: { q?: string; unread?: boolean; sort?: MessageSort }, paging: Paging) {
-    const page = await listMessageIds(this.deps.sequelize, filter, {
-      limit: paging.pageSize,
-      offset: paging.offset,
-    });
+  async list(
+    userId: number,
+    filter: { q?: string; unread?: boolean; sort?: MessageSort },
+    paging: Paging,
+  ) {
+    const mark = await this.markOf(userId);
+    const unreadCount = await unreadCountOf(this.deps.sequelize, userId);
+    const page = await listMessageIds(
+      this.deps.sequelize,
+      filter,
+      { limit: paging.pageSize, offset: paging.offset },
+      { userId, mark, unreadCount },
+    );
     const byId = new Map(
       (await HostedMessage.findAll({ where: { id: page.ids } })).map((m) => [m.id, m]),
     );
     // The page's order is the id query's (newest first, or priority first).
     const rows = page.ids.flatMap((id) => byId.get(id) ?? []);
+    const read = await readIdsOf(this.deps.sequelize, userId, mark, page.ids);
     return {
       ...pageOf(
-        rows.map((m) => this.toDto(m)),
+        rows.map((m) => this.toDto(m, read.has(m.id))),
         page.total,
         paging,
       ),
       totalIsCapped: page.totalIsCapped,
-      unreadCount: await this.unreadCount(),
+      unreadCount,
     };
   }
 
-  unreadCount(): Promise<number> {
-    return unreadMessageCount(this.deps.sequelize);
+  async unreadCount(userId: number): Promise<number> {
+    await this.markOf(userId);
+    return unreadCountOf(this.deps.sequelize, userId);
   }
 
   async get(id: number) {
@@ -102,27 +126,47 @@ export class MessageService {
     return m;
   }
 
-  async detail(id: number) {
+  async detail(userId: number, id: number) {
     const m = await this.get(id);
-    return { ...this.toDto(m), safeHtml: safeHtmlOf(m.content, m.format) };
+    const read = await this.isRead(userId, id);
+    return { ...this.toDto(m, read), safeHtml: safeHtmlOf(m.content, m.format) };
   }
 
-  async setRead(id: number, read: boolean) {
+  async setRead(userId: number, id: number, read: boolean) {
     const m = await this.get(id);
-    await this.deps.writeLock.run(() =>
-      m.update({ readAt: read ? new Date(this.deps.clock.now()) : null }),
-    );
-    return this.toDto(m);
+    await this.markOf(userId);
+    const unreadCount = await this.deps.writeLock.run(async ({ transaction }) => {
+      await setReadFor(this.deps.sequelize, transaction, userId, id, read);
+      return unreadCountOf(this.deps.sequelize, userId, transaction);
+    });
+    this.deps.events.emit('reads', { userId, id, read, unreadCount });
+    return this.toDto(m, read);
   }
 
-  async readAll(): Promise<number> {
-    const [updated] = await this.deps.writeLock.run(() =>
-      HostedMessage.update(
-        { readAt: new Date(this.deps.clock.now()) },
-        { where: { readAt: null } },
-      ),
+  async readAll(userId: number): Promise<number> {
+    await this.markOf(userId);
+    const updated = await this.deps.writeLock.run(({ transaction }) =>
+      readAllFor(this.deps.sequelize, transaction, userId),
     );
+    this.deps.events.emit('reads', { userId, id: null, read: true, unreadCount: 0 });
     return updated;
+  }
+
+  private async isRead(userId: number, id: number): Promise<boolean> {
+    const mark = await this.markOf(userId);
+    return (await readIdsOf(this.deps.sequelize, userId, mark, [id])).has(id);
+  }
+
+  /** The user's watermark, made the first time the user reads messages. */
+  private async markOf(userId: number): Promise<ReadMark> {
+    const mark = await readMarkOf(this.deps.sequelize, userId);
+    if (mark) return mark;
+    return this.deps.writeLock.run(async ({ transaction }) => {
+      await startReads(this.deps.sequelize, transaction, userId);
+      const made = await readMarkOf(this.deps.sequelize, userId, transaction);
+      // The user is gone (deleted while signed in): nothing is read.
+      return made ?? { readThrough: 0, below: 0 };
+    });
   }
 
   /** Gives the message a share link, or returns the one it has. */

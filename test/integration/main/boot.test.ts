@@ -5,6 +5,8 @@ import path from 'node:path';
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
+import argon2 from 'argon2';
+
 import { menuRoles } from '../../../main/app-menu';
 import { boot, type Desktop } from '../../../main/boot';
 import { IpcChannel, MainToRenderer } from '../../../main/ipc/channels';
@@ -12,7 +14,8 @@ import { derivePaths, ensureDirs } from '../../../main/paths';
 import { createDesktopSettings, type SettingsStoreLike } from '../../../main/settings';
 import { createShutdown } from '../../../main/shutdown';
 import { installTestHooks, type TestHooks } from '../../../main/test-hooks';
-import { startServer } from '../../../server/index';
+import { User } from '../../../server/db/models';
+import { startServer, type HeraldServer } from '../../../server/index';
 import { ConsoleClient } from '../../helpers/herald';
 import { createFakeElectron, type FakeElectron, type FakeImage } from '../../mocks/electron';
 
@@ -123,11 +126,11 @@ describe('boot', () => {
     );
     expect(win.visible).toBe(true);
 
-    const first = await fetch(loginUrl, { redirect: 'manual' });
+    // The page loads it: the session cookie lands in the window's session.
+    const first = await electron.loadCookies(loginUrl);
     expect(first.status).toBe(302);
-    const cookie = first.headers.get('set-cookie')!.split(';')[0]!;
     const client = new ConsoleClient(`http://127.0.0.1:${port}`);
-    client.cookie = cookie;
+    client.cookie = `herald_session=${electron.cookies.get('herald_session')}`;
     expect(await client.ok('GET', '/me')).toMatchObject({ user: { username: ADMIN.user } });
 
     const replay = await fetch(loginUrl, { redirect: 'manual' });
@@ -156,8 +159,12 @@ describe('boot', () => {
     expect(desktop!.server.setupCode()).toBeNull();
   });
 
-  /** Signs in, creates a hosted channel and a template on it, and returns a V2 sender. */
+  /**
+   * Signs the window in (its page loads the desktop sign-in), signs in, creates a hosted
+   * channel and a template on it, and returns a V2 sender.
+   */
   async function hostedTemplate(origin: string) {
+    await electron.loadCookies(electron.windows[0]!.loaded[0]!);
     const client = new ConsoleClient(origin);
     await client.ok('POST', '/login', { username: ADMIN.user, password: ADMIN.password });
     const channel = await client.ok('POST', '/channels', {
@@ -199,6 +206,7 @@ describe('boot', () => {
     const port = await freePort();
     await start({ port });
     const origin = `http://127.0.0.1:${port}`;
+    await electron.loadCookies(electron.windows[0]!.loaded[0]!);
     const client = new ConsoleClient(origin);
     await client.ok('POST', '/login', { username: ADMIN.user, password: ADMIN.password });
     const channel = await client.ok('POST', '/channels', {
@@ -258,6 +266,44 @@ describe('boot', () => {
     await electron.ipc.invoke(win, IpcChannel.unreadChanged);
     expect(hooks.unread).toBe(0);
     expect(electron.trays[0]!.tooltip).toBe('Herald: no unread messages');
+  });
+
+  it('boot() follows the person signed in in the window: their count, their reads, no one once signed out', async () => {
+    const port = await freePort();
+    await start({ port });
+    const origin = `http://127.0.0.1:${port}`;
+    const { client, send } = await hostedTemplate(origin);
+    // Another person, made directly (the users API is built elsewhere).
+    const passwordHash = await argon2.hash('other-password', { type: argon2.argon2id });
+    await (desktop!.server as HeraldServer).ctx.writeLock.run(() =>
+      User.create({ username: 'other', passwordHash }),
+    );
+    const other = new ConsoleClient(origin);
+    await other.ok('POST', '/login', { username: 'other', password: 'other-password' });
+    await new Promise((r) => setTimeout(r, 5));
+
+    expect((await send('For both')).status).toBe(200);
+    await vi.waitFor(() => expect(hooks.unread).toBe(1), { timeout: 10_000 });
+    expect(electron.notifications).toHaveLength(1);
+
+    // The other person's read-all leaves the window's person's count.
+    // (Its reads event is emitted before the answer: a wrong count would already show.)
+    await other.ok('POST', '/messages/read-all');
+    expect(hooks.unread).toBe(1);
+    // The window's person reading in a browser tab shows at once, without the page asking.
+    await client.ok('POST', '/messages/read-all');
+    await vi.waitFor(() => expect(hooks.unread).toBe(0));
+
+    // Signed out in the window: nobody's count, and nobody is notified.
+    electron.setCookie('herald_session', null);
+    expect((await send('While signed out')).status).toBe(200);
+    await vi.waitFor(async () => expect((await client.ok('GET', '/messages')).total).toBe(2));
+    expect(hooks.unread).toBe(0);
+    expect(electron.notifications).toHaveLength(1);
+
+    // The other person signs in in the window: their count.
+    electron.setCookie('herald_session', other.cookie.split('=')[1]!);
+    await vi.waitFor(() => expect(hooks.unread).toBe(1));
   });
 
   it('boot() saves do-not-disturb switched from the tray menu and shows it in the tray', async () => {

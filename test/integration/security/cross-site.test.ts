@@ -99,7 +99,7 @@ describe('cross-site requests (a web page driving Herald through the browser)', 
     const message = await herald.sendV2({ token: templateToken, title: 'unread one' });
     expect(message.status).toBe(200);
     await herald.waitFor(async () => (await storedTitled('unread one')) === 1);
-    const unread = await herald.server.unreadCount();
+    const unread = await herald.server.unreadCount((await herald.console.ok('GET', '/me')).user.id);
     expect(unread).toBeGreaterThan(0);
 
     const sameSite = { 'Sec-Fetch-Site': 'same-site', Origin: 'http://127.0.0.1:3000' };
@@ -116,7 +116,9 @@ describe('cross-site requests (a web page driving Herald through the browser)', 
     }
     const { token } = await herald.console.ok('GET', `/tasks/${taskId}/token`);
     expect(token).toBe(taskToken);
-    expect(await herald.server.unreadCount()).toBe(unread);
+    expect(await herald.server.unreadCount((await herald.console.ok('GET', '/me')).user.id)).toBe(
+      unread,
+    );
   });
 
   it('a cross-site GET (<img>, <script>) of a console route reads nothing', async () => {

@@ -12,7 +12,7 @@ import type { LiveStreams } from './live-streams';
 
 const HEARTBEAT_MS = 25_000;
 
-/** GET /events: Server-Sent Events for the console (new hosted messages, delivery changes). */
+/** GET /events: Server-Sent Events for the console (new hosted messages, the person's reads, delivery changes). */
 export type EventRouterDeps = Pick<HeraldParts, 'events'>;
 
 export function createEventRouter(deps: EventRouterDeps, streams: LiveStreams): Router {
@@ -56,9 +56,15 @@ export function createEventRouter(deps: EventRouterDeps, streams: LiveStreams): 
         priority: m.priority,
         createdAt: m.createdAt,
       });
+    const userId = req.user!.id;
+    // Read state is per person: another person's reads are not this stream's business.
+    const onReads = (r: HeraldEventMap['reads'][0]) => {
+      if (r.userId === userId) send('read', { id: r.id, read: r.read, unreadCount: r.unreadCount });
+    };
     const onDelivery = (d: HeraldEventMap['delivery'][0]) => send('delivery', d);
     const onSend = (s: HeraldEventMap['send'][0]) => send('send', s);
     deps.events.on('message', onMessage);
+    deps.events.on('reads', onReads);
     deps.events.on('delivery', onDelivery);
     deps.events.on('send', onSend);
     const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
@@ -66,6 +72,7 @@ export function createEventRouter(deps: EventRouterDeps, streams: LiveStreams): 
       unregister();
       clearInterval(heartbeat);
       deps.events.off('message', onMessage);
+      deps.events.off('reads', onReads);
       deps.events.off('delivery', onDelivery);
       deps.events.off('send', onSend);
     };

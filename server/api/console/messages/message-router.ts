@@ -10,14 +10,25 @@ const routes = consoleRoutes.messages;
 export function createMessageRouter(messages: MessageService): Router {
   const router = Router();
   const serve = consoleRoutesOn(router);
-  serve(routes.list, ({ query }) =>
-    messages.list({ q: query.q, unread: query.unread, sort: query.sort }, pagingOf(query)),
+  // Read state is the signed-in person's (docs/console-api.md, "Read state is per person").
+  serve(routes.list, ({ query }, req) =>
+    messages.list(
+      req.user!.id,
+      { q: query.q, unread: query.unread, sort: query.sort },
+      pagingOf(query),
+    ),
   );
   // Before /messages/:id, which would read these names as ids.
-  serve(routes.unreadCount, async () => ({ count: await messages.unreadCount() }));
-  serve(routes.readAll, async () => ({ updated: await messages.readAll() }));
-  serve(routes.get, ({ params }) => messages.detail(params.id));
-  serve(routes.setRead, ({ params, body }) => messages.setRead(params.id, body.read));
+  serve(routes.unreadCount, async (_input, req) => ({
+    count: await messages.unreadCount(req.user!.id),
+  }));
+  serve(routes.readAll, async (_input, req) => ({
+    updated: await messages.readAll(req.user!.id),
+  }));
+  serve(routes.get, ({ params }, req) => messages.detail(req.user!.id, params.id));
+  serve(routes.setRead, ({ params, body }, req) =>
+    messages.setRead(req.user!.id, params.id, body.read),
+  );
   serve(routes.createLink, ({ params }) => messages.createLink(params.id));
   serve(routes.revokeLink, async ({ params }) => {
     await messages.revokeLink(params.id);

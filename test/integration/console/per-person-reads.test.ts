@@ -25,12 +25,12 @@ describe('hosted messages: read state per person', () => {
   afterAll(() => herald.close(true));
 
   let people = 0;
-  /** A second person, made the way the users API will (it is built elsewhere), signed in. */
+  /** A second person (a viewer: reading is all the reader needs), signed in. */
   async function person(): Promise<{ client: ConsoleClient; id: number }> {
     const username = `teammate-${++people}-${Date.now()}`;
     const passwordHash = await argon2.hash('teammate password', { type: argon2.argon2id });
     const user = await herald.server.ctx.writeLock.run(() =>
-      User.create({ username, passwordHash }),
+      User.create({ username, passwordHash, role: 'viewer' }),
     );
     const client = new ConsoleClient(herald.url);
     await client.ok('POST', '/login', { username, password: 'teammate password' });

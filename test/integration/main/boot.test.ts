@@ -273,10 +273,10 @@ describe('boot', () => {
     await start({ port });
     const origin = `http://127.0.0.1:${port}`;
     const { client, send } = await hostedTemplate(origin);
-    // Another person, made directly (the users API is built elsewhere).
+    // Another person, a viewer, made directly in the desktop's database.
     const passwordHash = await argon2.hash('other-password', { type: argon2.argon2id });
     await (desktop!.server as HeraldServer).ctx.writeLock.run(() =>
-      User.create({ username: 'other', passwordHash }),
+      User.create({ username: 'other', passwordHash, role: 'viewer' }),
     );
     const other = new ConsoleClient(origin);
     await other.ok('POST', '/login', { username: 'other', password: 'other-password' });

@@ -187,7 +187,7 @@ describe('redirectToSignInOnUnauthorized()', () => {
         ok({
           setupRequired: false,
           version: '1.0.0',
-          user: signedIn ? { id: 1, username: 'admin' } : null,
+          user: signedIn ? { id: 1, username: 'admin', role: 'admin' } : null,
         }),
       'GET /channels': () => fail(401, 'session expired'),
     });

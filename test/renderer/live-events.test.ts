@@ -10,7 +10,7 @@ import { useLiveStore } from '../../renderer/src/stores/live-store';
 import { useMessagesStore } from '../../renderer/src/stores/messages-store';
 import { installFakeApi, ok } from './helpers/fake-api';
 import { installFakeEventSource, type FakeEventSource } from './helpers/fake-event-source';
-import { mountWithApp, settle } from './helpers/mount';
+import { mountWithApp, settle, signedInContext } from './helpers/mount';
 
 let Source: typeof FakeEventSource;
 
@@ -89,9 +89,11 @@ describe('ConsoleLayout live indicator', () => {
     const { calls } = installFakeApi({
       'GET /messages': () => ok({ items: [], total: 4, page: 1, pageSize: 1, unreadCount: 4 }),
     });
-    const { wrapper, pinia } = mountWithApp(ConsoleLayout, {
-      global: { stubs: { 'router-view': true } },
-    });
+    const { wrapper, pinia } = mountWithApp(
+      ConsoleLayout,
+      { global: { stubs: { 'router-view': true } } },
+      signedInContext(),
+    );
     const live = useLiveStore(pinia);
     const status = () => wrapper.get('[data-testid="live-status"]');
     const unreadReads = () => calls.filter((c) => c.path === '/messages').length;
@@ -140,9 +142,11 @@ describe('read events (read state is per person)', () => {
           unreadCount: 2,
         }),
     });
-    const { wrapper, pinia } = mountWithApp(ConsoleLayout, {
-      global: { stubs: { 'router-view': true } },
-    });
+    const { wrapper, pinia } = mountWithApp(
+      ConsoleLayout,
+      { global: { stubs: { 'router-view': true } } },
+      signedInContext(),
+    );
     const messages = useMessagesStore(pinia);
     await messages.load();
     Source.instances[0].open();

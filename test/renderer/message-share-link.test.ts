@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import MessageDrawer from '../../renderer/src/components/MessageDrawer.vue';
 import { installFakeApi, ok } from './helpers/fake-api';
-import { mountWithApp, settle } from './helpers/mount';
+import { mountWithApp, settle, signedInContext } from './helpers/mount';
 
 const LINK = 'http://127.0.0.1:8765/preview/aB3dE5gH7jK9mN1pQr_s-w';
 
@@ -44,7 +44,7 @@ describe('MessageDrawer share link', () => {
       'GET /messages/:id': () => ok(detail(null)),
       'POST /messages/:id/link': () => ok({ previewUrl: LINK }),
     });
-    const { wrapper } = mountWithApp(MessageDrawer, { props: { messageId: 7 } });
+    const { wrapper } = mountWithApp(MessageDrawer, { props: { messageId: 7 } }, signedInContext());
     await settle(10);
     expect(document.querySelector('[data-testid="message-revoke-link"]')).toBeNull();
     (document.querySelector('[data-testid="message-copy-link"]') as HTMLElement).click();
@@ -67,7 +67,7 @@ describe('MessageDrawer share link', () => {
       'GET /messages/:id': () => ok(detail(LINK)),
       'DELETE /messages/:id/link': () => ok(null),
     });
-    const { wrapper } = mountWithApp(MessageDrawer, { props: { messageId: 7 } });
+    const { wrapper } = mountWithApp(MessageDrawer, { props: { messageId: 7 } }, signedInContext());
     await settle(10);
     expect(document.querySelector('[data-testid="message-share-url"]')?.textContent).toBe(LINK);
     (document.querySelector('[data-testid="message-revoke-link"]') as HTMLElement).click();

@@ -9,7 +9,10 @@ afterEach(() => {
   document.body.innerHTML = '';
 });
 
-async function mountSetup(path: string, setupAnswer = ok({ user: { id: 1, username: 'owner' } })) {
+async function mountSetup(
+  path: string,
+  setupAnswer = ok({ user: { id: 1, username: 'owner', role: 'admin' } }),
+) {
   const api = installFakeApi({
     'GET /status': () => ok({ setupRequired: true, version: '1.0.0', user: null }),
     'POST /setup': () => setupAnswer,

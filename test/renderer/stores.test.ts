@@ -175,7 +175,11 @@ describe('useSessionStore', () => {
   it('restore() takes the signed-in user from the status, without a request that could answer 401', async () => {
     const { calls } = installFakeApi({
       'GET /status': () =>
-        ok({ setupRequired: false, version: '0.1.0', user: { id: 1, username: 'admin' } }),
+        ok({
+          setupRequired: false,
+          version: '0.1.0',
+          user: { id: 1, username: 'admin', role: 'admin' },
+        }),
     });
     const session = useSessionStore();
 

@@ -3,10 +3,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { UserRole } from '../../contract';
 import ConsoleLayout from '../../renderer/src/layouts/ConsoleLayout.vue';
 import UsersPage from '../../renderer/src/pages/UsersPage.vue';
-import { useSessionStore } from '../../renderer/src/stores/session-store';
 import { FakeEventSource } from './helpers/fake-event-source';
 import { fail, installFakeApi, ok, type FakeRequest } from './helpers/fake-api';
-import { createContext, mountWithApp, settle } from './helpers/mount';
+import { mountWithApp, settle, signedInContext } from './helpers/mount';
 
 const account = (over: Record<string, unknown> = {}) => ({
   id: 2,
@@ -28,12 +27,7 @@ function type(testid: string, value: string) {
 const click = (testid: string) =>
   document.querySelector<HTMLElement>(`[data-testid="${testid}"]`)!.click();
 
-/** A console context whose signed-in person has `role`. */
-function signedInAs(role: UserRole) {
-  const ctx = createContext();
-  useSessionStore(ctx.pinia).user = { id: 1, username: `the-${role}`, role };
-  return ctx;
-}
+const signedInAs = (role: UserRole) => signedInContext(role);
 
 beforeEach(() => {
   vi.stubGlobal('EventSource', FakeEventSource);

@@ -26,6 +26,16 @@ export function createContext(locale: Locale = 'en'): MountContext {
   return { pinia, router, i18n };
 }
 
+/** The app's plugins with a person of `role` signed in (the console hides what a role cannot do). */
+export function signedInContext(
+  role: 'admin' | 'editor' | 'viewer' = 'admin',
+  locale: Locale = 'en',
+): MountContext {
+  const ctx = createContext(locale);
+  useSessionStore(ctx.pinia).user = { id: 1, username: `the-${role}`, role };
+  return ctx;
+}
+
 /** Mounts a component with the app's plugins, attached to the document so dialogs render. */
 export function mountWithApp<C extends Component>(
   component: C,

@@ -1,3 +1,4 @@
+import { auditRoutes } from './audit';
 import { authRoutes } from './auth';
 import { channelRoutes } from './channels';
 import { eventRoutes } from './events';
@@ -30,8 +31,10 @@ export const consoleRoutes = {
   stats: statsRoutes,
   events: eventRoutes,
   import: importRoutes,
+  audit: auditRoutes,
 };
 
+export * from './audit';
 export * from './auth';
 export * from './channels';
 export * from './events';

@@ -11,6 +11,7 @@ import * as sharedLimits from './migrations/2026-11-23-1600-shared-limits';
 import * as leaseToken from './migrations/2026-11-25-0800-delivery-lease-token';
 import * as priorityAndDedup from './migrations/2026-11-26-1000-priority-and-dedup';
 import * as templateHookSecret from './migrations/2026-11-26-1100-template-hook-secret';
+import * as auditLog from './migrations/2026-11-27-1200-audit-log';
 
 interface MigrationModule {
   up(params: { context: QueryInterface }): Promise<void>;
@@ -32,6 +33,7 @@ const migrations: Array<[string, MigrationModule]> = [
   ['2026-11-25-0800-delivery-lease-token', leaseToken],
   ['2026-11-26-1000-priority-and-dedup', priorityAndDedup],
   ['2026-11-26-1100-template-hook-secret', templateHookSecret],
+  ['2026-11-27-1200-audit-log', auditLog],
 ];
 
 /** The names this code knows, in order: a database that lacks one is behind the code. */

@@ -582,6 +582,7 @@ const en = {
     title: 'History and storage',
     sendsDays: 'Keep send logs (days, 0 = forever)',
     messagesDays: 'Keep hosted messages (days, 0 = forever)',
+    auditDays: 'Keep the audit log (days, 0 = forever)',
     retentionHelp:
       'Every hour Herald deletes older sends (with their deliveries and attempts) and hosted messages. Sends whose deliveries are still queued, sending or retrying are kept.',
     size: 'Database size',

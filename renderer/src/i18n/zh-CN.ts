@@ -565,6 +565,7 @@ const zhCN: MessageSchema = {
     title: '历史与存储',
     sendsDays: '发送日志保留天数（0 = 永久）',
     messagesDays: '托管消息保留天数（0 = 永久）',
+    auditDays: '审计日志保留天数（0 = 永久）',
     retentionHelp:
       'Herald 每小时删除更早的发送记录（连同其投递与尝试）和托管消息；仍在排队、发送中或等待重试的发送不会删除。',
     size: '数据库大小',

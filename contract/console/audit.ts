@@ -49,7 +49,7 @@ export const auditQuery = pagingQuery.extend({
   q: z.string().max(200).optional(),
   /** The user's name, exactly (`cli` for the command line). */
   user: z.string().max(200).optional(),
-  /** An action, exactly (`channel.update`), or every action of a kind (`channel.`). */
+  /** An action, exactly (`channel.update`). */
   action: z.string().max(100).optional(),
   /** From and to, ISO times (both included). */
   from: queryTime,

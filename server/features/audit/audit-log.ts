@@ -120,12 +120,7 @@ function conditions(sequelize: Sequelize, query: AuditListQuery) {
     clauses.push('username = :user');
     replacements.user = query.user;
   }
-  if (query.action?.endsWith('.')) {
-    // Every action of a kind: a range, so the action index still serves it.
-    clauses.push('action >= :actionFrom AND action < :actionTo');
-    replacements.actionFrom = query.action;
-    replacements.actionTo = `${query.action.slice(0, -1)}/`;
-  } else if (query.action) {
+  if (query.action) {
     clauses.push('action = :action');
     replacements.action = query.action;
   }

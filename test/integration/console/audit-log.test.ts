@@ -130,11 +130,13 @@ describe('the audit log', () => {
     await browser.ok('POST', '/login', ADMIN);
     await browser.ok('POST', '/logout');
 
-    const page = await herald.console.ok('GET', '/audit?action=auth.&pageSize=100');
-    const actions = (page.items as Entry[]).map((e) => e.action);
-    expect(new Set(actions)).toEqual(
-      new Set(['auth.sign-in', 'auth.sign-in-failed', 'auth.sign-out']),
-    );
+    const items: Entry[] = [];
+    for (const action of ['auth.sign-in', 'auth.sign-in-failed', 'auth.sign-out']) {
+      const page = await herald.console.ok('GET', `/audit?action=${action}&pageSize=100`);
+      expect(page.total, action).toBeGreaterThan(0);
+      items.push(...page.items);
+    }
+    const page = { items };
     const fail = (page.items as Entry[]).find((e) => e.username === 'mallory')!;
     expect(fail).toMatchObject({ action: 'auth.sign-in-failed', userId: null });
     expect(JSON.stringify(page)).not.toContain('guess');

@@ -51,6 +51,7 @@ export const routes: RouteRecordRaw[] = [
         component: () => import('./pages/MessagesPage.vue'),
       },
       { path: 'settings', name: 'settings', component: () => import('./pages/SettingsPage.vue') },
+      { path: 'audit', name: 'audit', component: () => import('./pages/AuditPage.vue') },
     ],
   },
   { path: '/:pathMatch(.*)*', redirect: '/' },

@@ -2,8 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { ADMIN, ConsoleClient, startTestHerald, type TestHerald } from '../../helpers/herald';
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- tests read loosely typed JSON answers */
-
 interface Entry {
   id: number;
   at: string;

@@ -1,5 +1,6 @@
 import type { consoleRoutes } from '../../../../contract';
 import type { AuditChange } from '../../../../contract';
+import { importedChanges } from '../../../features/audit/audit-actions';
 import type { AuditState } from '../../../features/audit/audit-diff';
 import type { AuditStates } from '../../../features/audit/audit-states';
 
@@ -44,14 +45,6 @@ const counts = (answer: unknown, key: string): AuditChange[] => {
   return Object.entries(numbers)
     .filter(([, n]) => typeof n === 'number' && n > 0)
     .map(([field, n]) => ({ field: `${key}.${field}`, before: null, after: n }));
-};
-
-/** An import's rows created, kind by kind: `created.channels: null → 3`. */
-const imported = (answer: unknown): AuditChange[] => {
-  const kinds = (answer as { counts?: Record<string, { created?: unknown }> } | null)?.counts ?? {};
-  return Object.entries(kinds)
-    .filter(([, c]) => typeof c.created === 'number' && c.created > 0)
-    .map(([kind, c]) => ({ field: `created.${kind}`, before: null, after: c.created }));
 };
 
 export function routeAuditTable(states: AuditStates): RouteAuditTable {
@@ -164,7 +157,7 @@ export function routeAuditTable(states: AuditStates): RouteAuditTable {
         target: 'none',
         name: 'Message Nest',
         skip: (input) => (input.query as { dryRun?: boolean } | undefined)?.dryRun === true,
-        changes: (_input, answer) => imported(answer),
+        changes: (_input, answer) => importedChanges(answer),
       },
     },
     audit: { list: null },

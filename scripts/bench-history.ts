@@ -3,9 +3,11 @@
  * messages. Rows go straight into SQLite (multi-row INSERTs in large transactions, the triggers
  * of the history index firing as they would in Herald); every read then goes through the
  * console HTTP API of a real Herald started on that folder. Prints the median of several
- * requests per read and size; the bar is 100 ms at 1M.
+ * requests per read and size; the bar is 100 ms at 1M. Then the audit log: 1M entries, and the
+ * newest 50 listed through its service (whole, by user, by action); the bar is 50 ms.
  *
  *   npm run bench:history [-- --sizes 10000,100000,1000000 --repeat 5]
+ *   npm run bench:history -- --audit-only [--audit-rows 1000000]
  *   npm run bench -- --history
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -24,6 +26,8 @@ const { values } = parseArgs({
     sizes: { type: 'string', default: '10000,100000,1000000' },
     repeat: { type: 'string', default: '5' },
     keep: { type: 'boolean', default: false },
+    'audit-rows': { type: 'string', default: '1000000' },
+    'audit-only': { type: 'boolean', default: false },
   },
 });
 const sizes = values.sizes.split(',').map(Number);
@@ -255,12 +259,106 @@ async function measure(herald: TestHerald): Promise<Map<string, { ms: number; to
   return out;
 }
 
+/** Adds audit entries until there are `target`: 20 users, 12 actions, one a minute or so. */
+async function fillAudit(dbFile: string, target: number) {
+  const db = await open(dbFile);
+  await run(db, 'PRAGMA synchronous = OFF');
+  const { n } = await get<{ n: number }>(db, 'SELECT count(*) AS n FROM audit_entries');
+  const actions = ['channel', 'task', 'template', 'schedule'].flatMap((k) =>
+    ['create', 'update', 'delete'].map((a) => `${k}.${a}`),
+  );
+  const changes = JSON.stringify([{ field: 'name', before: 'old name', after: 'new name' }]);
+  const now = Date.now();
+  const r = new Rng(777 + n);
+  const rowsPerInsert = 500;
+  const started = Date.now();
+  await run(db, 'BEGIN');
+  for (let i = n; i < target; i += rowsPerInsert) {
+    const count = Math.min(rowsPerInsert, target - i);
+    const rows: unknown[] = [];
+    for (let k = 0; k < count; k++) {
+      const user = r.int(20);
+      rows.push(
+        now - (target - i - k) * 60_000,
+        user + 1,
+        `user-${user}`,
+        '127.0.0.1',
+        'Mozilla/5.0',
+        r.pick(actions),
+        'channel',
+        String(1 + r.int(1000)),
+        r.pick(titles)(r).slice(0, 60),
+        changes,
+      );
+    }
+    await run(
+      db,
+      `INSERT INTO audit_entries (at, user_id, username, ip, user_agent, action, target_type,
+         target_id, target_name, changes)
+       VALUES ${Array(count).fill('(?,?,?,?,?,?,?,?,?,?)').join(',')}`,
+      rows,
+    );
+    if ((i / rowsPerInsert) % 200 === 199) {
+      await run(db, 'COMMIT');
+      await run(db, 'BEGIN');
+      process.stdout.write(`  filled ${i + count} of ${target}\r`);
+    }
+  }
+  await run(db, 'COMMIT');
+  await run(db, 'PRAGMA wal_checkpoint(TRUNCATE)');
+  await new Promise<void>((resolve) => db.close(() => resolve()));
+  console.log(
+    `  filled to ${target} audit entries in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+  );
+}
+
+/** The audit log's newest 50, through the service the console route calls. */
+async function measureAudit(herald: TestHerald, rows: number) {
+  const audit = herald.server.ctx.audit;
+  const paging = { page: 1, pageSize: 50, offset: 0 };
+  const lists: Array<[string, Parameters<typeof audit.list>[0]]> = [
+    ['audit log, newest 50', {}],
+    ['audit log, newest 50 of one user', { user: 'user-7' }],
+    ['audit log, newest 50 of one action', { action: 'template.update' }],
+  ];
+  console.log(
+    `\naudit log, ${rows.toLocaleString('en')} entries: median of ${repeat} lists (ms; total)\n`,
+  );
+  console.log('| Audit list | ms |');
+  console.log('|---|---|');
+  for (const [name, query] of lists) {
+    await audit.list(query, paging);
+    const times: number[] = [];
+    let total = 0;
+    for (let i = 0; i < repeat; i++) {
+      const t0 = performance.now();
+      total = (await audit.list(query, paging)).total;
+      times.push(performance.now() - t0);
+    }
+    console.log(`| ${name} | ${median(times).toFixed(1)} (${total}) |`);
+  }
+}
+
+async function benchAudit(dataDir: string) {
+  const rows = Number(values['audit-rows']);
+  console.log(`filling ${rows} audit entries …`);
+  await fillAudit(join(dataDir, 'herald.db'), rows);
+  const herald = await startTestHerald({ dataDir, startDispatcher: false });
+  await measureAudit(herald, rows);
+  await herald.close();
+}
+
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'herald-bench-history-'));
   const dbFile = join(dataDir, 'herald.db');
   let herald = await startTestHerald({ dataDir, startDispatcher: false });
   const channel = await herald.createChannel('hosted');
   await herald.close();
+  if (values['audit-only']) {
+    await benchAudit(dataDir);
+    rmSync(dataDir, { recursive: true, force: true });
+    return;
+  }
   const results = new Map<number, Map<string, { ms: number; total: string }>>();
   for (const size of sizes) {
     console.log(`filling ${size} …`);
@@ -280,6 +378,7 @@ async function main() {
     });
     console.log(`| ${name} | ${cells.join(' | ')} |`);
   }
+  await benchAudit(dataDir);
   if (values.keep) console.log(`\ndata kept in ${dataDir}`);
   else rmSync(dataDir, { recursive: true, force: true });
 }

@@ -15,6 +15,8 @@ import { TemplateService } from './features/targets/template-service';
 import { SendRateLimiter } from './features/sending/rate-limiter';
 import { SendService } from './features/sending/send-service';
 import { HookService } from './features/hooks/hook-service';
+import { AuditLog } from './features/audit/audit-log';
+import { AuditStates } from './features/audit/audit-states';
 import { createApp } from './app';
 import type { AdapterRuntime } from './channels/channel-adapter';
 import { hostedMessageStore } from './channels/hosted-store';
@@ -238,6 +240,7 @@ async function composeParts(
     sends,
     scheduleRunner,
     schedules,
+    audit: new AuditLog({ sequelize, writeLock, clock }),
   };
 
   const reloadConfiguration = (what: 'settings' | 'sources') => {
@@ -381,6 +384,10 @@ function composeApp(
         channels: parts.channels,
         schedules: parts.schedules,
         settings,
+      },
+      audit: {
+        log: parts.audit,
+        states: new AuditStates({ registry, secrets: parts.secrets, settings }),
       },
     },
   });

@@ -10,6 +10,7 @@ import type { SettingsStore } from './features/settings/settings-store';
 import type { SecretBox } from './crypto/secret-box';
 import type { TokenCodec } from './crypto/tokens';
 import type { WriteLock } from './db/writer';
+import type { AuditLog } from './features/audit/audit-log';
 import type { HeraldEvents } from './events';
 import type { Clock } from './lib/clock';
 import type { DeliveryState } from './queue/delivery-state';
@@ -55,4 +56,6 @@ export interface HeraldParts {
   scheduleRunner: ScheduleRunner;
   /** Schedules as the console edits them. */
   schedules: ScheduleService;
+  /** The audit log: the console's changes and sign-ins, and the command line's operations. */
+  audit: AuditLog;
 }

@@ -1,4 +1,5 @@
 import { accountRoutes } from './account';
+import { auditRoutes } from './audit';
 import { authRoutes } from './auth';
 import { channelRoutes } from './channels';
 import { eventRoutes } from './events';
@@ -34,9 +35,11 @@ export const consoleRoutes = {
   stats: statsRoutes,
   events: eventRoutes,
   import: importRoutes,
+  audit: auditRoutes,
 };
 
 export * from './account';
+export * from './audit';
 export * from './auth';
 export * from './channels';
 export * from './events';

@@ -37,7 +37,7 @@ export type MaintenanceInfo = z.infer<typeof maintenanceInfoSchema>;
 export const pruneResultSchema = named(
   'PruneResult',
   z.strictObject({
-    deleted: historyRows,
+    deleted: historyRows.extend({ auditEntries: z.number().int().min(0) }),
     retention: retentionSchema,
   }),
 );

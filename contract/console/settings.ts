@@ -21,6 +21,8 @@ export const retentionFields = {
   sendsDays: z.number().int().min(0).max(36_500),
   /** Hosted messages older than this many days are pruned; 0 = keep forever. */
   messagesDays: z.number().int().min(0).max(36_500),
+  /** Audit log entries older than this many days are pruned; 0 = keep forever. */
+  auditDays: z.number().int().min(0).max(36_500),
 };
 
 /** Whether a string is an absolute http(s) address with nothing after the path. */

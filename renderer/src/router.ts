@@ -53,6 +53,7 @@ export const routes: RouteRecordRaw[] = [
       },
       { path: 'settings', name: 'settings', component: () => import('./pages/SettingsPage.vue') },
       { path: 'users', name: 'users', component: () => import('./pages/UsersPage.vue') },
+      { path: 'audit', name: 'audit', component: () => import('./pages/AuditPage.vue') },
     ],
   },
   { path: '/:pathMatch(.*)*', redirect: '/' },

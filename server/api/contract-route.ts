@@ -41,6 +41,28 @@ export type RouteHandler<S extends RouteSpec> = (
   res: Response,
 ) => Answer<S> | Promise<Answer<S>>;
 
+/**
+ * Runs around every contract route's handler below the middleware that installs it
+ * (`aroundRoutes`): the console's audit recorder. `run` is the handler; what it answers is
+ * passed on.
+ */
+export type RouteWrapper = (
+  spec: RouteSpec,
+  input: RouteInput<RouteSpec>,
+  req: Request,
+  run: () => Promise<unknown>,
+) => Promise<unknown>;
+
+const WRAPPER = 'heraldRouteWrapper';
+
+/** Middleware that has the contract routes after it run through `wrapper`. */
+export function aroundRoutes(wrapper: RouteWrapper): RequestHandler {
+  return (_req, res, next) => {
+    res.locals[WRAPPER] = wrapper;
+    next();
+  };
+}
+
 export interface ServeOptions {
   /** Middleware that runs before the request is parsed (a check that must come first, a raw body). */
   before?: RequestHandler[];
@@ -86,7 +108,9 @@ export function contractRoutes(
           query: spec.query ? parseInput(spec.query, givenQuery(req.query)) : undefined,
           body: spec.body ? parseInput(spec.body, req.body ?? {}) : undefined,
         } as RouteInput<S>;
-        const data = await handler(input, req, res);
+        const run = async () => handler(input, req, res);
+        const wrapper = res.locals[WRAPPER] as RouteWrapper | undefined;
+        const data = wrapper ? await wrapper(spec, input, req, run) : await run();
         if (spec.response) ok(res, data);
       },
     );

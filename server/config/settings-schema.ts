@@ -20,6 +20,7 @@ export type RetryPolicy = z.infer<typeof retryPolicySchema>;
 export const retentionSchema = z.object({
   sendsDays: retentionFields.sendsDays.default(90),
   messagesDays: retentionFields.messagesDays.default(0),
+  auditDays: retentionFields.auditDays.default(365),
 });
 export type Retention = z.infer<typeof retentionSchema>;
 

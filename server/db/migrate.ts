@@ -13,6 +13,7 @@ import * as priorityAndDedup from './migrations/2026-11-26-1000-priority-and-ded
 import * as templateHookSecret from './migrations/2026-11-26-1100-template-hook-secret';
 import * as usersAndRoles from './migrations/2026-11-27-1000-users-and-roles';
 import * as perPersonReads from './migrations/2026-11-27-1100-per-person-reads';
+import * as auditLog from './migrations/2026-11-27-1200-audit-log';
 
 interface MigrationModule {
   up(params: { context: QueryInterface }): Promise<void>;
@@ -36,6 +37,7 @@ const migrations: Array<[string, MigrationModule]> = [
   ['2026-11-26-1100-template-hook-secret', templateHookSecret],
   ['2026-11-27-1000-users-and-roles', usersAndRoles],
   ['2026-11-27-1100-per-person-reads', perPersonReads],
+  ['2026-11-27-1200-audit-log', auditLog],
 ];
 
 /** The names this code knows, in order: a database that lacks one is behind the code. */

@@ -8,6 +8,7 @@ import {
   type RouteSpec,
   type Task,
 } from '../../contract';
+import { auditApi } from '../../renderer/src/api/audit-api';
 import { channelsApi } from '../../renderer/src/api/channels-api';
 import { call, type PathOf } from '../../renderer/src/api/http-client';
 import { importApi } from '../../renderer/src/api/import-api';
@@ -34,6 +35,7 @@ import { installFakeApi } from './helpers/fake-api';
 type Tasks = typeof consoleRoutes.tasks;
 
 const API_MODULES = {
+  auditApi,
   channelsApi,
   importApi,
   instancesApi,

@@ -41,6 +41,7 @@ const en = {
     messages: 'Hosted messages',
     settings: 'Settings',
     users: 'Users',
+    audit: 'Audit log',
   },
   users: {
     create: 'New account',
@@ -87,6 +88,20 @@ const en = {
   account: {
     where: 'Where',
     lastSeen: 'Last seen',
+  },
+  audit: {
+    empty: 'Nothing recorded yet: every change in the console, sign-in and backup appears here.',
+    search: 'Search name, action, user',
+    user: 'User',
+    action: 'Action',
+    from: 'From',
+    to: 'To',
+    range: 'Time range',
+    at: 'When',
+    who: 'Who',
+    target: 'Target',
+    changes: 'Changes',
+    secretChanged: 'changed',
   },
   live: {
     connecting: 'Connecting…',
@@ -629,6 +644,7 @@ const en = {
     title: 'History and storage',
     sendsDays: 'Keep send logs (days, 0 = forever)',
     messagesDays: 'Keep hosted messages (days, 0 = forever)',
+    auditDays: 'Keep the audit log (days, 0 = forever)',
     retentionHelp:
       'Every hour Herald deletes older sends (with their deliveries and attempts) and hosted messages. Sends whose deliveries are still queued, sending or retrying are kept.',
     size: 'Database size',

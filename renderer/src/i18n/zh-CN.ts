@@ -40,6 +40,7 @@ const zhCN: MessageSchema = {
     messages: '托管消息',
     settings: '设置',
     users: '账号',
+    audit: '审计日志',
   },
   users: {
     create: '新建账号',
@@ -85,6 +86,20 @@ const zhCN: MessageSchema = {
   account: {
     where: '位置',
     lastSeen: '最近活动',
+  },
+  audit: {
+    empty: '暂无记录：控制台中的每次变更、登录和备份都会记录在这里。',
+    search: '搜索名称、操作、用户',
+    user: '用户',
+    action: '操作',
+    from: '开始日期',
+    to: '结束日期',
+    range: '时间范围',
+    at: '时间',
+    who: '操作人',
+    target: '对象',
+    changes: '变更',
+    secretChanged: '已更改',
   },
   live: {
     connecting: '连接中…',
@@ -611,6 +626,7 @@ const zhCN: MessageSchema = {
     title: '历史与存储',
     sendsDays: '发送日志保留天数（0 = 永久）',
     messagesDays: '托管消息保留天数（0 = 永久）',
+    auditDays: '审计日志保留天数（0 = 永久）',
     retentionHelp:
       'Herald 每小时删除更早的发送记录（连同其投递与尝试）和托管消息；仍在排队、发送中或等待重试的发送不会删除。',
     size: '数据库大小',

@@ -24,4 +24,5 @@ export const PAGE_ROLES: Record<string, UserRole> = {
   schedules: 'editor',
   settings: 'admin',
   users: 'admin',
+  audit: 'admin',
 };

@@ -8,6 +8,12 @@ import {
   createInviteRouter,
   type AccountRouterDeps,
 } from './account/account-router';
+import { aroundRoutes } from '../contract-route';
+import { auditRecorder } from './audit/audit-recorder';
+import { createAuditRouter } from './audit/audit-router';
+import { routeAuditTable } from './audit/route-audit';
+import type { AuditLog } from '../../features/audit/audit-log';
+import type { AuditStates } from '../../features/audit/audit-states';
 import { createAuth, type AuthRouterDeps } from './auth/auth-router';
 import { createChannelRouter } from './channels/channel-router';
 import type { ChannelService } from '../../features/channel-config/channel-service';
@@ -83,6 +89,7 @@ export interface ConsoleRouterDeps {
   events: EventRouterDeps;
   maintenance: MaintenanceRouterDeps;
   import: ImportRouterDeps;
+  audit: { log: AuditLog; states: AuditStates };
 }
 
 export function createConsoleRouter(deps: ConsoleRouterDeps): Router {
@@ -93,9 +100,11 @@ export function createConsoleRouter(deps: ConsoleRouterDeps): Router {
   router.use(jsonOnly);
   router.use(express.json({ limit: '2mb' }));
   router.use(checkJsonBody);
+  // Every change below is recorded, by the one table of routes/actions (audit/route-audit.ts).
+  router.use(aroundRoutes(auditRecorder(deps.audit.log, routeAuditTable(deps.audit.states))));
   // Shared by sign-out (which ends a session's streams) and the event stream itself.
   const streams = new LiveStreams();
-  const auth = createAuth(deps.auth, streams);
+  const auth = createAuth(deps.auth, streams, deps.audit.log);
   router.use(auth.router);
   router.use(createInviteRouter(deps.account, auth));
   router.use(auth.guarded);
@@ -113,5 +122,6 @@ export function createConsoleRouter(deps: ConsoleRouterDeps): Router {
   router.use(createEventRouter(deps.events, streams));
   router.use(createMaintenanceRouter(deps.maintenance));
   router.use(createImportRouter(deps.import));
+  router.use(createAuditRouter(deps.audit.log));
   return router;
 }

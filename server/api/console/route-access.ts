@@ -111,6 +111,7 @@ export const ROUTE_ACCESS: AccessTable = {
   stats: { get: 'viewer' },
   events: { stream: 'viewer' },
   import: { messageNest: 'admin' },
+  audit: { list: 'admin' },
 };
 
 const RANK: Record<UserRole, number> = { viewer: 0, editor: 1, admin: 2 };

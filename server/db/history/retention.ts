@@ -24,6 +24,7 @@ export interface PruneResult {
   deliveries: number;
   attempts: number;
   hostedMessages: number;
+  auditEntries: number;
 }
 
 /**
@@ -37,7 +38,13 @@ export async function pruneHistory(
   retention: Retention,
   now: number,
 ): Promise<PruneResult> {
-  const result: PruneResult = { sends: 0, deliveries: 0, attempts: 0, hostedMessages: 0 };
+  const result: PruneResult = {
+    sends: 0,
+    deliveries: 0,
+    attempts: 0,
+    hostedMessages: 0,
+    auditEntries: 0,
+  };
   if (retention.sendsDays > 0) {
     const cutoff = dbTime(new Date(now - retention.sendsDays * DAY_MS));
     for (;;) {
@@ -68,6 +75,23 @@ export async function pruneHistory(
       await yieldToRequests();
     }
   }
+  if (retention.auditDays > 0) {
+    const before = now - retention.auditDays * DAY_MS;
+    for (;;) {
+      const n = await inTransaction(sequelize, writeLock, (transaction) =>
+        deleted(
+          sequelize,
+          `DELETE FROM audit_entries WHERE id IN (SELECT id FROM audit_entries
+           WHERE at < :before ORDER BY at, id LIMIT ${PRUNE_BATCH_ROWS})`,
+          { before },
+          transaction,
+        ),
+      );
+      result.auditEntries += n;
+      if (n < PRUNE_BATCH_ROWS) break;
+      await yieldToRequests();
+    }
+  }
   // Dedup windows closed a week ago: the next send with such a key is told of its suppressed
   // run no more (docs/send-api.md "Dedup"). Whatever the retention: they are not history.
   await writeLock.run(({ transaction }) =>
@@ -80,6 +104,7 @@ export async function pruneHistory(
     // Every hour, pruned or not: the triggers append a few rows per write cycle.
     await writeLock.run(({ transaction }) => compactHistoryTotals(sequelize, transaction));
   }
+  if (result.auditEntries > 0) log.info(`pruned ${result.auditEntries} audit log entries`);
   if (result.sends + result.hostedMessages > 0) {
     await writeLock.run(async () => {
       await sequelize.query('DELETE FROM send_day_rollup WHERE n = 0');

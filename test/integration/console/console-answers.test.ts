@@ -279,6 +279,9 @@ describe('the console API answers what the contract describes', () => {
     await call(consoleRoutes.maintenance.prune);
     await call(consoleRoutes.stats.get);
     await call(consoleRoutes.stats.get, { query: '?days=7' });
+    // By now the changes above are in the audit log: a page of them, and one filtered.
+    await call(consoleRoutes.audit.list);
+    await call(consoleRoutes.audit.list, { query: '?action=channel.create&user=admin&q=answers' });
 
     const { users, account } = consoleRoutes;
     const invited = await call(users.create, {

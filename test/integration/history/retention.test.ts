@@ -75,12 +75,13 @@ describe('retention settings', () => {
 
   it('default to 90 days of sends and hosted messages kept forever', async () => {
     const settings = await herald.console.ok('GET', '/settings');
-    expect(settings.retention).toEqual({ sendsDays: 90, messagesDays: 0 });
+    expect(settings.retention).toEqual({ sendsDays: 90, messagesDays: 0, auditDays: 365 });
   });
 
   it.each([
     [{ sendsDays: -1 }, 'retention.sendsDays'],
     [{ messagesDays: 1.5 }, 'retention.messagesDays'],
+    [{ auditDays: -1 }, 'retention.auditDays'],
     [{ sendsDays: '30' }, 'retention.sendsDays'],
     [{ keepDays: 3 }, 'retention'],
   ])('reject %j with a 400 naming the field', async (retention, field) => {
@@ -98,7 +99,13 @@ describe('pruning', () => {
 
   it('deletes old finished sends with their deliveries and attempts, never unfinished ones', async () => {
     const r = await herald.console.ok('POST', '/maintenance/prune');
-    expect(r.deleted).toEqual({ sends: 1205, deliveries: 1205, attempts: 1203, hostedMessages: 0 });
+    expect(r.deleted).toEqual({
+      sends: 1205,
+      deliveries: 1205,
+      attempts: 1203,
+      hostedMessages: 0,
+      auditEntries: 0,
+    });
     const left = (await Send.findAll({ order: [['id', 'ASC']] })).map((s) => s.title);
     expect(left).toEqual(['old retrying', 'old queued', 'old sending', 'new']);
     expect(await Delivery.count()).toBe(5);
@@ -126,6 +133,7 @@ describe('pruning', () => {
       deliveries: 1205,
       attempts: 1203,
       hostedMessages: 0,
+      auditEntries: 0,
     });
     expect(await HostedMessage.count()).toBe(3);
 
@@ -133,9 +141,16 @@ describe('pruning', () => {
     expect((await herald.console.ok('GET', '/settings')).retention).toEqual({
       sendsDays: 90,
       messagesDays: 30,
+      auditDays: 365,
     });
     const r = await herald.console.ok('POST', '/maintenance/prune');
-    expect(r.deleted).toEqual({ sends: 0, deliveries: 0, attempts: 0, hostedMessages: 2 });
+    expect(r.deleted).toEqual({
+      sends: 0,
+      deliveries: 0,
+      attempts: 0,
+      hostedMessages: 2,
+      auditEntries: 0,
+    });
     const list = await herald.console.ok('GET', '/messages?q=ancientword');
     expect(list.items.map((m: { title: string }) => m.title)).toEqual(['new message']);
     expect(list.total).toBe(1);
@@ -147,7 +162,13 @@ describe('pruning', () => {
     await write(`UPDATE deliveries SET status = 'sent'`);
     const before = [await Send.count(), await Delivery.count(), await HostedMessage.count()];
     const r = await herald.console.ok('POST', '/maintenance/prune');
-    expect(r.deleted).toEqual({ sends: 0, deliveries: 0, attempts: 0, hostedMessages: 0 });
+    expect(r.deleted).toEqual({
+      sends: 0,
+      deliveries: 0,
+      attempts: 0,
+      hostedMessages: 0,
+      auditEntries: 0,
+    });
     expect([await Send.count(), await Delivery.count(), await HostedMessage.count()]).toEqual(
       before,
     );
@@ -170,7 +191,7 @@ describe('GET /maintenance', () => {
     expect(info.sizeBytes).toBe(info.dbBytes + info.walBytes);
     expect(info.pageCount).toBeGreaterThan(0);
     expect(info.searchIndexPending).toBe(0);
-    expect(info.retention).toEqual({ sendsDays: 0, messagesDays: 0 });
+    expect(info.retention).toEqual({ sendsDays: 0, messagesDays: 0, auditDays: 365 });
   });
 
   it('is behind the console sign-in', async () => {

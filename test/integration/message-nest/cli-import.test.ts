@@ -137,6 +137,14 @@ describe.skipIf(onPostgres())(
       const herald = await startTestHerald({ dataDir });
       try {
         const c = herald.console;
+        // The import is in the audit log, by the command line.
+        const [audited] = (await c.ok('GET', '/audit?action=import.message-nest')).items;
+        expect(audited).toMatchObject({
+          userId: null,
+          username: 'cli',
+          targetName: 'Message Nest',
+        });
+        expect(audited.changes).toContainEqual({ field: 'created.tasks', before: null, after: 3 });
         // The cron message became a schedule of the imported task, due at its next 02:00.
         const schedules: any[] = (await c.ok('GET', '/schedules')).items;
         expect(schedules).toHaveLength(1);

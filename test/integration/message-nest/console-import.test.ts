@@ -76,6 +76,14 @@ describe('Settings → Import: POST /api/console/import/message-nest', { shuffle
     expect(r.status).toBe(200);
     expect(r.body.data.dryRun).toBe(false);
     expect(r.body.data.counts.channels).toEqual({ created: 14, alreadyImported: 0, skipped: 1 });
+    // Recorded in the audit log with what it created; a dry run is not.
+    const audited = await herald.console.ok('GET', '/audit?action=import.message-nest');
+    expect(audited.total).toBe(1);
+    expect(audited.items[0].changes).toContainEqual({
+      field: 'created.channels',
+      before: null,
+      after: 14,
+    });
     expect(r.body.data.skipped).toContainEqual({
       kind: 'channels',
       id: 'WYbarkenc001',

@@ -24,6 +24,8 @@ export interface SignInParts {
     next: string,
     currentField: string,
   ): Promise<void>;
+  /** Records a sign-in kind of event in the audit log, as the sign-in routes do. */
+  recordAuth(req: Request, action: string, user: SessionUser | null): Promise<void>;
 }
 
 /** The invite link's routes, answered without a session. */
@@ -37,6 +39,7 @@ export function createInviteRouter(deps: AccountRouterDeps, parts: SignInParts):
   serve(routes.acceptInvite, async ({ body }, req, res) => {
     const user = await deps.users.acceptInvite(body.token, body.password);
     await parts.signIn(req, res, user);
+    await parts.recordAuth(req, 'user.accept-invite', user);
     return { user };
   });
   return router;

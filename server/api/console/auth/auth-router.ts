@@ -7,6 +7,8 @@ import { AppError, conflict, unauthorized } from '../../../lib/errors';
 import type { HeraldParts } from '../../../parts';
 import { consoleRoutesOn } from '../console-route';
 import type { LiveStreams } from '../events/live-streams';
+import type { AuditLog } from '../../../features/audit/audit-log';
+import { actorOf, recordDone } from '../audit/audit-recorder';
 import {
   type AuthService,
   SESSION_COOKIE,
@@ -52,8 +54,20 @@ export type AuthRouterDeps = Pick<
 };
 
 /** Session routes plus the middleware that guards the rest of the console API. */
-export function createAuth(deps: AuthRouterDeps, streams: LiveStreams) {
+export function createAuth(deps: AuthRouterDeps, streams: LiveStreams, audit: AuditLog) {
   const { auth } = deps;
+  // Sign-ins are recorded here rather than by the route table: only this router knows the
+  // name a failed attempt gave and who a new session belongs to.
+  const recordAuth = (req: Request, action: string, user: SessionUser | null, name = '') =>
+    recordDone(audit, {
+      who: user
+        ? { ...actorOf(req), userId: user.id, username: user.username }
+        : actorOf(req, name),
+      action,
+      targetType: 'user',
+      targetId: user?.id ?? null,
+      targetName: user?.username ?? name,
+    });
   // One throttle for every way of guessing a secret, so sign-in, password change and setup
   // code share the per-address count.
   const throttle = deps.throttle ?? new LoginThrottle(deps.clock);
@@ -115,6 +129,7 @@ export function createAuth(deps: AuthRouterDeps, streams: LiveStreams) {
       const user = await auth.setup(body.username, body.password);
       deps.setupCode.expire();
       await signIn(req, res, user);
+      await recordAuth(req, 'user.create', user);
       return { user };
     },
     { before: [checkSetupCode] },
@@ -125,9 +140,13 @@ export function createAuth(deps: AuthRouterDeps, streams: LiveStreams) {
     const wait = await throttle.begin(keys);
     if (wait > 0) throw tooManyTries(res, wait, 'failed sign-ins');
     const user = await auth.verify(body.username, body.password);
-    if (!user) throw unauthorized('wrong username or password');
+    if (!user) {
+      await recordAuth(req, 'auth.sign-in-failed', null, body.username);
+      throw unauthorized('wrong username or password');
+    }
     await throttle.succeed(keys);
     await signIn(req, res, user);
+    await recordAuth(req, 'auth.sign-in', user);
     return { user };
   });
 
@@ -143,6 +162,7 @@ export function createAuth(deps: AuthRouterDeps, streams: LiveStreams) {
     deps.desktopSecret.value = null;
     if (user) {
       await signIn(req, res, user);
+      await recordAuth(req, 'auth.sign-in', user);
       res.redirect(302, '/');
       return;
     }
@@ -168,6 +188,7 @@ export function createAuth(deps: AuthRouterDeps, streams: LiveStreams) {
     await auth.endSession(readCookie(req, SESSION_COOKIE));
     streams.endSession(req.sessionKey!);
     res.clearCookie(SESSION_COOKIE, { path: '/' });
+    await recordAuth(req, 'auth.sign-out', req.user!);
     return null;
   });
 
@@ -192,6 +213,14 @@ export function createAuth(deps: AuthRouterDeps, streams: LiveStreams) {
       currentField,
     );
     await throttle.succeed(keys);
+    await recordDone(audit, {
+      who: actorOf(req),
+      action: 'user.update',
+      targetType: 'user',
+      targetId: req.user!.id,
+      targetName: req.user!.username,
+      changes: [{ field: 'password', changed: true }],
+    });
     // Streams opened under the old password end; this session's own reconnect on their own.
     streams.endUser(req.user!.id);
   };
@@ -201,5 +230,5 @@ export function createAuth(deps: AuthRouterDeps, streams: LiveStreams) {
     return null;
   });
 
-  return { router, guarded, service: auth, signIn, changeOwnPassword };
+  return { router, guarded, service: auth, signIn, changeOwnPassword, recordAuth };
 }

@@ -25,6 +25,8 @@ import { ScheduleService } from '../../schedules/schedule-service';
 import { SettingsStore } from '../../settings/settings-store';
 import { importSnapshot, type ImportDeps } from './importer';
 import { formatReport, type ImportReport } from './report';
+import { recordImport } from '../../audit/audit-actions';
+import { AuditLog } from '../../audit/audit-log';
 import { readMessageNest, type Snapshot } from './snapshot';
 import { openSource } from './source';
 
@@ -159,10 +161,19 @@ async function importIntoDatabase(
     initModels(db.sequelize);
     await migrate(db.sequelize);
     printProgress(options.dryRun ? 'importing (a dry run, rolled back)' : 'importing');
-    return await importSnapshot(snapshot, importDeps(db, key), {
+    const report = await importSnapshot(snapshot, importDeps(db, key), {
       ...options,
       progress: rowProgress({ write: printProgress }),
     });
+    if (!report.dryRun) {
+      const audit = new AuditLog({
+        sequelize: db.sequelize,
+        writeLock: db.writer,
+        clock: systemClock,
+      });
+      await recordImport(audit, report);
+    }
+    return report;
   } finally {
     await db.close();
   }

@@ -1,0 +1,83 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+import AuditPage from '../../renderer/src/pages/AuditPage.vue';
+import { installFakeApi, ok, type FakeRequest } from './helpers/fake-api';
+import { mountWithApp, settle } from './helpers/mount';
+
+const entry = (over: Record<string, unknown> = {}) => ({
+  id: 1,
+  at: '2026-11-27T10:00:00.000Z',
+  userId: 1,
+  username: 'admin',
+  ip: '10.0.0.5',
+  userAgent: 'Mozilla/5.0',
+  action: 'channel.update',
+  targetType: 'channel',
+  targetId: '7',
+  targetName: 'robot',
+  changes: [
+    { field: 'name', before: 'robot', after: 'robot 2' },
+    { field: 'config.secret', changed: true },
+  ],
+  ...over,
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  document.body.innerHTML = '';
+});
+
+describe('AuditPage', () => {
+  it('shows who did what to which target, each change as before → after and secrets only as changed', async () => {
+    installFakeApi({
+      'GET /audit': () =>
+        ok({
+          items: [
+            entry(),
+            entry({
+              id: 2,
+              userId: null,
+              username: 'mallory',
+              action: 'auth.sign-in-failed',
+              targetType: 'user',
+              targetId: null,
+              targetName: 'mallory',
+              changes: [],
+            }),
+          ],
+          total: 2,
+          page: 1,
+          pageSize: 20,
+        }),
+    });
+    const { wrapper } = mountWithApp(AuditPage);
+    await settle();
+    const rows = wrapper.findAll('.el-table__body-wrapper tr');
+    expect(rows).toHaveLength(2);
+    expect(rows[0].get('[data-testid="audit-who"]').text()).toBe('admin');
+    expect(rows[0].get('[data-testid="audit-action-cell"]').text()).toBe('channel.update');
+    expect(rows[0].get('[data-testid="audit-target"]').text()).toContain('channel #7');
+    const changes = rows[0].findAll('[data-testid="audit-changes"] li').map((li) => li.text());
+    expect(changes).toEqual(['name: robot → robot 2', 'config.secret: changed']);
+    expect(rows[1].get('[data-testid="audit-action-cell"]').text()).toBe('auth.sign-in-failed');
+  });
+
+  it('sends the filters as the query', async () => {
+    const requests: FakeRequest[] = [];
+    installFakeApi({
+      'GET /audit': (req) => {
+        requests.push(req);
+        return ok({ items: [entry()], total: 1, page: 1, pageSize: 20 });
+      },
+    });
+    const { wrapper } = mountWithApp(AuditPage);
+    await settle();
+    await wrapper.get('input[data-testid="audit-user"]').setValue('admin');
+    await wrapper.get('input[data-testid="audit-search"]').setValue('robot');
+    await vi.waitFor(() => {
+      const last = requests.at(-1)!;
+      expect(last.query.get('user')).toBe('admin');
+      expect(last.query.get('q')).toBe('robot');
+    });
+  });
+});

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
 import type { z } from 'zod';
 
-import type { RouteSpec } from '../../contract';
+import { CONSOLE_BASE, type RouteSpec } from '../../contract';
 import { ok } from '../lib/envelope';
 import { parseInput } from '../lib/validation';
 
@@ -93,6 +93,12 @@ export function contractRoutes(
   /** Middleware every route of this table runs first, made from its spec (the console's access check). */
   guard?: (spec: RouteSpec) => RequestHandler,
 ) {
+  // A console route registered without its access check would answer every role.
+  if (mountedAt === CONSOLE_BASE && !guard) {
+    throw new Error(
+      'console routes are registered with consoleRoutesOn (api/console/console-route.ts)',
+    );
+  }
   return function serve<const S extends RouteSpec>(
     spec: S,
     handler: RouteHandler<S>,

@@ -253,4 +253,35 @@ describe('console users and accounts', () => {
     desktop.cookie = login.headers.get('set-cookie')!.split(';')[0]!;
     expect((await desktop.ok('GET', '/me')).user).toMatchObject({ id: 1, role: 'admin' });
   });
+
+  it('account changes are audited, the password only as changed', async () => {
+    const admin = await adminBrowser();
+    const username = unique('audited');
+    const user = await admin.ok('POST', '/users', {
+      username,
+      role: 'viewer',
+      password: 'audited password',
+    });
+    await admin.ok('PATCH', `/users/${user.id}`, { role: 'editor', password: 'another password' });
+    await admin.ok('DELETE', `/users/${user.id}`);
+    const entries = (await admin.ok('GET', `/audit?q=${username}&pageSize=10`)).items;
+    const byAction = (action: string) =>
+      entries.find((e: { action: string }) => e.action === action);
+    expect(byAction('user.create')).toMatchObject({
+      targetType: 'user',
+      targetId: String(user.id),
+      targetName: username,
+      username: 'admin',
+    });
+    expect(byAction('user.create').changes).toContainEqual({ field: 'password', changed: true });
+    expect(byAction('user.update').changes).toEqual(
+      expect.arrayContaining([
+        { field: 'role', before: 'viewer', after: 'editor' },
+        { field: 'password', changed: true },
+      ]),
+    );
+    expect(byAction('user.delete')).toBeTruthy();
+    expect(JSON.stringify(entries)).not.toContain('audited password');
+    expect(JSON.stringify(entries)).not.toContain('$argon2');
+  });
 });

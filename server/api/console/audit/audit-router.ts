@@ -1,8 +1,8 @@
 import { Router } from 'express';
 
-import { CONSOLE_BASE, consoleRoutes } from '../../../../contract';
+import { consoleRoutes } from '../../../../contract';
 import type { AuditLog } from '../../../features/audit/audit-log';
-import { contractRoutes } from '../../contract-route';
+import { consoleRoutesOn } from '../console-route';
 import { pagingOf } from '../paging';
 
 const routes = consoleRoutes.audit;
@@ -10,7 +10,7 @@ const routes = consoleRoutes.audit;
 /** The audit log, read only: no route edits or deletes an entry. */
 export function createAuditRouter(audit: AuditLog): Router {
   const router = Router();
-  const serve = contractRoutes(router, CONSOLE_BASE);
+  const serve = consoleRoutesOn(router);
   serve(routes.list, ({ query }) => audit.list(query, pagingOf(query)));
   return router;
 }

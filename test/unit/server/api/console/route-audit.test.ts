@@ -6,13 +6,15 @@ import type { AuditStates } from '../../../../../server/features/audit/audit-sta
 
 /**
  * Changes the table leaves out on purpose, with why: the auth router records sign-ins, sign-outs,
- * setup and password changes itself; the rest change nothing of Herald's configuration.
+ * setup and password changes itself (the account router the first sign-in of an invite); the rest change nothing of Herald's configuration.
  */
 const NOT_RECORDED_BY_THE_TABLE = new Set([
   'auth.setup',
   'auth.login',
   'auth.logout',
   'auth.password',
+  'account.password',
+  'account.acceptInvite',
   'channels.test',
   'templates.previewUnsaved',
   'templates.preview',

@@ -19,6 +19,7 @@ import { hostedMessageStore } from './channels/hosted-store';
 import { createChannelRegistry } from './channels/registry';
 import type { HeraldConfig } from './config/herald-config';
 import { SettingsStore } from './features/settings/settings-store';
+import { BackupService, SCHEDULE_CHECK_MS } from './features/backup/backup-service';
 import { SecretBox } from './crypto/secret-box';
 import { settleServerKey } from './crypto/key-fingerprint';
 import { deriveInstallId, readServerKey, type ServerKey } from './crypto/server-key';
@@ -213,6 +214,16 @@ async function composeParts(
   const schedules = new ScheduleService({ sequelize, clock, writeLock, events, scheduleRunner });
   const scheduler = new Scheduler({ clock, events, writeLock, scheduleRunner });
   const searchBackfill = new SearchBackfill(sequelize, writeLock);
+  // The place to hook an observer (backup made) for an audit log: BackupServiceDeps.observer.
+  const backups = new BackupService({
+    dataDir: config.dataDir,
+    sqlite: !config.databaseUrl,
+    masterKey,
+    version,
+    clock,
+    writeLock,
+    backupsByDefault: config.backupsByDefault,
+  });
 
   const parts: HeraldParts = {
     sequelize,
@@ -260,7 +271,7 @@ async function composeParts(
   // Only someone who sees Herald's output (or its own desktop window) can create the admin.
   if (await auth.setupRequired()) parts.setupCode.issue();
 
-  const app = composeApp(parts, auth, config, shared, ops);
+  const app = composeApp(parts, auth, config, shared, ops, backups);
 
   let stopJobs = () => {};
   return {
@@ -277,7 +288,10 @@ async function composeParts(
       void searchBackfill.start();
       // After the dispatcher: runs missed while Herald was closed are sent (or skipped) here.
       await scheduler.start();
-      stopJobs = startJobs(housekeepingJobs({ sequelize, writeLock, settings, clock, shared }));
+      stopJobs = startJobs([
+        ...housekeepingJobs({ sequelize, writeLock, settings, clock, shared }),
+        { name: 'scheduled backup', everyMs: SCHEDULE_CHECK_MS, run: () => backups.runScheduled() },
+      ]);
       readiness.ready();
     },
     async close() {
@@ -301,6 +315,7 @@ function composeApp(
   config: HeraldConfig,
   shared: SharedState | null,
   ops: OpsRouterDeps,
+  backups: BackupService,
 ): Express {
   const { sequelize, writeLock, clock, settings, tokens, registry, events } = parts;
   const instances = new InstanceService({ writeLock, registry });
@@ -375,6 +390,7 @@ function composeApp(
         schedules: parts.schedules,
         settings,
       },
+      backups,
     },
   });
 }

@@ -1,4 +1,5 @@
 import { authRoutes } from './auth';
+import { backupRoutes } from './backup';
 import { channelRoutes } from './channels';
 import { eventRoutes } from './events';
 import { importRoutes } from './import';
@@ -30,9 +31,11 @@ export const consoleRoutes = {
   stats: statsRoutes,
   events: eventRoutes,
   import: importRoutes,
+  backup: backupRoutes,
 };
 
 export * from './auth';
+export * from './backup';
 export * from './channels';
 export * from './events';
 export * from './import';

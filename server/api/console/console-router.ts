@@ -4,6 +4,8 @@ import { AppError } from '../../lib/errors';
 import { checkJsonBody } from '../middleware/bad-input';
 import { notFoundHandler } from '../middleware/error-handler';
 import { createAuth, type AuthRouterDeps } from './auth/auth-router';
+import { createBackupRouter } from './backup/backup-router';
+import type { BackupService } from '../../features/backup/backup-service';
 import { createChannelRouter } from './channels/channel-router';
 import type { ChannelService } from '../../features/channel-config/channel-service';
 import { createEventRouter, type EventRouterDeps } from './events/event-router';
@@ -75,6 +77,7 @@ export interface ConsoleRouterDeps {
   events: EventRouterDeps;
   maintenance: MaintenanceRouterDeps;
   import: ImportRouterDeps;
+  backups: BackupService;
 }
 
 export function createConsoleRouter(deps: ConsoleRouterDeps): Router {
@@ -102,5 +105,6 @@ export function createConsoleRouter(deps: ConsoleRouterDeps): Router {
   router.use(createEventRouter(deps.events, streams));
   router.use(createMaintenanceRouter(deps.maintenance));
   router.use(createImportRouter(deps.import));
+  router.use(createBackupRouter(deps.backups));
   return router;
 }

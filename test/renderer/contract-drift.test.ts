@@ -8,6 +8,7 @@ import {
   type RouteSpec,
   type Task,
 } from '../../contract';
+import { backupApi } from '../../renderer/src/api/backup-api';
 import { channelsApi } from '../../renderer/src/api/channels-api';
 import { call, type PathOf } from '../../renderer/src/api/http-client';
 import { importApi } from '../../renderer/src/api/import-api';
@@ -33,6 +34,7 @@ import { installFakeApi } from './helpers/fake-api';
 type Tasks = typeof consoleRoutes.tasks;
 
 const API_MODULES = {
+  backupApi,
   channelsApi,
   importApi,
   instancesApi,
@@ -49,6 +51,7 @@ const API_MODULES = {
 
 /** Routes the console has no api function for, and why. */
 const NOT_CALLED: Record<string, string> = {
+  'GET /api/console/backup': 'a download the browser follows as a link (BackupCard), not fetch',
   'GET /api/console/desktop-login': 'the desktop window opens it as a page',
   'GET /api/console/events': 'an EventSource (api/events.ts), not fetch',
   'GET /api/console/me': 'GET /status answers the user too',

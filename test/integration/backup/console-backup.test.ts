@@ -47,7 +47,7 @@ describe('Settings → Backup: the download and the schedule', () => {
   it('needs a session', async () => {
     const res = await download('', '');
     expect(res.status).toBe(401);
-    expect((await res.json()).code).toBe(401);
+    expect(((await res.json()) as { code: number }).code).toBe(401);
   });
 
   it.skipIf(onPostgres())('answers a backup file, with the key or without it', async () => {
@@ -70,7 +70,7 @@ describe('Settings → Backup: the download and the schedule', () => {
   it.runIf(onPostgres())('on PostgreSQL refuses with the pg_dump line', async () => {
     const res = await download();
     expect(res.status).toBe(409);
-    expect((await res.json()).msg).toContain('pg_dump --format=custom');
+    expect(((await res.json()) as { msg: string }).msg).toContain('pg_dump --format=custom');
     const schedule = await herald.console.ok('GET', '/backup/schedule');
     expect(schedule.available).toBe(false);
   });

@@ -10,8 +10,8 @@ import { runSend } from './send';
 const HELP = `Usage: herald send [options]   (herald send --help for the options)
 
 This herald was installed by the Herald desktop app and sends messages only.
-herald start, import-message-nest and migrate-to-postgres come with the
-server install (npm install -g . in a Herald checkout; see the README).
+herald start, import-message-nest, migrate-to-postgres, backup and restore come
+with the server install (npm install -g . in a Herald checkout; see the README).
 `;
 
 async function main(argv: string[]): Promise<number> {

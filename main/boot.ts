@@ -132,6 +132,8 @@ export async function boot(ctx: BootContext): Promise<Desktop | null> {
         // Electron's single-instance lock already keeps a second desktop Herald away, so a
         // data-folder lock found now is a crashed run's, whatever its pid became since.
         takeOverDataDirLock: true,
+        // A desktop user has no cron job: a daily backup into <data folder>/backups/.
+        backupsByDefault: true,
       }),
     ask: async (conflict) => {
       const dialog = portConflictDialog(conflict);

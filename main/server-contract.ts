@@ -27,6 +27,8 @@ export interface EmbeddedServerOptions {
   rendererDir: string;
   /** Replace a data-folder lock another pid left (the desktop app is single-instance already). */
   takeOverDataDirLock: boolean;
+  /** Scheduled backups daily into the data folder's backups/ until the user changes them. */
+  backupsByDefault: boolean;
 }
 
 /** The running server as main uses it. */

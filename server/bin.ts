@@ -3,7 +3,8 @@
  * Entry of the production bundle out/server/cli.js (scripts/build-server.mjs) and the `herald`
  * bin: `herald [start] [--port N] [--data-dir DIR] [--host ADDR]` runs Herald headless (the
  * default with no subcommand), `herald send …` sends one message over HTTP (cli/send.ts), and
- * the one-off jobs (`import-message-nest`, `migrate-to-postgres`) run from the same bundle.
+ * the one-off jobs (`import-message-nest`, `migrate-to-postgres`, `backup`, `restore`) run from
+ * the same bundle.
  * Each subcommand is imported when it runs, so `send` never loads the server's code (the
  * bundle puts it in a chunk of its own). server/cli.ts stays the headless module (and the
  * entry under tsx).
@@ -15,11 +16,20 @@ Commands:
   send                 send one message through Herald's send API
   import-message-nest  import a Message Nest database into a data folder
   migrate-to-postgres  copy a stopped SQLite install into an empty PostgreSQL database
+  backup               back up a data folder into one file, while Herald runs
+  restore              fill a data folder from a backup file
 
 Run \`herald <command> --help\` for a command's options, e.g. \`herald send --help\`.
 `;
 
-const COMMANDS = ['start', 'send', 'import-message-nest', 'migrate-to-postgres'];
+const COMMANDS = [
+  'start',
+  'send',
+  'import-message-nest',
+  'migrate-to-postgres',
+  'backup',
+  'restore',
+];
 
 const fail = (err: unknown): never => {
   console.error(err instanceof Error ? err.message : err);
@@ -50,6 +60,12 @@ async function main(argv: string[]): Promise<void> {
   if (command === 'migrate-to-postgres') {
     const { runMoveCli } = await import('./features/move-to-postgres/cli');
     return runJob(runMoveCli(rest));
+  }
+  if (command === 'backup' || command === 'restore') {
+    const { runBackupCli, runRestoreCli } = await import('./features/backup/cli');
+    const { readVersion } = await import('./version');
+    const run = command === 'backup' ? runBackupCli : runRestoreCli;
+    return runJob(run(rest, { version: readVersion() }));
   }
   if (command === '--help' || command === '-h' || command === 'help') {
     process.stdout.write(HELP);

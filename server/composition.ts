@@ -15,7 +15,8 @@ import { TemplateService } from './features/targets/template-service';
 import { SendRateLimiter } from './features/sending/rate-limiter';
 import { SendService } from './features/sending/send-service';
 import { HookService } from './features/hooks/hook-service';
-import { AuditLog } from './features/audit/audit-log';
+import { recordBackup } from './features/audit/audit-actions';
+import { AuditLog, SCHEDULE_ACTOR } from './features/audit/audit-log';
 import { AuditStates } from './features/audit/audit-states';
 import { createApp } from './app';
 import type { AdapterRuntime } from './channels/channel-adapter';
@@ -23,6 +24,7 @@ import { hostedMessageStore } from './channels/hosted-store';
 import { createChannelRegistry } from './channels/registry';
 import type { HeraldConfig } from './config/herald-config';
 import { SettingsStore } from './features/settings/settings-store';
+import { BackupService, SCHEDULE_CHECK_MS } from './features/backup/backup-service';
 import { SecretBox } from './crypto/secret-box';
 import { settleServerKey } from './crypto/key-fingerprint';
 import { deriveInstallId, readServerKey, type ServerKey } from './crypto/server-key';
@@ -217,6 +219,25 @@ async function composeParts(
   const schedules = new ScheduleService({ sequelize, clock, writeLock, events, scheduleRunner });
   const scheduler = new Scheduler({ clock, events, writeLock, scheduleRunner });
   const searchBackfill = new SearchBackfill(sequelize, writeLock);
+  const audit = new AuditLog({ sequelize, writeLock, clock });
+  const backups = new BackupService({
+    // Scheduled backups are recorded here; a console download by its route, with who asked.
+    observer: {
+      backupMade: (made) => {
+        if (made.by !== 'schedule') return;
+        void recordBackup(audit, 'backup.create', made.file, SCHEDULE_ACTOR).catch((err) =>
+          log.warn(`the audit log could not record a scheduled backup: ${String(err)}`),
+        );
+      },
+    },
+    dataDir: config.dataDir,
+    sqlite: !config.databaseUrl,
+    masterKey,
+    version,
+    clock,
+    writeLock,
+    backupsByDefault: config.backupsByDefault,
+  });
 
   const parts: HeraldParts = {
     sequelize,
@@ -240,7 +261,7 @@ async function composeParts(
     sends,
     scheduleRunner,
     schedules,
-    audit: new AuditLog({ sequelize, writeLock, clock }),
+    audit,
   };
 
   const reloadConfiguration = (what: 'settings' | 'sources') => {
@@ -265,7 +286,7 @@ async function composeParts(
   // Only someone who sees Herald's output (or its own desktop window) can create the admin.
   if (await auth.setupRequired()) parts.setupCode.issue();
 
-  const app = composeApp(parts, auth, config, shared, ops);
+  const app = composeApp(parts, auth, config, shared, ops, backups);
 
   let stopJobs = () => {};
   return {
@@ -282,7 +303,10 @@ async function composeParts(
       void searchBackfill.start();
       // After the dispatcher: runs missed while Herald was closed are sent (or skipped) here.
       await scheduler.start();
-      stopJobs = startJobs(housekeepingJobs({ sequelize, writeLock, settings, clock, shared }));
+      stopJobs = startJobs([
+        ...housekeepingJobs({ sequelize, writeLock, settings, clock, shared }),
+        { name: 'scheduled backup', everyMs: SCHEDULE_CHECK_MS, run: () => backups.runScheduled() },
+      ]);
       readiness.ready();
     },
     async close() {
@@ -306,6 +330,7 @@ function composeApp(
   config: HeraldConfig,
   shared: SharedState | null,
   ops: OpsRouterDeps,
+  backups: BackupService,
 ): Express {
   const { sequelize, writeLock, clock, settings, tokens, registry, events } = parts;
   const instances = new InstanceService({ writeLock, registry });
@@ -389,6 +414,7 @@ function composeApp(
         log: parts.audit,
         states: new AuditStates({ registry, secrets: parts.secrets, settings }),
       },
+      backups: { backups, audit: parts.audit },
     },
   });
 }

@@ -1,6 +1,7 @@
 import { accountRoutes } from './account';
 import { auditRoutes } from './audit';
 import { authRoutes } from './auth';
+import { backupRoutes } from './backup';
 import { channelRoutes } from './channels';
 import { eventRoutes } from './events';
 import { importRoutes } from './import';
@@ -36,11 +37,13 @@ export const consoleRoutes = {
   events: eventRoutes,
   import: importRoutes,
   audit: auditRoutes,
+  backup: backupRoutes,
 };
 
 export * from './account';
 export * from './audit';
 export * from './auth';
+export * from './backup';
 export * from './channels';
 export * from './events';
 export * from './import';

@@ -110,6 +110,14 @@ function success(schemas: SchemaWriter, spec: RouteSpec) {
     };
   }
   if (spec.answers === 'redirect') return { '302': { description: 'A redirect' } };
+  if (spec.answers === 'attachment') {
+    return {
+      '200': {
+        description: 'A file to download (Content-Disposition: attachment), not the envelope',
+        content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+      },
+    };
+  }
   return {
     '200': {
       description: 'Success: the envelope with code 200',

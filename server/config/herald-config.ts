@@ -49,6 +49,11 @@ export interface StartServerOptions {
    * app, whose own single-instance lock already keeps a second copy away.
    */
   takeOverDataDirLock?: boolean;
+  /**
+   * Scheduled backups on until an administrator sets them: daily into the data folder's
+   * backups/ (the desktop app).
+   */
+  backupsByDefault?: boolean;
 }
 
 export interface HttpTimeouts {
@@ -98,6 +103,8 @@ export interface HeraldConfig {
   databaseUrl: string | null;
   /** HERALD_WRITE_WORKER: when SQLite's hot-path writes run on a thread of their own. */
   writeWorker: WriteWorkerMode;
+  /** Scheduled backups' default: on (the desktop app) or off. */
+  backupsByDefault: boolean;
 }
 
 /**
@@ -140,6 +147,7 @@ export function readHeraldConfig(
       : parseMetricsSettings(env.HERALD_METRICS, env.HERALD_METRICS_TOKEN),
     databaseUrl: parseDatabaseUrl(opts.databaseUrl ?? env.HERALD_DATABASE_URL),
     writeWorker: writeWorkerMode(env.HERALD_WRITE_WORKER),
+    backupsByDefault: opts.backupsByDefault === true,
   };
 }
 

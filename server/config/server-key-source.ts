@@ -67,4 +67,3 @@ export function decodeRawKey(text: string): Buffer | null {
   const key = Buffer.from(trimmed, 'base64');
   return key.length === 32 && key.toString('base64') === trimmed ? key : null;
 }
-

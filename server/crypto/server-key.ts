@@ -9,7 +9,6 @@ import {
   type ServerKeySource,
 } from '../config/server-key-source';
 
-
 export const KEY_FILE = 'secret.key';
 
 export interface ServerKey {

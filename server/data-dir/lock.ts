@@ -101,6 +101,23 @@ export function acquireDataDirLock(dataDir: string, options: LockOptions = {}): 
   return { file, release };
 }
 
+/**
+ * The pid of a live Herald holding the data folder, or null: for tools that must not touch a
+ * folder in use (restore). A lock whose process is gone, or that was written before the last
+ * boot, holds nothing.
+ */
+export function runningHeraldPid(dataDir: string, options: LockOptions = {}): number | null {
+  const file = join(dataDir, LOCK_FILE);
+  const content = readLock(file);
+  if (content === null) return null;
+  const pid = parsePid(content);
+  if (pid === null) return null;
+  const now = options.now ?? Date.now;
+  const uptimeSeconds = options.uptimeSeconds ?? uptime;
+  if (isWrittenBeforeBoot(file, now(), uptimeSeconds())) return null;
+  return isLive(pid, file) ? pid : null;
+}
+
 function isWrittenBeforeBoot(file: string, nowMs: number, uptimeSeconds: number): boolean {
   try {
     return writtenBeforeBoot(statSync(file).mtimeMs, nowMs, uptimeSeconds);

@@ -81,4 +81,3 @@ export function afterFailure(
     over < 0 ? 0 : now + Math.min(policy.baseDelayMs * 2 ** over, policy.maxDelayMs);
   return { failures, lastFailureAt: now, notBefore };
 }
-

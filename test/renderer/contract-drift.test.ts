@@ -9,6 +9,7 @@ import {
   type Task,
 } from '../../contract';
 import { auditApi } from '../../renderer/src/api/audit-api';
+import { backupApi } from '../../renderer/src/api/backup-api';
 import { channelsApi } from '../../renderer/src/api/channels-api';
 import { call, type PathOf } from '../../renderer/src/api/http-client';
 import { importApi } from '../../renderer/src/api/import-api';
@@ -36,6 +37,7 @@ type Tasks = typeof consoleRoutes.tasks;
 
 const API_MODULES = {
   auditApi,
+  backupApi,
   channelsApi,
   importApi,
   instancesApi,
@@ -53,6 +55,7 @@ const API_MODULES = {
 
 /** Routes the console has no api function for, and why. */
 const NOT_CALLED: Record<string, string> = {
+  'GET /api/console/backup': 'a download the browser follows as a link (BackupCard), not fetch',
   'GET /api/console/desktop-login': 'the desktop window opens it as a page',
   'GET /api/console/events': 'an EventSource (api/events.ts), not fetch',
   'GET /api/console/me': 'GET /status answers the user too',

@@ -639,6 +639,27 @@ const en = {
     failed: 'The message could not be loaded: {error}',
     sharedBy: 'Shared from Herald',
   },
+  backup: {
+    title: 'Backup',
+    downloadHelp:
+      'A backup of everything Herald holds (channels, templates, tokens, history), made now and downloaded as one file. Restore it with npm run restore.',
+    download: 'Download a backup',
+    withoutKey: 'Leave the server key out',
+    withKeyHelp:
+      'The file holds the server key, so it restores on another machine: keep it as safe as Herald itself.',
+    withoutKeyHelp:
+      'Without the key (an off-site copy): restoring it needs HERALD_SECRET_KEY set to this Herald’s key.',
+    scheduled: 'Scheduled backups',
+    everyHours: 'Every (hours; 24 = daily)',
+    keep: 'Keep the newest',
+    folder: 'Folder on the server (empty: the data folder’s backups/)',
+    includeKey: 'Put the server key in each backup',
+    last: 'Last scheduled backup: {time}',
+    none: 'No scheduled backup yet',
+    failed: 'The last scheduled backup failed: {error}',
+    postgres:
+      'Herald runs on PostgreSQL: back it up with pg_dump and keep the server key with it (docs/running-for-a-team.md, "Backup and restore").',
+  },
   history: {
     total: 'Total {n}',
     title: 'History and storage',

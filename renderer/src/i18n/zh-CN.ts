@@ -621,6 +621,26 @@ const zhCN: MessageSchema = {
     failed: '消息加载失败：{error}',
     sharedBy: '来自 Herald 的分享',
   },
+  backup: {
+    title: '备份',
+    downloadHelp:
+      'Herald 保存的一切（渠道、模板、令牌、历史）的备份，立即生成并作为一个文件下载。用 npm run restore 恢复。',
+    download: '下载备份',
+    withoutKey: '不包含服务器密钥',
+    withKeyHelp: '文件包含服务器密钥，可在另一台机器上恢复：请像保管 Herald 本身一样妥善保管。',
+    withoutKeyHelp:
+      '不含密钥（用于异地副本）：恢复时需要把 HERALD_SECRET_KEY 设为本 Herald 的密钥。',
+    scheduled: '定时备份',
+    everyHours: '间隔（小时；24 = 每天）',
+    keep: '保留最新的份数',
+    folder: '服务器上的文件夹（留空：数据文件夹下的 backups/）',
+    includeKey: '每份备份都包含服务器密钥',
+    last: '最近一次定时备份：{time}',
+    none: '还没有定时备份',
+    failed: '最近一次定时备份失败：{error}',
+    postgres:
+      'Herald 运行在 PostgreSQL 上：请用 pg_dump 备份，并把服务器密钥一并保存（docs/running-for-a-team.md，“Backup and restore”）。',
+  },
   history: {
     total: '共 {n} 条',
     title: '历史与存储',

@@ -15,6 +15,7 @@ import { routeAuditTable } from './audit/route-audit';
 import type { AuditLog } from '../../features/audit/audit-log';
 import type { AuditStates } from '../../features/audit/audit-states';
 import { createAuth, type AuthRouterDeps } from './auth/auth-router';
+import { createBackupRouter, type BackupRouterDeps } from './backup/backup-router';
 import { createChannelRouter } from './channels/channel-router';
 import type { ChannelService } from '../../features/channel-config/channel-service';
 import { createEventRouter, type EventRouterDeps } from './events/event-router';
@@ -90,6 +91,7 @@ export interface ConsoleRouterDeps {
   maintenance: MaintenanceRouterDeps;
   import: ImportRouterDeps;
   audit: { log: AuditLog; states: AuditStates };
+  backups: BackupRouterDeps;
 }
 
 export function createConsoleRouter(deps: ConsoleRouterDeps): Router {
@@ -123,5 +125,6 @@ export function createConsoleRouter(deps: ConsoleRouterDeps): Router {
   router.use(createMaintenanceRouter(deps.maintenance));
   router.use(createImportRouter(deps.import));
   router.use(createAuditRouter(deps.audit.log));
+  router.use(createBackupRouter(deps.backups));
   return router;
 }

@@ -112,6 +112,7 @@ export const ROUTE_ACCESS: AccessTable = {
   events: { stream: 'viewer' },
   import: { messageNest: 'admin' },
   audit: { list: 'admin' },
+  backup: { download: 'admin', schedule: 'admin', updateSchedule: 'admin' },
 };
 
 const RANK: Record<UserRole, number> = { viewer: 0, editor: 1, admin: 2 };

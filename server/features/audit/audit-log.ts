@@ -19,6 +19,14 @@ export interface AuditActor {
 /** Backups, restores and imports run from the command line record as this. */
 export const CLI_ACTOR: AuditActor = { userId: null, username: 'cli', ip: null, userAgent: null };
 
+/** Herald's own timed jobs (a scheduled backup) record as this. */
+export const SCHEDULE_ACTOR: AuditActor = {
+  userId: null,
+  username: 'schedule',
+  ip: null,
+  userAgent: null,
+};
+
 export interface AuditRecord {
   who: AuditActor;
   /** `channel.update`, `backup.create`… (docs/console-api.md "Audit log"). */

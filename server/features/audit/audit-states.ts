@@ -2,7 +2,16 @@ import { createHash } from 'node:crypto';
 
 import { adapterFor } from '../../channels/registry';
 import { SecretBox } from '../../crypto/secret-box';
-import { Channel, HostedMessage, Instance, Schedule, Task, Template, User } from '../../db/models';
+import {
+  Channel,
+  HostedMessage,
+  Instance,
+  Schedule,
+  Setting,
+  Task,
+  Template,
+  User,
+} from '../../db/models';
 import type { HeraldParts } from '../../parts';
 import { openSecrets } from '../channel-config/channel-secrets';
 import { maskProxy, openProxy } from '../channel-config/proxy-credentials';
@@ -161,6 +170,13 @@ export class AuditStates {
       fields: { username: u.username, role: u.role, disabled: u.disabled },
       secrets: { password: fingerprint(u.passwordHash), inviteLink: fingerprint(u.inviteHash) },
     };
+  }
+
+  /** The backup schedule as saved (nothing before its first save: the defaults apply). */
+  async backupSchedule(): Promise<AuditState> {
+    const row = await Setting.findByPk('backup-schedule');
+    const saved = (row?.value ?? {}) as Record<string, unknown>;
+    return { name: 'backup schedule', fields: { ...saved }, secrets: {} };
   }
 
   settings(): AuditState {

@@ -277,6 +277,8 @@ describe('the console API answers what the contract describes', () => {
     await call(consoleRoutes.settings.update, { body: { showRemoteImages: false } });
     await call(consoleRoutes.maintenance.info);
     await call(consoleRoutes.maintenance.prune);
+    await call(consoleRoutes.backup.schedule);
+    await call(consoleRoutes.backup.updateSchedule, { body: { keep: 5 } });
     await call(consoleRoutes.stats.get);
     await call(consoleRoutes.stats.get, { query: '?days=7' });
     // By now the changes above are in the audit log: a page of them, and one filtered.

@@ -87,7 +87,9 @@ describe.skipIf(process.platform === 'win32')('the installed herald launcher', (
 
     const other = await run(launcher, ['start'], { PATH: `${nodeDir}:/usr/bin:/bin` });
     expect(other.code).toBe(2);
-    expect(other.stderr).toContain('herald start, import-message-nest and migrate-to-postgres');
+    expect(other.stderr).toContain(
+      'herald start, import-message-nest, migrate-to-postgres, backup and restore',
+    );
   });
 
   it('says Node.js is needed, exit 127, when no node is on PATH', async () => {

@@ -65,10 +65,14 @@ describe('the production bundle behind npm start', () => {
     expect(help.stdout).toMatch(/^ {2}send {17}send one message/m);
     expect(help.stdout).toMatch(/^ {2}import-message-nest {2}import a Message Nest database/m);
     expect(help.stdout).toMatch(/^ {2}migrate-to-postgres {2}copy a stopped SQLite install/m);
+    expect(help.stdout).toMatch(/^ {2}backup {15}back up a data folder/m);
+    expect(help.stdout).toMatch(/^ {2}restore {14}fill a data folder from a backup/m);
     for (const [command, usage] of [
       ['start', 'Usage: herald [start]'],
       ['import-message-nest', 'Usage: herald import-message-nest <source>'],
       ['migrate-to-postgres', 'Usage: herald migrate-to-postgres <data folder>'],
+      ['backup', 'Usage: herald backup --out FILE'],
+      ['restore', 'Usage: herald restore FILE'],
     ]) {
       const sub = await runBin([command, '--help']);
       expect([sub.code, sub.stdout], command).toEqual([0, expect.stringContaining(usage)]);

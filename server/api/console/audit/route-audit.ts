@@ -191,5 +191,13 @@ export function routeAuditTable(states: AuditStates): RouteAuditTable {
       },
     },
     audit: { list: null },
+    // A download is recorded by its route (backup.create, with the file's name); a GET otherwise.
+    backup: {
+      download: null,
+      schedule: null,
+      updateSchedule: rule('backup.schedule-update', 'settings', 'none', () =>
+        states.backupSchedule(),
+      ),
+    },
   };
 }

@@ -1,0 +1,36 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+const TSX = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
+const BIN = join(ROOT, 'server', 'bin.ts');
+
+export interface BinResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs `herald <args>` from the sources as its own process (`npm run backup -- …` is
+ * `tsx server/bin.ts backup …`), with the key variables cleared unless `env` sets them.
+ */
+export function runBin(args: string[], env: Record<string, string> = {}): Promise<BinResult> {
+  const base = { ...process.env };
+  for (const name of ['HERALD_SECRET_KEY', 'HERALD_SECRET_KEY_FILE', 'HERALD_DATABASE_URL']) {
+    delete base[name];
+  }
+  delete base.HERALD_DATA_DIR;
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [TSX, BIN, ...args], {
+      cwd: ROOT,
+      env: { ...base, ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, stdout, stderr }));
+  });
+}

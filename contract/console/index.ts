@@ -12,6 +12,7 @@ import { settingsRoutes } from './settings';
 import { statsRoutes } from './stats';
 import { taskRoutes } from './tasks';
 import { templateRoutes } from './templates';
+import { twoFactorRoutes } from './two-factor';
 import { userRoutes } from './users';
 
 /**
@@ -21,6 +22,7 @@ import { userRoutes } from './users';
 export const consoleRoutes = {
   auth: authRoutes,
   account: accountRoutes,
+  twoFactor: twoFactorRoutes,
   users: userRoutes,
   channels: channelRoutes,
   tasks: taskRoutes,
@@ -50,4 +52,5 @@ export * from './settings';
 export * from './stats';
 export * from './tasks';
 export * from './templates';
+export * from './two-factor';
 export * from './users';

@@ -12,6 +12,7 @@ import * as leaseToken from './migrations/2026-11-25-0800-delivery-lease-token';
 import * as priorityAndDedup from './migrations/2026-11-26-1000-priority-and-dedup';
 import * as templateHookSecret from './migrations/2026-11-26-1100-template-hook-secret';
 import * as usersAndRoles from './migrations/2026-11-27-1000-users-and-roles';
+import * as twoFactor from './migrations/2026-11-27-1300-two-factor';
 
 interface MigrationModule {
   up(params: { context: QueryInterface }): Promise<void>;
@@ -34,6 +35,7 @@ const migrations: Array<[string, MigrationModule]> = [
   ['2026-11-26-1000-priority-and-dedup', priorityAndDedup],
   ['2026-11-26-1100-template-hook-secret', templateHookSecret],
   ['2026-11-27-1000-users-and-roles', usersAndRoles],
+  ['2026-11-27-1300-two-factor', twoFactor],
 ];
 
 /** The names this code knows, in order: a database that lacks one is behind the code. */

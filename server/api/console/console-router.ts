@@ -8,6 +8,7 @@ import {
   createInviteRouter,
   type AccountRouterDeps,
 } from './account/account-router';
+import { createTwoFactorRouter } from './account/two-factor-router';
 import { createAuth, type AuthRouterDeps } from './auth/auth-router';
 import { createChannelRouter } from './channels/channel-router';
 import type { ChannelService } from '../../features/channel-config/channel-service';
@@ -100,6 +101,7 @@ export function createConsoleRouter(deps: ConsoleRouterDeps): Router {
   router.use(createInviteRouter(deps.account, auth));
   router.use(auth.guarded);
   router.use(createAccountRouter(deps.account, auth, streams));
+  router.use(createTwoFactorRouter(deps.auth.twoFactor, deps.auth.auth, auth));
   router.use(createUserRouter(deps.account.users, deps.account.sessions, streams));
   router.use(createChannelRouter(deps.channels));
   router.use(createTaskRouter(deps.tasks, deps.instances));

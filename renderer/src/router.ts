@@ -10,7 +10,7 @@ import { onUnauthorized } from './api/http-client';
 import { previewKeyOfHash } from './api/public-api';
 import { useSessionStore } from './stores/session-store';
 
-/** The console's pages; every page except sign-in and share-link previews needs a session. */
+/** The console's pages; every page except sign-in, invites and share-link previews needs a session. */
 export const routes: RouteRecordRaw[] = [
   {
     // A shared hosted message, for anyone with the link: no console around it, no session.
@@ -24,6 +24,13 @@ export const routes: RouteRecordRaw[] = [
     name: 'sign-in',
     component: () => import('./pages/SignInPage.vue'),
     meta: { public: true },
+  },
+  {
+    // An invite link: whoever opens it sets the account's password, signed in or not.
+    path: '/invite',
+    name: 'invite',
+    component: () => import('./pages/InvitePage.vue'),
+    meta: { anonymous: true },
   },
   {
     path: '/',
@@ -51,6 +58,7 @@ export const routes: RouteRecordRaw[] = [
         component: () => import('./pages/MessagesPage.vue'),
       },
       { path: 'settings', name: 'settings', component: () => import('./pages/SettingsPage.vue') },
+      { path: 'account', name: 'account', component: () => import('./pages/AccountPage.vue') },
     ],
   },
   { path: '/:pathMatch(.*)*', redirect: '/' },
@@ -80,6 +88,9 @@ export function createAppRouter(history: RouterHistory = createWebHistory('/')):
     if (!session.signedIn) {
       return { name: 'sign-in', query: to.fullPath === '/' ? {} : { redirect: to.fullPath } };
     }
+    // The administrator requires two-factor: until it is set up, the server answers nothing
+    // else, so the Account page is the only one that works.
+    if (session.mustEnrol && to.name !== 'account') return { name: 'account' };
     return true;
   });
 

@@ -8,6 +8,7 @@ import {
   type RouteSpec,
   type Task,
 } from '../../contract';
+import { accountApi } from '../../renderer/src/api/account-api';
 import { channelsApi } from '../../renderer/src/api/channels-api';
 import { call, type PathOf } from '../../renderer/src/api/http-client';
 import { importApi } from '../../renderer/src/api/import-api';
@@ -33,6 +34,7 @@ import { installFakeApi } from './helpers/fake-api';
 type Tasks = typeof consoleRoutes.tasks;
 
 const API_MODULES = {
+  accountApi,
   channelsApi,
   importApi,
   instancesApi,
@@ -51,9 +53,9 @@ const API_MODULES = {
 const NOT_CALLED: Record<string, string> = {
   'GET /api/console/desktop-login': 'the desktop window opens it as a page',
   'GET /api/console/events': 'an EventSource (api/events.ts), not fetch',
-  'GET /api/console/me': 'GET /status answers the user too',
   'GET /api/console/messages/unread-count': 'the message list answers unreadCount too',
   'PATCH /api/console/templates/{id}': 'the console saves with PUT',
+  'POST /api/console/password': 'the Account page changes it with POST /account/password',
   'POST /api/public/token-kind':
     'for `herald send` (cli/), which tells task from template tokens with it',
 };

@@ -3,6 +3,7 @@ import { computed, ref } from 'vue';
 
 import type { Status, User } from '@contract';
 
+import { accountApi } from '../api/account-api';
 import { sessionApi } from '../api/session-api';
 
 /** Who is signed in, and whether Herald still needs its first-run setup. */
@@ -15,6 +16,8 @@ export const useSessionStore = defineStore('session', () => {
   const signedIn = computed(() => user.value !== null);
   const setupRequired = computed(() => status.value?.setupRequired === true);
   const version = computed(() => status.value?.version ?? '');
+  /** The administrator requires two-factor and this account has none yet: Account only. */
+  const mustEnrol = computed(() => user.value?.twoFactor === 'required');
 
   async function loadStatus(): Promise<Status> {
     status.value = await sessionApi.status();
@@ -31,8 +34,19 @@ export const useSessionStore = defineStore('session', () => {
     }
   }
 
-  async function login(username: string, password: string): Promise<void> {
-    user.value = (await sessionApi.login(username, password)).user;
+  /** `code`: with two-factor on, the app's code or a recovery code (asked for after a 401). */
+  async function login(username: string, password: string, code?: string): Promise<void> {
+    user.value = (await sessionApi.login(username, password, code)).user;
+  }
+
+  /** Sets the password from an invite link, which signs in. */
+  async function acceptInvite(token: string, password: string): Promise<void> {
+    user.value = (await accountApi.acceptInvite(token, password)).user;
+  }
+
+  /** Reads the signed-in user again (after two-factor changed). */
+  async function refreshUser(): Promise<void> {
+    user.value = (await sessionApi.me()).user;
   }
 
   async function setup(username: string, password: string, setupCode: string): Promise<void> {
@@ -48,8 +62,8 @@ export const useSessionStore = defineStore('session', () => {
     }
   }
 
-  async function changePassword(currentPassword: string, newPassword: string): Promise<void> {
-    await sessionApi.changePassword(currentPassword, newPassword);
+  async function changePassword(current: string, next: string): Promise<void> {
+    await accountApi.changePassword(current, next);
   }
 
   /** Forgets the user locally after the server said the session is gone (401). */
@@ -64,9 +78,12 @@ export const useSessionStore = defineStore('session', () => {
     signedIn,
     setupRequired,
     version,
+    mustEnrol,
     loadStatus,
     restore,
     login,
+    acceptInvite,
+    refreshUser,
     setup,
     logout,
     changePassword,

@@ -4,7 +4,18 @@ import { computed, ref } from 'vue';
 import type { Status, User } from '@contract';
 
 import { accountApi } from '../api/account-api';
+import { ApiError } from '../api/http-client';
 import { sessionApi } from '../api/session-api';
+
+/** Whether a refused sign-in is the server asking for the second factor (401, `twoFactorRequired`). */
+export function asksForSecondFactor(err: unknown): boolean {
+  return (
+    err instanceof ApiError &&
+    typeof err.data === 'object' &&
+    err.data !== null &&
+    (err.data as { twoFactorRequired?: unknown }).twoFactorRequired === true
+  );
+}
 
 /** Who is signed in, and whether Herald still needs its first-run setup. */
 export const useSessionStore = defineStore('session', () => {

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import type { SessionInfo, TwoFactorStatus, User } from '../../contract';
+import type { SessionInfo, Settings, TwoFactorStatus, User } from '../../contract';
+import SecuritySettingsCard from '../../renderer/src/components/settings/SecuritySettingsCard.vue';
 import AccountPage from '../../renderer/src/pages/AccountPage.vue';
 import { useSessionStore } from '../../renderer/src/stores/session-store';
 import { fail, installFakeApi, ok, type FakeHandler } from './helpers/fake-api';
@@ -239,5 +240,33 @@ describe('the requirement routes to Account', () => {
     useSessionStore(ctx.pinia).user = user('on');
     await ctx.router.push('/settings');
     expect(ctx.router.currentRoute.value.name).toBe('settings');
+  });
+});
+
+describe('Settings → Security', () => {
+  it('turns the requirement on, and sends an administrator without two-factor to Account', async () => {
+    let required = false;
+    const api = installFakeApi({
+      'GET /settings': () => ok({ requireTwoFactor: required, about: {} }),
+      'PUT /settings': (req) => {
+        required = (req.body as { requireTwoFactor: boolean }).requireTwoFactor;
+        return ok({ requireTwoFactor: required, about: {} });
+      },
+      'GET /me': () => ok({ user: { ...user('off'), role: 'admin', twoFactor: 'required' } }),
+    });
+    const ctx = createContext('en');
+    useSessionStore(ctx.pinia).user = { ...user('off'), role: 'admin' };
+    await ctx.router.push('/settings');
+    const { wrapper } = mountWithApp(
+      SecuritySettingsCard,
+      { props: { settings: { requireTwoFactor: false } as unknown as Settings } },
+      ctx,
+    );
+    await wrapper.get('[data-testid="settings-require-two-factor"]').trigger('click');
+    await settle(10);
+    expect(api.calls.find((c) => c.method === 'PUT')?.body).toEqual({ requireTwoFactor: true });
+    await vi.waitFor(() => expect(ctx.router.currentRoute.value.name).toBe('account'), {
+      timeout: 10_000,
+    });
   });
 });

@@ -3,6 +3,7 @@ import type { Express } from 'express';
 import { AuthService } from './features/auth/auth-service';
 import { SessionList } from './features/auth/session-list';
 import { SetupCode } from './features/auth/setup-code';
+import { TwoFactorService } from './features/auth/two-factor-service';
 import { UserService } from './features/auth/user-service';
 import { ChannelService } from './features/channel-config/channel-service';
 import { InstanceService } from './features/targets/instance-service';
@@ -278,7 +279,7 @@ async function composeParts(
     ? onConfigChange(() => events.emit('configuration', { what: 'sources' }))
     : () => {};
 
-  const auth = new AuthService({ writeLock, clock });
+  const auth = new AuthService({ writeLock, clock, settings });
   const { user, password } = config.admin;
   if (await auth.ensureAdminFromEnv(user, password)) {
     log.info(`created administrator "${user}" from HERALD_ADMIN_USER`);
@@ -361,6 +362,7 @@ function composeApp(
     console: {
       auth: {
         auth,
+        twoFactor: new TwoFactorService({ writeLock, clock, settings, secrets: parts.secrets }),
         throttle: shared?.loginThrottle,
         clock,
         version: parts.version,

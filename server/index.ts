@@ -127,7 +127,7 @@ async function openServer(config: HeraldConfig, lock: DataDirLock): Promise<Hera
     listenUrl,
     events,
   });
-  const desktopAuth = new AuthService({ writeLock, clock });
+  const desktopAuth = new AuthService({ writeLock, clock, settings });
   let closing: Promise<void> | null = null;
   const close = () => {
     closing ??= (async () => {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 import { CONSOLE_BASE, nothing } from '../common';
 import { route } from '../route';
+import { userSchema } from './auth';
 import {
   newPasswordSchema,
   revokedSchema,
@@ -65,13 +66,7 @@ export const accountRoutes = {
     summary: 'Set your password from an invite link; signs in (the link then stops working)',
     public: true,
     body: acceptInviteBody,
-    response: z.strictObject({
-      user: z.strictObject({
-        id: z.number().int().positive(),
-        username: z.string(),
-        role: userRoleSchema,
-      }),
-    }),
+    response: z.strictObject({ user: userSchema }),
     refusals: { 404: 'the link is unknown, used or expired' },
   }),
 };

@@ -2,12 +2,19 @@ import { z } from 'zod';
 
 import { CONSOLE_BASE, named, nothing } from '../common';
 import { route } from '../route';
+import { oneTimeCodeSchema, twoFactorStateSchema } from './two-factor';
 import { newPasswordSchema, userRoleSchema } from './users';
 
 /** The signed-in person. */
 export const userSchema = named(
   'User',
-  z.strictObject({ id: z.number().int().positive(), username: z.string(), role: userRoleSchema }),
+  z.strictObject({
+    id: z.number().int().positive(),
+    username: z.string(),
+    role: userRoleSchema,
+    /** `required`: the administrator requires a second factor and this account has none yet. */
+    twoFactor: twoFactorStateSchema,
+  }),
 );
 export type User = z.infer<typeof userSchema>;
 
@@ -20,7 +27,11 @@ const credentials = z
 
 const newPassword = newPasswordSchema;
 
-export const loginBody = credentials;
+/** With two-factor on, `code` is a 6-digit code from the app or a recovery code. */
+export const loginBody = credentials.extend({ code: oneTimeCodeSchema.optional() });
+
+/** The 401's data when the password was right and a second factor is needed (or was wrong). */
+export const twoFactorRequiredSchema = z.strictObject({ twoFactorRequired: z.literal(true) });
 /** The first administrator; `setupCode` is checked (403) before the other fields. */
 export const setupBody = credentials.extend({ password: newPassword, setupCode: z.string() });
 export const passwordBody = z
@@ -64,6 +75,9 @@ export const authRoutes = {
     public: true,
     body: loginBody,
     response: signedIn,
+    refusals: {
+      401: 'wrong username or password; or, `code: …` with data `{twoFactorRequired: true}`, the code is missing or wrong',
+    },
   }),
   desktopLogin: route({
     method: 'get',

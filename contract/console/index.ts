@@ -14,6 +14,7 @@ import { settingsRoutes } from './settings';
 import { statsRoutes } from './stats';
 import { taskRoutes } from './tasks';
 import { templateRoutes } from './templates';
+import { twoFactorRoutes } from './two-factor';
 import { userRoutes } from './users';
 
 /**
@@ -23,6 +24,7 @@ import { userRoutes } from './users';
 export const consoleRoutes = {
   auth: authRoutes,
   account: accountRoutes,
+  twoFactor: twoFactorRoutes,
   users: userRoutes,
   channels: channelRoutes,
   tasks: taskRoutes,
@@ -56,4 +58,5 @@ export * from './settings';
 export * from './stats';
 export * from './tasks';
 export * from './templates';
+export * from './two-factor';
 export * from './users';

@@ -82,6 +82,11 @@ export const settingsFields = {
     .strict(),
   /** The reader loads remote images in hosted messages without asking (they tell the sender when a message was read). */
   showRemoteImages: z.boolean(),
+  /**
+   * Every account must sign in with a second factor: one without it can reach only what it
+   * needs to set one up (docs/running-for-a-team.md "Requiring two-factor").
+   */
+  requireTwoFactor: z.boolean(),
 };
 
 /** A partial update; retry and retention fields may be given one at a time. */
@@ -125,6 +130,7 @@ export const settingsSchema = named(
     publicBaseUrl: z.string(),
     sendApi: z.strictObject({ httpStatus: z.enum(SEND_API_HTTP_STATUSES) }),
     showRemoteImages: z.boolean(),
+    requireTwoFactor: z.boolean(),
     about: aboutSchema,
   }),
 );

@@ -39,6 +39,8 @@ export const userAccountSchema = named(
     /** Invited and the password not set yet; `inviteExpiresAt` says until when the link works. */
     invited: z.boolean(),
     inviteExpiresAt: timestampSchema.nullable(),
+    /** Two-factor sign-in is on. */
+    twoFactor: z.boolean(),
     createdAt: timestampSchema,
   }),
 );
@@ -61,6 +63,8 @@ export const updateUserBody = z
     password: newPasswordSchema.optional(),
     /** A disabled account cannot sign in, and its sessions end. */
     disabled: z.boolean({ error: 'must be true or false' }).optional(),
+    /** Turns the account's two-factor off (a lost phone); its sessions are signed out. */
+    resetTwoFactor: z.literal(true, { error: 'must be true' }).optional(),
   })
   .strict();
 
@@ -117,7 +121,8 @@ export const userRoutes = {
   update: route({
     method: 'patch',
     path: `${CONSOLE_BASE}/users/{id}`,
-    summary: 'Rename, change the role, set the password, or disable/enable an account',
+    summary:
+      'Rename, change the role, set the password, disable/enable an account, or reset its two-factor',
     params: idParams,
     body: updateUserBody,
     response: userAccountSchema,

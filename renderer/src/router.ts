@@ -11,7 +11,7 @@ import { previewKeyOfHash } from './api/public-api';
 import { PAGE_ROLES } from './lib/roles';
 import { useSessionStore } from './stores/session-store';
 
-/** The console's pages; every page except sign-in and share-link previews needs a session. */
+/** The console's pages; every page except sign-in, invites and share-link previews needs a session. */
 export const routes: RouteRecordRaw[] = [
   {
     // A shared hosted message, for anyone with the link: no console around it, no session.
@@ -25,6 +25,13 @@ export const routes: RouteRecordRaw[] = [
     name: 'sign-in',
     component: () => import('./pages/SignInPage.vue'),
     meta: { public: true },
+  },
+  {
+    // An invite link: whoever opens it sets the account's password, signed in or not.
+    path: '/invite',
+    name: 'invite',
+    component: () => import('./pages/InvitePage.vue'),
+    meta: { anonymous: true },
   },
   {
     path: '/',
@@ -54,6 +61,7 @@ export const routes: RouteRecordRaw[] = [
       { path: 'settings', name: 'settings', component: () => import('./pages/SettingsPage.vue') },
       { path: 'users', name: 'users', component: () => import('./pages/UsersPage.vue') },
       { path: 'audit', name: 'audit', component: () => import('./pages/AuditPage.vue') },
+      { path: 'account', name: 'account', component: () => import('./pages/AccountPage.vue') },
     ],
   },
   { path: '/:pathMatch(.*)*', redirect: '/' },
@@ -83,6 +91,9 @@ export function createAppRouter(history: RouterHistory = createWebHistory('/')):
     if (!session.signedIn) {
       return { name: 'sign-in', query: to.fullPath === '/' ? {} : { redirect: to.fullPath } };
     }
+    // The administrator requires two-factor: until it is set up, the server answers nothing
+    // else, so the Account page is the only one that works.
+    if (session.mustEnrol && to.name !== 'account') return { name: 'account' };
     // A page the role cannot use (a bookmark, an old link) falls back to the dashboard.
     const need = PAGE_ROLES[String(to.name ?? '')];
     if (need && !session.can(need) && to.name !== 'dashboard') return { name: 'dashboard' };

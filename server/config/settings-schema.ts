@@ -34,6 +34,7 @@ export const settingsSchema = z.object({
   publicBaseUrl: settingsFields.publicBaseUrl.default(''),
   sendApi: settingsFields.sendApi.default({ httpStatus: 'code' }),
   showRemoteImages: settingsFields.showRemoteImages.default(false),
+  requireTwoFactor: settingsFields.requireTwoFactor.default(false),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 

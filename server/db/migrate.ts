@@ -14,6 +14,7 @@ import * as templateHookSecret from './migrations/2026-11-26-1100-template-hook-
 import * as usersAndRoles from './migrations/2026-11-27-1000-users-and-roles';
 import * as perPersonReads from './migrations/2026-11-27-1100-per-person-reads';
 import * as auditLog from './migrations/2026-11-27-1200-audit-log';
+import * as twoFactor from './migrations/2026-11-27-1300-two-factor';
 
 interface MigrationModule {
   up(params: { context: QueryInterface }): Promise<void>;
@@ -38,6 +39,7 @@ const migrations: Array<[string, MigrationModule]> = [
   ['2026-11-27-1000-users-and-roles', usersAndRoles],
   ['2026-11-27-1100-per-person-reads', perPersonReads],
   ['2026-11-27-1200-audit-log', auditLog],
+  ['2026-11-27-1300-two-factor', twoFactor],
 ];
 
 /** The names this code knows, in order: a database that lacks one is behind the code. */

@@ -10,6 +10,7 @@ import {
 } from '../../contract';
 import { auditApi } from '../../renderer/src/api/audit-api';
 import { backupApi } from '../../renderer/src/api/backup-api';
+import { accountApi } from '../../renderer/src/api/account-api';
 import { channelsApi } from '../../renderer/src/api/channels-api';
 import { call, type PathOf } from '../../renderer/src/api/http-client';
 import { importApi } from '../../renderer/src/api/import-api';
@@ -38,6 +39,7 @@ type Tasks = typeof consoleRoutes.tasks;
 const API_MODULES = {
   auditApi,
   backupApi,
+  accountApi,
   channelsApi,
   importApi,
   instancesApi,
@@ -58,16 +60,9 @@ const NOT_CALLED: Record<string, string> = {
   'GET /api/console/backup': 'a download the browser follows as a link (BackupCard), not fetch',
   'GET /api/console/desktop-login': 'the desktop window opens it as a page',
   'GET /api/console/events': 'an EventSource (api/events.ts), not fetch',
-  'GET /api/console/me': 'GET /status answers the user too',
   'GET /api/console/messages/unread-count': 'the message list answers unreadCount too',
   'PATCH /api/console/templates/{id}': 'the console saves with PUT',
-  // Until the Account and Invite pages land (issue 25, in progress on the totp branch).
-  'DELETE /api/console/account/sessions': 'the Account page is not built yet',
-  'DELETE /api/console/account/sessions/{id}': 'the Account page is not built yet',
-  'GET /api/console/account/sessions': 'the Account page is not built yet',
-  'POST /api/console/account/password': 'the Account page is not built yet',
-  'GET /api/console/invite': 'the Invite page is not built yet',
-  'POST /api/console/invite': 'the Invite page is not built yet',
+  'POST /api/console/password': 'the Account page changes it with POST /account/password',
   'POST /api/public/token-kind':
     'for `herald send` (cli/), which tells task from template tokens with it',
 };

@@ -76,7 +76,7 @@ describe('desktop bridge in the desktop window', () => {
   it('a notification click routes to that message in the reader', async () => {
     const { openListeners, desktop } = installFakeDesktop();
     const { router, pinia } = createContext();
-    useSessionStore(pinia).user = { id: 1, username: 'admin', role: 'admin' };
+    useSessionStore(pinia).user = { id: 1, username: 'admin', role: 'admin', twoFactor: 'off' };
     await router.push('/logs');
 
     expect(desktopBridge()).toBe(desktop);

@@ -20,6 +20,8 @@ export class ApiError extends Error {
   constructor(
     readonly code: number,
     readonly msg: string,
+    /** The envelope's data with the refusal, when the server sent some (sign-in's `twoFactorRequired`). */
+    readonly data: unknown = null,
   ) {
     super(msg);
     this.name = 'ApiError';
@@ -120,13 +122,13 @@ export async function request<T>(
   const code = envelope ? envelope.code : res.status;
   if (code === 401 || res.status === 401) {
     if (options.redirectOn401 !== false) unauthorizedHandler?.();
-    throw new ApiError(401, envelope?.msg || 'Unauthorized');
+    throw new ApiError(401, envelope?.msg || 'Unauthorized', envelope?.data ?? null);
   }
   if (!envelope) {
     throw new ApiError(res.status || 0, `HTTP ${res.status} ${res.statusText}`.trim());
   }
   if (code !== 200 || !res.ok) {
-    throw new ApiError(code === 200 ? res.status : code, envelope.msg);
+    throw new ApiError(code === 200 ? res.status : code, envelope.msg, envelope.data ?? null);
   }
   return envelope.data as T;
 }

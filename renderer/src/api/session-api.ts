@@ -12,12 +12,11 @@ export const sessionApi = {
       body: { username, password, setupCode },
       redirectOn401: false,
     }),
-  login: (username: string, password: string) =>
+  login: (username: string, password: string, code?: string) =>
     call<Routes['login']>('POST', '/login', {
-      body: { username, password },
+      body: { username, password, ...(code ? { code } : {}) },
       redirectOn401: false,
     }),
   logout: () => call<Routes['logout']>('POST', '/logout', { redirectOn401: false }),
-  changePassword: (currentPassword: string, newPassword: string) =>
-    call<Routes['password']>('POST', '/password', { body: { currentPassword, newPassword } }),
+  me: () => call<Routes['me']>('GET', '/me'),
 };

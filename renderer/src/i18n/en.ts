@@ -42,6 +42,7 @@ const en = {
     settings: 'Settings',
     users: 'Users',
     audit: 'Audit log',
+    account: 'Account',
   },
   users: {
     create: 'New account',
@@ -84,10 +85,6 @@ const en = {
     revoked: 'Signed out',
     deleteTitle: 'Delete account',
     deleteConfirm: 'Delete the account {name}? Their sessions end; the logs keep what they did.',
-  },
-  account: {
-    where: 'Where',
-    lastSeen: 'Last seen',
   },
   audit: {
     empty: 'Nothing recorded yet: every change in the console, sign-in and backup appears here.',
@@ -132,6 +129,12 @@ const en = {
     setupCodeHint:
       'Herald printed this one-time code in its terminal (or log) when it started; the desktop app fills it in for you.',
     setupCodeRequired: 'Enter the setup code Herald printed',
+    codeTitle: 'Two-factor sign-in',
+    code: 'Code',
+    codeHint:
+      'Enter the 6-digit code your authenticator app shows for Herald, or one of your recovery codes.',
+    codeRequired: 'Enter the code',
+    back: 'Back',
   },
   status: {
     pending: 'Pending',
@@ -631,6 +634,10 @@ const en = {
     showRemoteImages: 'Always show remote images',
     showRemoteImagesHelp:
       'Off: images in hosted messages that load from other servers stay hidden until you press "Show images" on a message, so senders cannot see when and from where you read it.',
+    security: 'Security',
+    requireTwoFactor: 'Require two-factor sign-in for everyone',
+    requireTwoFactorHelp:
+      'Anyone without it (you included) can only set it up under Account until they do. Set up yours first.',
   },
   preview: {
     notFound:
@@ -721,6 +728,55 @@ const en = {
     noLanUrls: 'No network address found',
     dataDir: 'Data folder',
     revealDataFolder: 'Show in folder',
+  },
+  account: {
+    where: 'Where',
+    mustEnrol:
+      'Your administrator requires two-factor sign-in. Set it up below; the rest of the console opens once it is on.',
+    sessions: 'Your sessions',
+    sessionsHelp: 'Every browser and window signed in as you.',
+    current: 'This session',
+    ip: 'Address',
+    userAgent: 'Browser',
+    lastSeen: 'Last seen',
+    signOutSession: 'Sign out',
+    signOutOthers: 'Sign out all other sessions',
+    confirmSignOutOthers: 'Sign out every other browser and window signed in as you?',
+    signedOut: 'Signed out {n} session(s)',
+    twoFactor: 'Two-factor sign-in',
+    twoFactorOff:
+      'Off. With it on, signing in also asks for a code from an authenticator app on your phone.',
+    twoFactorOn: 'On. Recovery codes left: {n}.',
+    twoFactorRequired: 'Required by your administrator',
+    setUp: 'Set up two-factor',
+    setupHelp:
+      'Add Herald to your authenticator app (Google Authenticator, Microsoft Authenticator, 1Password, Aegis…): open the setup link on your phone, or type the key by hand.',
+    setupLink: 'Setup link',
+    secretKey: 'Key',
+    confirmCode: 'Code from the app',
+    confirmCodeHelp: 'Enter the 6-digit code the app now shows for Herald.',
+    turnOn: 'Turn on',
+    turnedOn: 'Two-factor sign-in is on',
+    recoveryTitle: 'Your recovery codes',
+    recoveryHelp:
+      'If you lose your phone, each of these signs in once instead of a code. Keep them somewhere safe: Herald shows them only now.',
+    copyCodes: 'Copy the codes',
+    savedCodes: 'I have saved them',
+    newCodes: 'New recovery codes',
+    newCodesHelp:
+      'Enter a code from the app (or a recovery code); the old recovery codes stop working.',
+    turnOff: 'Turn off',
+    turnOffHelp: 'Enter your password to turn two-factor sign-in off.',
+    turnedOff: 'Two-factor sign-in is off',
+    stays: 'Your administrator requires two-factor sign-in, so it stays on.',
+  },
+  invite: {
+    title: 'Set your password',
+    forUser: 'You were invited to Herald as {username} ({role}). Choose a password to sign in.',
+    expired:
+      'This invite link is unknown, was already used, or has expired. Ask an administrator for a new one.',
+    submit: 'Set password and sign in',
+    toSignIn: 'Go to sign-in',
   },
 };
 

@@ -3,8 +3,20 @@ import { computed, ref } from 'vue';
 
 import type { Status, User, UserRole } from '@contract';
 
+import { accountApi } from '../api/account-api';
+import { ApiError } from '../api/http-client';
 import { sessionApi } from '../api/session-api';
 import { roleAtLeast } from '../lib/roles';
+
+/** Whether a refused sign-in is the server asking for the second factor (401, `twoFactorRequired`). */
+export function asksForSecondFactor(err: unknown): boolean {
+  return (
+    err instanceof ApiError &&
+    typeof err.data === 'object' &&
+    err.data !== null &&
+    (err.data as { twoFactorRequired?: unknown }).twoFactorRequired === true
+  );
+}
 
 /** Who is signed in, and whether Herald still needs its first-run setup. */
 export const useSessionStore = defineStore('session', () => {
@@ -19,6 +31,8 @@ export const useSessionStore = defineStore('session', () => {
   const role = computed(() => user.value?.role);
   /** Whether the signed-in person's role reaches `need` (the console hides the rest). */
   const can = (need: UserRole) => roleAtLeast(user.value?.role, need);
+  /** The administrator requires two-factor and this account has none yet: Account only. */
+  const mustEnrol = computed(() => user.value?.twoFactor === 'required');
 
   async function loadStatus(): Promise<Status> {
     status.value = await sessionApi.status();
@@ -35,8 +49,19 @@ export const useSessionStore = defineStore('session', () => {
     }
   }
 
-  async function login(username: string, password: string): Promise<void> {
-    user.value = (await sessionApi.login(username, password)).user;
+  /** `code`: with two-factor on, the app's code or a recovery code (asked for after a 401). */
+  async function login(username: string, password: string, code?: string): Promise<void> {
+    user.value = (await sessionApi.login(username, password, code)).user;
+  }
+
+  /** Sets the password from an invite link, which signs in. */
+  async function acceptInvite(token: string, password: string): Promise<void> {
+    user.value = (await accountApi.acceptInvite(token, password)).user;
+  }
+
+  /** Reads the signed-in user again (after two-factor changed). */
+  async function refreshUser(): Promise<void> {
+    user.value = (await sessionApi.me()).user;
   }
 
   async function setup(username: string, password: string, setupCode: string): Promise<void> {
@@ -52,8 +77,8 @@ export const useSessionStore = defineStore('session', () => {
     }
   }
 
-  async function changePassword(currentPassword: string, newPassword: string): Promise<void> {
-    await sessionApi.changePassword(currentPassword, newPassword);
+  async function changePassword(current: string, next: string): Promise<void> {
+    await accountApi.changePassword(current, next);
   }
 
   /** Forgets the user locally after the server said the session is gone (401). */
@@ -70,9 +95,12 @@ export const useSessionStore = defineStore('session', () => {
     signedIn,
     setupRequired,
     version,
+    mustEnrol,
     loadStatus,
     restore,
     login,
+    acceptInvite,
+    refreshUser,
     setup,
     logout,
     changePassword,

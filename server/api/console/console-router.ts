@@ -14,6 +14,7 @@ import { createAuditRouter } from './audit/audit-router';
 import { routeAuditTable } from './audit/route-audit';
 import type { AuditLog } from '../../features/audit/audit-log';
 import type { AuditStates } from '../../features/audit/audit-states';
+import { createTwoFactorRouter } from './account/two-factor-router';
 import { createAuth, type AuthRouterDeps } from './auth/auth-router';
 import { createBackupRouter, type BackupRouterDeps } from './backup/backup-router';
 import { createChannelRouter } from './channels/channel-router';
@@ -111,6 +112,7 @@ export function createConsoleRouter(deps: ConsoleRouterDeps): Router {
   router.use(createInviteRouter(deps.account, auth));
   router.use(auth.guarded);
   router.use(createAccountRouter(deps.account, auth, streams));
+  router.use(createTwoFactorRouter(deps.auth.twoFactor, deps.auth.auth, auth));
   router.use(createUserRouter(deps.account.users, deps.account.sessions, streams));
   router.use(createChannelRouter(deps.channels));
   router.use(createTaskRouter(deps.tasks, deps.instances));

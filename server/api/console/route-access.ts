@@ -40,6 +40,13 @@ export const ROUTE_ACCESS: AccessTable = {
     invite: 'public',
     acceptInvite: 'public',
   },
+  twoFactor: {
+    status: 'viewer',
+    setup: 'viewer',
+    enable: 'viewer',
+    disable: 'viewer',
+    recoveryCodes: 'viewer',
+  },
   users: {
     list: 'admin',
     create: 'admin',
@@ -145,14 +152,40 @@ export function accessOf(spec: RouteSpec): RouteAccess {
   return access;
 }
 
-/** The middleware that answers 403 to a role the route's access does not admit. */
+/**
+ * What a person may reach while the administrator requires two-factor and they have none yet
+ * (`twoFactor: 'required'`): enough to see who they are, set it up, and look after their
+ * password and sessions, or sign out.
+ */
+export const BEFORE_TWO_FACTOR: ReadonlySet<RouteSpec> = new Set<RouteSpec>([
+  consoleRoutes.auth.me,
+  consoleRoutes.auth.logout,
+  consoleRoutes.auth.password,
+  consoleRoutes.account.password,
+  consoleRoutes.account.sessions,
+  consoleRoutes.account.revokeSessions,
+  consoleRoutes.account.revokeSession,
+  ...Object.values(consoleRoutes.twoFactor),
+]);
+
+export const TWO_FACTOR_FIRST =
+  'two-factor: your administrator requires it; set it up under Account';
+
+/**
+ * The middleware that answers 403 to a role the route's access does not admit, and to a person
+ * who must set up two-factor first, everywhere but BEFORE_TWO_FACTOR.
+ */
 export function accessGuard(spec: RouteSpec) {
   const access = accessOf(spec);
+  const beforeTwoFactor = BEFORE_TWO_FACTOR.has(spec);
   return (req: Request, _res: Response, next: NextFunction) => {
     if (access === 'public') return next();
     if (!req.user) throw unauthorized('not signed in');
     if (!roleMay(req.user.role, access)) {
       throw new AppError(403, `forbidden: this needs the ${access} role; you are ${req.user.role}`);
+    }
+    if (req.user.twoFactor === 'required' && !beforeTwoFactor) {
+      throw new AppError(403, TWO_FACTOR_FIRST);
     }
     next();
   };

@@ -19,6 +19,14 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
   /** SHA-256 of the one-time invite link's token, until the person sets a password. */
   declare inviteHash: CreationOptional<string | null>;
   declare inviteExpiresAt: CreationOptional<Date | null>;
+  /** The TOTP secret (base32), sealed with the secret box; null while two-factor is off. */
+  declare totpSecret: CreationOptional<string | null>;
+  /** A secret being set up, sealed, until the person confirms it with a code. */
+  declare totpPending: CreationOptional<string | null>;
+  /** The last time step a code was accepted at: no step is accepted twice. */
+  declare totpLastStep: CreationOptional<number | null>;
+  /** JSON array of the SHA-256 of each unused recovery code. */
+  declare recoveryCodes: CreationOptional<string | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -32,6 +40,10 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
         disabled: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
         inviteHash: { type: DataTypes.STRING(64), allowNull: true, defaultValue: null },
         inviteExpiresAt: { type: DataTypes.DATE, allowNull: true, defaultValue: null },
+        totpSecret: { type: DataTypes.STRING(255), allowNull: true, defaultValue: null },
+        totpPending: { type: DataTypes.STRING(255), allowNull: true, defaultValue: null },
+        totpLastStep: { type: DataTypes.INTEGER, allowNull: true, defaultValue: null },
+        recoveryCodes: { type: DataTypes.TEXT, allowNull: true, defaultValue: null },
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },

@@ -167,8 +167,17 @@ export class AuditStates {
     if (!u) return null;
     return {
       name: u.username,
-      fields: { username: u.username, role: u.role, disabled: u.disabled },
-      secrets: { password: fingerprint(u.passwordHash), inviteLink: fingerprint(u.inviteHash) },
+      fields: {
+        username: u.username,
+        role: u.role,
+        disabled: u.disabled,
+        twoFactor: u.totpSecret !== null,
+      },
+      secrets: {
+        password: fingerprint(u.passwordHash),
+        inviteLink: fingerprint(u.inviteHash),
+        recoveryCodes: fingerprint(u.recoveryCodes),
+      },
     };
   }
 

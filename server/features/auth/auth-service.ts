@@ -3,6 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import argon2 from 'argon2';
 import { Op } from 'sequelize';
 
+import type { TwoFactorState } from '../../../contract/console/two-factor';
 import type { UserRole } from '../../../contract/console/users';
 import { Session, User } from '../../db/models';
 import { AppError, conflict, unauthorized } from '../../lib/errors';
@@ -22,6 +23,7 @@ export interface SessionUser {
   id: number;
   username: string;
   role: UserRole;
+  twoFactor: TwoFactorState;
 }
 
 /** Where a session was opened, as the person's list of sessions shows it. */
@@ -30,18 +32,27 @@ export interface SessionOrigin {
   userAgent: string | null;
 }
 
-export const sessionUserOf = (user: User): SessionUser => ({
+/** `required` when the administrator requires a second factor and the account has none. */
+export const twoFactorStateOf = (user: User, required: boolean): TwoFactorState =>
+  user.totpSecret !== null ? 'on' : required ? 'required' : 'off';
+
+export const sessionUserOf = (user: User, requireTwoFactor: boolean): SessionUser => ({
   id: user.id,
   username: user.username,
   role: user.role,
+  twoFactor: twoFactorStateOf(user, requireTwoFactor),
 });
 
 /** What AuthService uses of the composed parts. */
-export type AuthServiceDeps = Pick<HeraldParts, 'writeLock' | 'clock'>;
+export type AuthServiceDeps = Pick<HeraldParts, 'writeLock' | 'clock' | 'settings'>;
 
 /** Signing in and out: passwords, sessions, the first administrator. */
 export class AuthService {
   constructor(private readonly deps: AuthServiceDeps) {}
+
+  private sessionUser(user: User): SessionUser {
+    return sessionUserOf(user, this.deps.settings.get().requireTwoFactor);
+  }
 
   async setupRequired(): Promise<boolean> {
     return (await User.count()) === 0;
@@ -56,7 +67,7 @@ export class AuthService {
         throw conflict('Herald is already set up; sign in instead');
       return User.create({ username, passwordHash: hash, role: 'admin' });
     });
-    return sessionUserOf(user);
+    return this.sessionUser(user);
   }
 
   /**
@@ -73,7 +84,7 @@ export class AuthService {
     const ok = await argon2.verify(user.passwordHash, password).catch(() => false);
     if (!ok) return null;
     if (user.disabled) throw new AppError(403, 'this account is disabled; ask an administrator');
-    return sessionUserOf(user);
+    return this.sessionUser(user);
   }
 
   async createSession(userId: number, origin: SessionOrigin): Promise<string> {
@@ -106,7 +117,7 @@ export class AuthService {
         Session.update({ lastSeenAt: new Date(now) }, { where: { id: session.id } }),
       );
     }
-    return sessionUserOf(user);
+    return this.sessionUser(user);
   }
 
   async endSession(token: string | undefined): Promise<void> {
@@ -145,7 +156,7 @@ export class AuthService {
       where: { role: 'admin', disabled: false, passwordHash: { [Op.ne]: '' } },
       order: [['id', 'ASC']],
     });
-    return user ? sessionUserOf(user) : null;
+    return user ? this.sessionUser(user) : null;
   }
 
   /** Creates the first admin from HERALD_ADMIN_USER / HERALD_ADMIN_PASSWORD when none exists. */

@@ -14,6 +14,7 @@ import { AppError, conflict, notFound } from '../../lib/errors';
 import type { HeraldParts } from '../../parts';
 import { publicBaseUrl } from '../hosted/share-links';
 import { sessionUserOf, type SessionUser } from './auth-service';
+import { TWO_FACTOR_OFF } from './two-factor-service';
 
 type CreateUser = (typeof createUserBody)['_output'];
 type UpdateUser = (typeof updateUserBody)['_output'];
@@ -30,6 +31,7 @@ const accountOf = (user: User): UserAccount => ({
   disabled: user.disabled,
   invited: user.inviteHash !== null,
   inviteExpiresAt: user.inviteExpiresAt?.toISOString() ?? null,
+  twoFactor: user.totpSecret !== null,
   createdAt: user.createdAt.toISOString(),
 });
 
@@ -82,7 +84,10 @@ export class UserService {
         await refuseLastAdmin(user.id, transaction, demoted ? 'demoted' : 'disabled');
       }
       const roleChanged = body.role !== undefined && body.role !== user.role;
-      const signedOut = passwordHash !== undefined || (body.disabled === true && !user.disabled);
+      const signedOut =
+        passwordHash !== undefined ||
+        (body.disabled === true && !user.disabled) ||
+        body.resetTwoFactor === true;
       await uniqueName(() =>
         user.update(
           {
@@ -91,6 +96,8 @@ export class UserService {
             ...(body.disabled !== undefined ? { disabled: body.disabled } : {}),
             // A password set by an administrator ends a pending invite: the link would reset it.
             ...(passwordHash ? { passwordHash, inviteHash: null, inviteExpiresAt: null } : {}),
+            // A lost phone: the person signs in with the password alone and sets it up again.
+            ...(body.resetTwoFactor ? TWO_FACTOR_OFF : {}),
           },
           { transaction },
         ),
@@ -147,7 +154,7 @@ export class UserService {
         { passwordHash: hash, inviteHash: null, inviteExpiresAt: null },
         { transaction },
       );
-      return sessionUserOf(user);
+      return sessionUserOf(user, this.deps.settings.get().requireTwoFactor);
     });
   }
 

@@ -18,6 +18,7 @@ import {
   type ApiResult,
   type TestHerald,
 } from '../../helpers/herald';
+import { authenticatorCode } from '../../helpers/totp-code';
 import { buildSqliteMessageNest } from '../message-nest/mn-fixture';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- answers are read as loose JSON first */
@@ -313,6 +314,27 @@ describe('the console API answers what the contract describes', () => {
     await call(account.password, {
       body: { current: ADMIN.password, new: ADMIN.password },
     });
+    const { twoFactor } = consoleRoutes;
+    const enrollee = new ConsoleClient(herald.url);
+    const editor = { username: 'answers-editor', password: 'answers password' };
+    await enrollee.ok('POST', '/login', editor);
+    await call(twoFactor.status, { client: enrollee });
+    const { secret } = await call(twoFactor.setup, { client: enrollee });
+    const { recoveryCodes } = await call(twoFactor.enable, {
+      client: enrollee,
+      body: { code: authenticatorCode(secret, Date.now()) },
+    });
+    // A recovery code rather than the app's: the step just used would not be taken again.
+    const renewed = await call(twoFactor.recoveryCodes, {
+      client: enrollee,
+      body: { code: recoveryCodes[0] },
+    });
+    await call(auth.login, {
+      client: new ConsoleClient(herald.url),
+      body: { ...editor, code: renewed.recoveryCodes[0] },
+    });
+    await call(twoFactor.disable, { client: enrollee, body: { password: editor.password } });
+    await call(users.update, { id: invited.id, body: { resetTwoFactor: true } });
     await call(users.remove, { id: invited.id });
     await call(messages.remove, { id: second.id });
     await call(templates.remove, { id: spareTemplate.id });

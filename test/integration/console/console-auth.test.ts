@@ -37,7 +37,7 @@ describe('console sign-in', () => {
     expect(herald.server.setupCode()).toBeNull();
     const status = (await anon.get('/status')).body.data;
     expect(status.setupRequired).toBe(false);
-    expect(status.user).toEqual({ id: 1, username: 'admin', role: 'admin' });
+    expect(status.user).toEqual({ id: 1, username: 'admin', role: 'admin', twoFactor: 'off' });
     expect((await new ConsoleClient(herald.url).get('/status')).body.data.user).toBeNull();
     const again = await new ConsoleClient(herald.url).post('/setup', {
       username: 'evil',

@@ -38,7 +38,12 @@ describe('console users and accounts', () => {
     expect(created).toMatchObject({ username, role: 'editor', disabled: false, invited: false });
     expect(created.inviteUrl).toBeNull();
     const { client, res } = await signIn(username, 'editor password');
-    expect(res.body.data.user).toEqual({ id: created.id, username, role: 'editor' });
+    expect(res.body.data.user).toEqual({
+      id: created.id,
+      username,
+      role: 'editor',
+      twoFactor: 'off',
+    });
     expect((await client.get('/me')).body.data.user.role).toBe('editor');
     const list = await admin.ok('GET', '/users');
     expect(list.items.find((u: { id: number }) => u.id === created.id)).toMatchObject({

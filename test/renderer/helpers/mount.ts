@@ -32,7 +32,7 @@ export function signedInContext(
   locale: Locale = 'en',
 ): MountContext {
   const ctx = createContext(locale);
-  useSessionStore(ctx.pinia).user = { id: 1, username: `the-${role}`, role };
+  useSessionStore(ctx.pinia).user = { id: 1, username: `the-${role}`, role, twoFactor: 'off' };
   return ctx;
 }
 

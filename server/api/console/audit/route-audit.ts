@@ -55,6 +55,13 @@ export function routeAuditTable(states: AuditStates): RouteAuditTable {
   const schedule = (id: number | null) => (id === null ? null : states.schedule(id));
   const message = (id: number | null) => (id === null ? null : states.message(id));
   const user = (id: number | null) => (id === null ? null : states.user(id));
+  /** A change to the signed-in person's own account (the target is whoever asked). */
+  const own = (action: string): AuditRule => ({
+    action,
+    targetType: 'user',
+    target: 'none',
+    name: 'own account',
+  });
   /** Sessions signed out: how many, from the answer. */
   const revoked = (action: string, target: AuditRule['target']): AuditRule => ({
     action,
@@ -90,6 +97,14 @@ export function routeAuditTable(states: AuditStates): RouteAuditTable {
       revokeSession: revoked('auth.revoke-sessions', 'none'),
       invite: null,
       acceptInvite: null,
+    },
+    twoFactor: {
+      status: null,
+      // A secret waiting for its first code changes nothing until it is enabled.
+      setup: null,
+      enable: own('user.two-factor-on'),
+      disable: own('user.two-factor-off'),
+      recoveryCodes: own('user.recovery-codes'),
     },
     users: {
       list: null,

@@ -16,6 +16,7 @@ import {
   sessionKey,
   type SessionUser,
 } from '../../../features/auth/auth-service';
+import { type TwoFactorService, wrongCode } from '../../../features/auth/two-factor-service';
 import { LoginThrottle, describeWait } from '../../../features/auth/login-throttle';
 import {
   USER_POLICY,
@@ -49,6 +50,7 @@ export type AuthRouterDeps = Pick<
   'clock' | 'version' | 'desktopSecret' | 'setupCode'
 > & {
   auth: AuthService;
+  twoFactor: TwoFactorService;
   /** Where failures are counted; unset, this process's memory (one process, SQLite). */
   throttle?: SignInThrottle;
 };
@@ -135,6 +137,20 @@ export function createAuth(deps: AuthRouterDeps, streams: LiveStreams, audit: Au
     { before: [checkSetupCode] },
   );
 
+  const checkSecondFactor = async (user: SessionUser, code: string | undefined) => {
+    const needed = { twoFactorRequired: true };
+    if (!code) {
+      throw new AppError(
+        401,
+        'code: is required; this account signs in with a code from its authenticator app (or a recovery code)',
+        needed,
+      );
+    }
+    if (!(await deps.twoFactor.verify(user.id, code))) {
+      throw new AppError(401, wrongCode().message, needed);
+    }
+  };
+
   serve(routes.login, async ({ body }, req, res) => {
     const keys = passwordKeys(body.username, req.ip);
     const wait = await throttle.begin(keys);
@@ -143,6 +159,17 @@ export function createAuth(deps: AuthRouterDeps, streams: LiveStreams, audit: Au
     if (!user) {
       await recordAuth(req, 'auth.sign-in-failed', null, body.username);
       throw unauthorized('wrong username or password');
+    }
+    // Without the right code the try stays counted: otherwise someone who has the password
+    // could clear the count between wrong codes by asking once without one.
+    if (user.twoFactor === 'on') {
+      try {
+        await checkSecondFactor(user, body.code);
+      } catch (err) {
+        // Asking for the code is a step, not a failure; a wrong code is one.
+        if (body.code) await recordAuth(req, 'auth.sign-in-failed', null, body.username);
+        throw err;
+      }
     }
     await throttle.succeed(keys);
     await signIn(req, res, user);
@@ -225,10 +252,36 @@ export function createAuth(deps: AuthRouterDeps, streams: LiveStreams, audit: Au
     streams.endUser(req.user!.id);
   };
 
+  /**
+   * Checks a secret the signed-in person typed (their password, a code) under the same
+   * throttle as signing in: a stolen session must not make guessing any faster.
+   */
+  const throttledCheck = async (
+    req: Request,
+    res: Response,
+    what: string,
+    check: () => Promise<boolean>,
+  ): Promise<boolean> => {
+    const keys = passwordKeys(req.user!.username, req.ip);
+    const wait = await throttle.begin(keys);
+    if (wait > 0) throw tooManyTries(res, wait, what);
+    const right = await check();
+    if (right) await throttle.succeed(keys);
+    return right;
+  };
+
   serveGuarded(routes.password, async ({ body }, req, res) => {
     await changeOwnPassword(req, res, body.currentPassword, body.newPassword, 'currentPassword');
     return null;
   });
 
-  return { router, guarded, service: auth, signIn, changeOwnPassword, recordAuth };
+  return {
+    router,
+    guarded,
+    service: auth,
+    signIn,
+    changeOwnPassword,
+    recordAuth,
+    throttledCheck,
+  };
 }

@@ -237,9 +237,10 @@ describe('the requirement routes to Account', () => {
       /administrator requires two-factor/,
     );
     // Once enrolled, the other pages open.
+    // A viewer once enrolled goes where a viewer may: the logs, not Settings.
     useSessionStore(ctx.pinia).user = user('on');
-    await ctx.router.push('/settings');
-    expect(ctx.router.currentRoute.value.name).toBe('settings');
+    await ctx.router.push('/logs');
+    expect(ctx.router.currentRoute.value.name).toBe('logs');
   });
 });
 

@@ -6,7 +6,7 @@ import type { AuditStates } from '../../../../../server/features/audit/audit-sta
 
 /**
  * Changes the table leaves out on purpose, with why: the auth router records sign-ins, sign-outs,
- * setup and password changes itself (the account router the first sign-in of an invite); the rest change nothing of Herald's configuration.
+ * setup and password changes itself (the account router the first sign-in of an invite); a two-factor secret awaiting its first code changes nothing yet; the rest change nothing of Herald's configuration.
  */
 const NOT_RECORDED_BY_THE_TABLE = new Set([
   'auth.setup',
@@ -15,6 +15,7 @@ const NOT_RECORDED_BY_THE_TABLE = new Set([
   'auth.password',
   'account.password',
   'account.acceptInvite',
+  'twoFactor.setup',
   'channels.test',
   'templates.previewUnsaved',
   'templates.preview',

@@ -12,6 +12,7 @@ const account = (over: Record<string, unknown> = {}) => ({
   username: 'dana',
   role: 'editor',
   disabled: false,
+  twoFactor: false,
   invited: false,
   inviteExpiresAt: null,
   createdAt: '2026-11-20T08:00:00.000Z',
@@ -176,5 +177,30 @@ describe('UsersPage', () => {
       'at least 8 characters',
     );
     expect(calls.filter((c) => c.method === 'POST')).toEqual([]);
+  });
+
+  it('resets a teammate’s two-factor after asking', async () => {
+    const patches: unknown[] = [];
+    installFakeApi({
+      'GET /users': () =>
+        ok({ items: [account({ twoFactor: true })], total: 1, page: 1, pageSize: 1 }),
+      'PATCH /users/:id': (req: FakeRequest) => {
+        patches.push({ path: req.path, body: req.body });
+        return ok(account({ twoFactor: false }));
+      },
+    });
+    const { wrapper } = mountWithApp(UsersPage, {}, signedInAs('admin'));
+    await settle();
+    expect(wrapper.get('[data-testid="user-two-factor-dana"]').text()).toBe('2FA');
+    await wrapper.get('[data-testid="user-reset-two-factor"]').trigger('click');
+    await settle();
+    expect(patches).toEqual([]);
+    document
+      .querySelector<HTMLElement>(
+        '.el-message-box__btns .el-button--primary, .el-message-box__btns .el-button--danger',
+      )!
+      .click();
+    await settle(10);
+    expect(patches).toEqual([{ path: '/users/2', body: { resetTwoFactor: true } }]);
   });
 });

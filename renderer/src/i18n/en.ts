@@ -83,6 +83,11 @@ const en = {
     revokeAll: 'Sign out everywhere',
     revokeAllConfirm: 'Sign {name} out of every browser and window?',
     revoked: 'Signed out',
+    twoFactorOn: '2FA',
+    resetTwoFactor: 'Reset two-factor',
+    resetTwoFactorConfirm:
+      'Turn off two-factor sign-in for {name}? Their sessions end; they sign in with the password alone and set it up again (at once, if your settings require it).',
+    twoFactorReset: 'Two-factor turned off',
     deleteTitle: 'Delete account',
     deleteConfirm: 'Delete the account {name}? Their sessions end; the logs keep what they did.',
   },

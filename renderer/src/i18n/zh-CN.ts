@@ -81,6 +81,11 @@ const zhCN: MessageSchema = {
     revokeAll: '全部登出',
     revokeAllConfirm: '让 {name} 从所有浏览器和窗口登出？',
     revoked: '已登出',
+    twoFactorOn: '双重验证',
+    resetTwoFactor: '重置双重验证',
+    resetTwoFactorConfirm:
+      '关闭 {name} 的双重验证登录？其会话随即结束；之后只用密码登录，并重新设置（若设置要求双重验证，则需立即设置）。',
+    twoFactorReset: '双重验证已关闭',
     deleteTitle: '删除账号',
     deleteConfirm: '删除账号 {name}？其会话随即结束；日志仍保留其操作记录。',
   },

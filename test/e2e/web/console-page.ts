@@ -60,7 +60,17 @@ export class ConsolePage {
   }
 
   async nav(
-    name: 'dashboard' | 'channels' | 'tasks' | 'templates' | 'logs' | 'messages' | 'settings',
+    name:
+      | 'dashboard'
+      | 'channels'
+      | 'tasks'
+      | 'templates'
+      | 'logs'
+      | 'messages'
+      | 'settings'
+      | 'users'
+      | 'audit'
+      | 'account',
   ) {
     await this.byTestId(`nav-${name}`).click();
     await this.byTestId(`page-${name}`).waitFor();

@@ -63,6 +63,7 @@ export const auditRoutes = {
     path: `${CONSOLE_BASE}/audit`,
     summary: 'The audit log, newest first (administrators only; no route edits or deletes it)',
     query: auditQuery,
-    response: pageOf(auditEntrySchema),
+    /** Above 10,000 matches the total stops there (`totalIsCapped`), as in the send log. */
+    response: pageOf(auditEntrySchema).extend({ totalIsCapped: z.boolean() }),
   }),
 };

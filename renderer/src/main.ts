@@ -10,7 +10,11 @@ import App from './App.vue';
 import { createAppI18n } from './i18n';
 import { openMessagesFromNotifications } from './lib/desktop-bridge';
 import { followSystemTheme } from './lib/theme';
-import { createAppRouter, redirectToSignInOnUnauthorized } from './router';
+import {
+  createAppRouter,
+  followStandingOnForbidden,
+  redirectToSignInOnUnauthorized,
+} from './router';
 
 const app = createApp(App);
 const pinia = createPinia();
@@ -20,6 +24,7 @@ const router = createAppRouter();
 app.use(pinia).use(i18n).use(router).use(ElementPlus);
 
 redirectToSignInOnUnauthorized(router);
+followStandingOnForbidden(router);
 openMessagesFromNotifications(router);
 
 document.documentElement.lang = i18n.global.locale.value;

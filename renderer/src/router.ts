@@ -6,7 +6,7 @@ import {
   type RouterHistory,
 } from 'vue-router';
 
-import { onUnauthorized } from './api/http-client';
+import { onForbidden, onUnauthorized } from './api/http-client';
 import { previewKeyOfHash } from './api/public-api';
 import { PAGE_ROLES } from './lib/roles';
 import { useSessionStore } from './stores/session-store';
@@ -114,6 +114,30 @@ export function redirectToSignInOnUnauthorized(router: Router): void {
     if (current.name !== 'sign-in') {
       void router.replace({ name: 'sign-in', query: { redirect: current.fullPath } });
     }
+  });
+}
+
+/**
+ * When a call is refused (403) the person's role or two-factor standing may have changed in
+ * another window: the user is read again, and the guard then sends them where they may be
+ * (Account to enrol, or the dashboard for a page their role lost).
+ */
+export function followStandingOnForbidden(router: Router): void {
+  let checking = false;
+  onForbidden(() => {
+    if (checking) return;
+    checking = true;
+    const session = useSessionStore();
+    void session
+      .refreshUser()
+      .then(() => {
+        const current = router.currentRoute.value;
+        const need = PAGE_ROLES[String(current.name ?? '')];
+        const stillAllowed = !session.mustEnrol && (!need || session.can(need));
+        if (!stillAllowed) return router.replace({ path: current.fullPath, force: true });
+      })
+      .catch(() => undefined)
+      .finally(() => (checking = false));
   });
 }
 

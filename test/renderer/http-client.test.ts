@@ -11,7 +11,11 @@ import {
 } from '../../renderer/src/api/http-client';
 import { importApi } from '../../renderer/src/api/import-api';
 import { publicApi } from '../../renderer/src/api/public-api';
-import { createAppRouter, redirectToSignInOnUnauthorized } from '../../renderer/src/router';
+import {
+  createAppRouter,
+  followStandingOnForbidden,
+  redirectToSignInOnUnauthorized,
+} from '../../renderer/src/router';
 import { useSessionStore } from '../../renderer/src/stores/session-store';
 import { fail, installFakeApi, ok } from './helpers/fake-api';
 
@@ -205,5 +209,60 @@ describe('redirectToSignInOnUnauthorized()', () => {
     });
     expect(router.currentRoute.value.query.redirect).toBe('/channels');
     expect(useSessionStore().signedIn).toBe(false);
+  });
+});
+
+describe('followStandingOnForbidden()', () => {
+  it('reads the person again on a 403 and moves them where they may be', async () => {
+    setActivePinia(createPinia());
+    let standing: 'viewer-enrolled' | 'viewer-must-enrol' = 'viewer-enrolled';
+    const user = () => ({
+      id: 3,
+      username: 'ann',
+      role: 'viewer',
+      twoFactor: standing === 'viewer-enrolled' ? 'on' : 'required',
+    });
+    installFakeApi({
+      'GET /status': () => ok({ setupRequired: false, version: '1.0.0', user: user() }),
+      'GET /me': () => ok({ user: user() }),
+      'GET /logs': () =>
+        standing === 'viewer-enrolled'
+          ? ok({ items: [], total: 0, page: 1, pageSize: 20, totalIsCapped: false })
+          : fail(403, 'two-factor: your administrator requires it; set it up under Account'),
+    });
+    const router = createAppRouter(createMemoryHistory());
+    followStandingOnForbidden(router);
+    await router.push('/logs');
+    expect(router.currentRoute.value.name).toBe('logs');
+
+    // Another window's administrator turns the requirement on: this page's next call is refused.
+    standing = 'viewer-must-enrol';
+    await http.get('/logs').catch(() => undefined);
+
+    await vi.waitFor(() => expect(router.currentRoute.value.name).toBe('account'), {
+      timeout: 5000,
+    });
+    expect(useSessionStore().mustEnrol).toBe(true);
+  });
+
+  it('leaves a person on the page when the refusal was only that one action', async () => {
+    setActivePinia(createPinia());
+    const { calls } = installFakeApi({
+      'GET /status': () =>
+        ok({
+          setupRequired: false,
+          version: '1.0.0',
+          user: { id: 3, username: 'ann', role: 'editor', twoFactor: 'off' },
+        }),
+      'GET /me': () => ok({ user: { id: 3, username: 'ann', role: 'editor', twoFactor: 'off' } }),
+      'GET /settings': () => fail(403, 'forbidden: this needs the admin role; you are editor'),
+    });
+    const router = createAppRouter(createMemoryHistory());
+    followStandingOnForbidden(router);
+    await router.push('/logs');
+    await http.get('/settings').catch(() => undefined);
+    await vi.waitFor(() => expect(calls.some((c) => c.path === '/me')).toBe(true));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(router.currentRoute.value.name).toBe('logs');
   });
 });

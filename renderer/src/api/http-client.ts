@@ -55,10 +55,20 @@ export interface RequestOptions {
 }
 
 let unauthorizedHandler: (() => void) | null = null;
+let forbiddenHandler: (() => void) | null = null;
 
 /** Registers what happens when the session is gone (the router sends the user to sign-in). */
 export function onUnauthorized(handler: (() => void) | null): void {
   unauthorizedHandler = handler;
+}
+
+/**
+ * Registers what happens when a signed-in call is refused (403): the person's standing may have
+ * changed since the page loaded (a lower role, two-factor now required), so the router reads it
+ * again and moves them to a page they may use.
+ */
+export function onForbidden(handler: (() => void) | null): void {
+  forbiddenHandler = handler;
 }
 
 function isEnvelope(value: unknown): value is Envelope<unknown> {
@@ -127,6 +137,7 @@ export async function request<T>(
   if (!envelope) {
     throw new ApiError(res.status || 0, `HTTP ${res.status} ${res.statusText}`.trim());
   }
+  if (code === 403 && options.redirectOn401 !== false) forbiddenHandler?.();
   if (code !== 200 || !res.ok) {
     throw new ApiError(code === 200 ? res.status : code, envelope.msg, envelope.data ?? null);
   }

@@ -2,6 +2,7 @@ import { QueryTypes, type Sequelize } from 'sequelize';
 
 import type { AuditChange } from '../../../contract';
 import type { Paging } from '../../lib/paging';
+import { COUNT_CAP } from '../../db/history/search-plan';
 import { pageOf } from '../../lib/paging';
 import type { HeraldParts } from '../../parts';
 
@@ -113,11 +114,17 @@ export class AuditLog {
         replacements: { ...replacements, limit: paging.pageSize, offset: paging.offset },
       },
     );
+    // Counting a million entries costs more than listing 50 of them: like the send log, the
+    // total stops at COUNT_CAP, which is all a pager needs ("10,000+").
     const [counted] = await sequelize.query<{ n: number | string }>(
-      `SELECT count(*) AS n FROM audit_entries ${where}`,
+      `SELECT count(*) AS n FROM (SELECT 1 FROM audit_entries ${where} LIMIT ${COUNT_CAP + 1}) AS capped`,
       { type: QueryTypes.SELECT, replacements },
     );
-    return pageOf(rows.map(toEntry), Number(counted?.n ?? 0), paging);
+    const n = Number(counted?.n ?? 0);
+    return {
+      ...pageOf(rows.map(toEntry), Math.min(n, COUNT_CAP), paging),
+      totalIsCapped: n > COUNT_CAP,
+    };
   }
 }
 

@@ -14,6 +14,7 @@ import {
 } from '../../db/models';
 import type { HeraldParts } from '../../parts';
 import { openSecrets } from '../channel-config/channel-secrets';
+import { scheduleDto } from '../schedules/schedule-service';
 import { maskProxy, openProxy } from '../channel-config/proxy-credentials';
 import type { AuditState } from './audit-diff';
 
@@ -124,30 +125,19 @@ export class AuditStates {
   async schedule(id: number): Promise<AuditState | null> {
     const s = await Schedule.findByPk(id);
     if (!s) return null;
-    return {
-      name: s.name,
-      fields: {
-        name: s.name,
-        taskId: s.taskId,
-        templateId: s.templateId,
-        cron: s.cron,
-        runAt: s.runAt === null ? null : new Date(s.runAt),
-        timezone: s.timezone,
-        title: s.title,
-        text: s.text,
-        html: s.html,
-        markdown: s.markdown,
-        url: s.url,
-        atMobiles: s.atMobiles,
-        atUserIds: s.atUserIds,
-        atAll: s.atAll,
-        recipients: s.recipients,
-        placeholders: s.placeholders,
-        enabled: s.enabled,
-        catchUp: s.catchUp,
-      },
-      secrets: {},
-    };
+    // What the console edits, not what running it changes (next and last run, the last send).
+    const {
+      id: _id,
+      sourceName: _source,
+      nextRunAt: _next,
+      lastRunAt: _last,
+      lastSendId: _sendId,
+      lastError: _error,
+      createdAt: _created,
+      updatedAt: _updated,
+      ...fields
+    } = scheduleDto(s, null);
+    return { name: s.name, fields, secrets: {} };
   }
 
   /** A hosted message: only what the console changes of it (its share link is a secret). */

@@ -47,6 +47,38 @@ const blankToNull = (s: string | null | undefined) =>
  * What ScheduleService uses of the composed parts. Of the runner only `send` ("run now"): the
  * command-line import creates schedules where nothing can send.
  */
+/** A schedule as the console shows it (the audit log compares the same fields). */
+export function scheduleDto(s: Schedule, sourceName: string | null) {
+  return {
+    id: s.id,
+    name: s.name,
+    taskId: s.taskId,
+    templateId: s.templateId,
+    /** The task's or template's name; null once it was deleted. */
+    sourceName,
+    cron: s.cron,
+    runAt: iso(s.runAt),
+    timezone: s.timezone,
+    title: s.title,
+    text: s.text,
+    html: s.html,
+    markdown: s.markdown,
+    url: s.url,
+    atMobiles: s.atMobiles,
+    atUserIds: s.atUserIds,
+    atAll: s.atAll,
+    recipients: s.recipients,
+    placeholders: s.placeholders,
+    enabled: s.enabled,
+    catchUp: s.catchUp,
+    nextRunAt: iso(s.nextRunAt),
+    lastRunAt: iso(s.lastRunAt),
+    lastSendId: s.lastSendId,
+    lastError: s.lastError,
+    createdAt: s.createdAt,
+    updatedAt: s.updatedAt,
+  };
+}
 export type ScheduleServiceDeps = Pick<
   HeraldParts,
   'sequelize' | 'clock' | 'writeLock' | 'events'
@@ -58,35 +90,7 @@ export class ScheduleService {
   constructor(private readonly deps: ScheduleServiceDeps) {}
 
   toDto(s: Schedule, sourceName: string | null) {
-    return {
-      id: s.id,
-      name: s.name,
-      taskId: s.taskId,
-      templateId: s.templateId,
-      /** The task's or template's name; null once it was deleted. */
-      sourceName,
-      cron: s.cron,
-      runAt: iso(s.runAt),
-      timezone: s.timezone,
-      title: s.title,
-      text: s.text,
-      html: s.html,
-      markdown: s.markdown,
-      url: s.url,
-      atMobiles: s.atMobiles,
-      atUserIds: s.atUserIds,
-      atAll: s.atAll,
-      recipients: s.recipients,
-      placeholders: s.placeholders,
-      enabled: s.enabled,
-      catchUp: s.catchUp,
-      nextRunAt: iso(s.nextRunAt),
-      lastRunAt: iso(s.lastRunAt),
-      lastSendId: s.lastSendId,
-      lastError: s.lastError,
-      createdAt: s.createdAt,
-      updatedAt: s.updatedAt,
-    };
+    return scheduleDto(s, sourceName);
   }
 
   private async dtos(rows: Schedule[], transaction?: Transaction) {

@@ -92,6 +92,28 @@ describe('the audit log', () => {
     expect(change(removed, 'config.secret')).toEqual({ field: 'config.secret', changed: true });
   });
 
+  it('a schedule update records what was edited, and running it records the run only', async () => {
+    const hosted = await herald.createChannel('hosted', {}, 'audit schedule hosted');
+    const { task } = await herald.createTask('audit schedule task', [
+      { channelId: hosted.id, contentType: 'text' },
+    ]);
+    const schedule = await herald.console.ok('POST', '/schedules', {
+      name: 'audit morning',
+      taskId: task.id,
+      cron: '0 9 * * 1',
+      title: 'good morning',
+      text: 'x',
+    });
+    await herald.console.ok('PUT', `/schedules/${schedule.id}`, { cron: '0 10 * * 1' });
+    await herald.console.ok('POST', `/schedules/${schedule.id}/run`);
+    const entries = await entriesOf('schedule', schedule.id);
+    const update = entries.find((e) => e.action === 'schedule.update')!;
+    expect(update.changes).toEqual([{ field: 'cron', before: '0 9 * * 1', after: '0 10 * * 1' }]);
+    const run = entries.find((e) => e.action === 'schedule.run')!;
+    // Its next and last run times move; they are not what the person edited.
+    expect(run.changes).toEqual([]);
+  });
+
   it('a refused change records nothing', async () => {
     const before = (await herald.console.ok('GET', '/audit?pageSize=1')).total;
     expect((await herald.console.put('/channels/999999', { name: 'x' })).status).toBe(404);

@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 
 import { LIMITS } from '../contract/limits';
 import { parsePriority, PRIORITY_NAMES, type Priority } from '../contract/priority';
+import { tokenFromEnv } from './token-variable';
 
 /** Herald's own default address (server/config/herald-config.ts: DEFAULT_HOST, DEFAULT_PORT). */
 export const DEFAULT_URL = 'http://127.0.0.1:8765';
@@ -56,8 +57,8 @@ which it is (POST /api/public/token-kind).
 Options:
   --url URL              Herald's address (HERALD_URL, the config file's "url",
                          default ${DEFAULT_URL})
-  --token T              a template or task token (HERALD_TOKEN, the config
-                         file's "token")
+  --token T              a template or task token (HERALD_TOKEN, or a file named
+                         by HERALD_TOKEN_FILE; the config file's "token")
   --title TITLE          the message's title (required)
   --text TEXT            the text; absent or "-", it is read from stdin when stdin
                          is a pipe or a file. With a template token the text fills
@@ -79,7 +80,7 @@ Options:
 
 Config file: $XDG_CONFIG_HOME/herald/cli.json (default ~/.config/herald/cli.json),
 e.g. {"url": "http://127.0.0.1:8765", "token": "..."}; flags win over
-HERALD_URL/HERALD_TOKEN, which win over the file.
+HERALD_URL/HERALD_TOKEN (or HERALD_TOKEN_FILE), which win over the file.
 
 Exit codes: 0 accepted, 1 refused by Herald (its msg is printed), 2 usage error,
 3 Herald unreachable.
@@ -156,11 +157,15 @@ function joinDashedValues(argv: readonly string[]): string[] {
   return out;
 }
 
-/** Flags > environment (HERALD_URL, HERALD_TOKEN) > config file > default. */
+/**
+ * Flags > environment (HERALD_URL, HERALD_TOKEN or HERALD_TOKEN_FILE) > config file > default.
+ * `readFile` reads HERALD_TOKEN_FILE's file (tests give their own).
+ */
 export function parseSendArgs(
   argv: readonly string[],
   env: NodeJS.ProcessEnv,
   file: FileConfig = {},
+  readFile?: (path: string) => string,
 ): ParsedSend {
   let values;
   try {
@@ -180,9 +185,16 @@ export function parseSendArgs(
   if (url === undefined) {
     return usage(`--url: "${urlText}" is not an http:// or https:// address of Herald`);
   }
-  const token = nonEmpty(values.token) ?? nonEmpty(env.HERALD_TOKEN) ?? nonEmpty(file.token);
+  let token = nonEmpty(values.token);
   if (token === undefined) {
-    return usage('--token is required (or HERALD_TOKEN, or "token" in the config file)');
+    const fromEnv = tokenFromEnv(env, readFile);
+    if ('error' in fromEnv) return usage(fromEnv.error);
+    token = nonEmpty(fromEnv.token) ?? nonEmpty(file.token);
+  }
+  if (token === undefined) {
+    return usage(
+      '--token is required (or HERALD_TOKEN, HERALD_TOKEN_FILE, or "token" in the config file)',
+    );
   }
   if (values.title === undefined || values.title.trim() === '') {
     return usage('--title is required and must not be empty');

@@ -14,6 +14,7 @@ import { acquireDataDirLock, type DataDirLock } from './data-dir/lock';
 import type { HeraldEvents } from './events';
 import { AuthService } from './features/auth/auth-service';
 import { MessageService } from './features/hosted/message-service';
+import { answerClientError } from './lib/client-error';
 import { expressBornClasses } from './lib/express-born-requests';
 import type { HeraldParts } from './parts';
 import type { Scheduler } from './features/schedules/scheduler';
@@ -182,6 +183,8 @@ function listen(
     server.keepAliveTimeout = timeouts.keepAliveMs;
     // Past the cap Node drops new sockets at once, so idle ones cannot exhaust descriptors.
     server.maxConnections = maxConnections;
+    // Malformed requests get the envelope too, not Node's bare 400/431 (lib/client-error.ts).
+    server.on('clientError', answerClientError);
     server.listen(port, host);
     server.once('listening', () => resolve(server));
     server.once('error', (err: NodeJS.ErrnoException) => {

@@ -1,9 +1,12 @@
 /**
- * Parses HERALD_DATABASE_URL: unset or empty keeps the embedded SQLite file in the data folder;
+ * Parses HERALD_DATABASE_URL (or what HERALD_DATABASE_URL_FILE holds, `name`): unset or empty keeps the embedded SQLite file in the data folder;
  * a `postgres://` or `postgresql://` URL runs Herald on that PostgreSQL database instead. Any
  * other value stops the start, so a typo never silently falls back to a local SQLite file.
  */
-export function parseDatabaseUrl(value: string | undefined): string | null {
+export function parseDatabaseUrl(
+  value: string | undefined,
+  name = 'HERALD_DATABASE_URL',
+): string | null {
   const url = (value ?? '').trim();
   if (url === '') return null;
   let parsed: URL;
@@ -11,16 +14,16 @@ export function parseDatabaseUrl(value: string | undefined): string | null {
     parsed = new URL(url);
   } catch {
     throw new Error(
-      'HERALD_DATABASE_URL: not a URL; give a PostgreSQL URL such as postgres://user:password@host:5432/herald, or leave it unset for SQLite',
+      `${name}: not a URL; give a PostgreSQL URL such as postgres://user:password@host:5432/herald, or leave it unset for SQLite`,
     );
   }
   if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
     throw new Error(
-      `HERALD_DATABASE_URL: "${parsed.protocol}" is not supported; only postgres:// (or postgresql://) URLs are, and SQLite needs no URL`,
+      `${name}: "${parsed.protocol}" is not supported; only postgres:// (or postgresql://) URLs are, and SQLite needs no URL`,
     );
   }
   if (parsed.pathname.replace(/^\//, '') === '') {
-    throw new Error('HERALD_DATABASE_URL: the URL names no database (…/herald at the end)');
+    throw new Error(`${name}: the URL names no database (…/herald at the end)`);
   }
   return url;
 }

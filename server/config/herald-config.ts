@@ -6,6 +6,7 @@ import { systemClock, type Clock } from '../lib/clock';
 import { parseServerKeySource, type ServerKeySource } from './server-key-source';
 import { parseMetricsSettings, type MetricsSettings } from './metrics-settings';
 import { parseDatabaseUrl } from './database-url';
+import { readSecretVariable } from './secret-variable';
 import { parseAllowedHosts, parseCorsOrigins, parseMaxConnections } from './http-guards';
 import { parseTrustProxy } from './trust-proxy';
 
@@ -93,13 +94,13 @@ export interface HeraldConfig {
   trustProxy: string[] | false;
   /** Whether deliveries start at once (false: recovered only, tests drive them). */
   startDispatcher: boolean;
-  /** HERALD_ADMIN_USER and HERALD_ADMIN_PASSWORD: an administrator created at start. */
+  /** HERALD_ADMIN_USER and HERALD_ADMIN_PASSWORD(_FILE): an administrator created at start. */
   admin: { user?: string; password?: string };
   /** HERALD_SECRET_KEY, HERALD_SECRET_KEY_FILE, or the data folder's secret.key. */
   secretKey: ServerKeySource;
-  /** HERALD_METRICS and HERALD_METRICS_TOKEN. */
+  /** HERALD_METRICS and HERALD_METRICS_TOKEN(_FILE). */
   metrics: MetricsSettings;
-  /** HERALD_DATABASE_URL: PostgreSQL when set, else the SQLite file in the data folder. */
+  /** HERALD_DATABASE_URL(_FILE): PostgreSQL when set, else the SQLite file in the data folder. */
   databaseUrl: string | null;
   /** HERALD_WRITE_WORKER: when SQLite's hot-path writes run on a thread of their own. */
   writeWorker: WriteWorkerMode;
@@ -137,15 +138,19 @@ export function readHeraldConfig(
     timeouts: { ...HTTP_TIMEOUTS, ...opts.httpTimeouts },
     trustProxy: parseTrustProxy(opts.trustProxy ?? env.HERALD_TRUST_PROXY),
     startDispatcher: opts.startDispatcher !== false,
-    admin: { user: env.HERALD_ADMIN_USER, password: env.HERALD_ADMIN_PASSWORD },
+    admin: {
+      user: env.HERALD_ADMIN_USER,
+      password: readSecretVariable(env, 'HERALD_ADMIN_PASSWORD').value,
+    },
     secretKey: secretKeySource(opts, env),
     metrics: opts.metrics
       ? parseMetricsSettings(opts.metrics.enabled ? '1' : '0', opts.metrics.token, {
           enabled: 'metrics.enabled',
           token: 'metrics.token',
         })
-      : parseMetricsSettings(env.HERALD_METRICS, env.HERALD_METRICS_TOKEN),
-    databaseUrl: parseDatabaseUrl(opts.databaseUrl ?? env.HERALD_DATABASE_URL),
+      : metricsFromEnv(env),
+    databaseUrl:
+      opts.databaseUrl !== undefined ? parseDatabaseUrl(opts.databaseUrl) : databaseUrlFromEnv(env),
     writeWorker: writeWorkerMode(env.HERALD_WRITE_WORKER),
     backupsByDefault: opts.backupsByDefault === true,
   };
@@ -160,4 +165,19 @@ function secretKeySource(opts: StartServerOptions, env: NodeJS.ProcessEnv): Serv
     });
   }
   return parseServerKeySource(env.HERALD_SECRET_KEY, env.HERALD_SECRET_KEY_FILE);
+}
+
+/** HERALD_METRICS, and the token from HERALD_METRICS_TOKEN or HERALD_METRICS_TOKEN_FILE. */
+function metricsFromEnv(env: NodeJS.ProcessEnv): MetricsSettings {
+  const token = readSecretVariable(env, 'HERALD_METRICS_TOKEN');
+  return parseMetricsSettings(env.HERALD_METRICS, token.value, {
+    enabled: 'HERALD_METRICS',
+    token: token.name,
+  });
+}
+
+/** HERALD_DATABASE_URL or HERALD_DATABASE_URL_FILE; a bad URL names the one given. */
+function databaseUrlFromEnv(env: NodeJS.ProcessEnv): string | null {
+  const url = readSecretVariable(env, 'HERALD_DATABASE_URL');
+  return parseDatabaseUrl(url.value, url.name);
 }

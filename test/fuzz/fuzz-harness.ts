@@ -102,9 +102,10 @@ const isEnvelope = (status: number, text: string): boolean => {
 };
 
 /**
- * Sorts one answer. A 4xx with no body and no type is Node's own HTTP parser refusing bytes
- * that are not HTTP (400) or a head over its 16 KiB limit (431): Herald never saw the request,
- * so it is counted apart, not as a failure.
+ * Sorts one answer. A 4xx with no body and no type is Node's own HTTP server answering before
+ * Herald saw the request (no `Host`: 400; an unknown `Expect`: 417), so it is counted apart, not
+ * as a failure. The parser's refusals (bad bytes, a head over 16 KiB) come in the envelope
+ * (server/lib/client-error.ts).
  */
 export function judge(method: string, res: RawResponse): Verdict {
   if (res.status >= 500)

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
+import { secretVariableSet } from '../../config/secret-variable';
 import { parseServerKeySource } from '../../config/server-key-source';
 import { readServerKey } from '../../crypto/server-key';
 import { DB_FILE } from '../../data-dir/permissions';
@@ -19,7 +20,7 @@ const BACKUP_USAGE = `Usage: herald backup --out FILE [--data-dir DIR] [--withou
   --without-key   leave the server key out (an off-site copy): restoring it then needs
                   HERALD_SECRET_KEY or HERALD_SECRET_KEY_FILE set to the key
 The key is read as Herald reads it: HERALD_SECRET_KEY, HERALD_SECRET_KEY_FILE or the folder's secret.key.
-On PostgreSQL (HERALD_DATABASE_URL set) use pg_dump instead; this prints the line.`;
+On PostgreSQL (HERALD_DATABASE_URL or HERALD_DATABASE_URL_FILE set) use pg_dump instead; this prints the line.`;
 
 const RESTORE_USAGE = `Usage: herald restore FILE [--data-dir DIR] [--force]
        (npm run restore -- FILE from a checkout)
@@ -79,7 +80,7 @@ export async function runBackupCli(argv: string[], ctx: BackupCliContext): Promi
     console.log(BACKUP_USAGE);
     return 0;
   }
-  if (env.HERALD_DATABASE_URL) {
+  if (secretVariableSet(env, 'HERALD_DATABASE_URL')) {
     console.error(postgresBackupAdvice());
     return 1;
   }
@@ -146,7 +147,7 @@ export async function runRestoreCli(argv: string[], ctx: BackupCliContext): Prom
     console.log(RESTORE_USAGE);
     return 0;
   }
-  if (env.HERALD_DATABASE_URL) {
+  if (secretVariableSet(env, 'HERALD_DATABASE_URL')) {
     console.error(postgresRestoreAdvice());
     return 1;
   }

@@ -32,7 +32,14 @@ describe('server timeouts and the connection cap', () => {
         herald.server.port,
         `GET /api/console/status HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: 1\r\n`,
       );
-      expect(await closed).toMatch(/^HTTP\/1\.1 408/);
+      const answer = await closed;
+      expect(answer).toMatch(/^HTTP\/1\.1 408/);
+      // In the envelope like every other answer (lib/client-error.ts).
+      expect(JSON.parse(answer.split('\r\n\r\n')[1])).toEqual({
+        code: 408,
+        msg: 'the request was not received in time',
+        data: null,
+      });
     });
 
     it('an event stream outlives requestTimeout: only receiving the request is timed', async () => {

@@ -210,3 +210,53 @@ describe('herald send: the config file', () => {
     }
   });
 });
+
+describe('herald send: HERALD_TOKEN_FILE', () => {
+  const files: Record<string, string> = { '/run/secrets/herald': 'file-token\n' };
+  const readFile = (path: string) => {
+    if (path in files) return files[path];
+    throw Object.assign(new Error(`ENOENT: ${path}`), { code: 'ENOENT' });
+  };
+  const token = (env: NodeJS.ProcessEnv, argv: string[] = [], file = {}) => {
+    const parsed = parseSendArgs([...argv, '--title', 't'], env, file, readFile);
+    return parsed.kind === 'send' ? parsed.options.token : parsed;
+  };
+
+  it('reads the token from the file, one trailing line end taken off', () => {
+    expect(token({ HERALD_TOKEN_FILE: '/run/secrets/herald' })).toBe('file-token');
+  });
+
+  it('sits where HERALD_TOKEN does: under the flag, over the config file', () => {
+    const env = { HERALD_TOKEN_FILE: '/run/secrets/herald' };
+    expect(token(env, ['--token', 'flag'])).toBe('flag');
+    expect(token(env, [], { token: 'config-token' })).toBe('file-token');
+  });
+
+  it('refuses both set, or a file it cannot read, naming the variables and not the token', () => {
+    expect(token({ HERALD_TOKEN: 'env-token', HERALD_TOKEN_FILE: '/run/secrets/herald' })).toEqual({
+      kind: 'usage-error',
+      message: expect.stringContaining('HERALD_TOKEN and HERALD_TOKEN_FILE are both set'),
+    });
+    const missing = token({ HERALD_TOKEN_FILE: '/run/secrets/none' });
+    expect(missing).toEqual({
+      kind: 'usage-error',
+      message: 'HERALD_TOKEN_FILE (/run/secrets/none) cannot be read (ENOENT)',
+    });
+    files['/run/secrets/empty'] = '\n';
+    expect(token({ HERALD_TOKEN_FILE: '/run/secrets/empty' })).toMatchObject({
+      message: 'HERALD_TOKEN_FILE (/run/secrets/empty) is empty',
+    });
+  });
+
+  it('reads a real file by default', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'herald-token-file-'));
+    try {
+      const file = path.join(dir, 'token');
+      writeFileSync(file, 'real-token\n');
+      const parsed = parseSendArgs(['--title', 't'], { HERALD_TOKEN_FILE: file });
+      expect(parsed).toMatchObject({ options: { token: 'real-token' } });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -36,6 +36,12 @@ export interface HeraldEventMap {
   /** A schedule was created, changed or deleted: the scheduler looks at its due times again. */
   schedule: [{ id: number }];
   /**
+   * A schedule ran (or its run was skipped, or Run now sent it): its next run, last run, last
+   * send or last error changed. Apart from `schedule` so that the scheduler, which emits it,
+   * does not wake itself; the console's streams announce both.
+   */
+  scheduleRun: [{ id: number }];
+  /**
    * What a process keeps in memory changed: the settings, or the channels, tasks, templates and
    * instances the send path caches. Only the relay between processes listens (several
    * processes on PostgreSQL): the others read it again.

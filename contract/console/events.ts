@@ -36,19 +36,25 @@ export const consoleEventSchemas = {
   }),
   /** A send's status changed. */
   send: z.strictObject({ id: z.number().int().positive(), status: sendStatusSchema }),
+  /**
+   * A schedule was created, changed or deleted, or it ran (its next run, last run, last send or
+   * last error changed): read it, or the list, again.
+   */
+  schedule: z.strictObject({ id: z.number().int().positive() }),
 };
 export type ConsoleEventName = keyof typeof consoleEventSchemas;
 export type MessageEvent = z.infer<typeof consoleEventSchemas.message>;
 export type ReadEvent = z.infer<typeof consoleEventSchemas.read>;
 export type DeliveryEvent = z.infer<typeof consoleEventSchemas.delivery>;
 export type SendEvent = z.infer<typeof consoleEventSchemas.send>;
+export type ScheduleEvent = z.infer<typeof consoleEventSchemas.schedule>;
 
 export const eventRoutes = {
   stream: route({
     method: 'get',
     path: `${CONSOLE_BASE}/events`,
     summary:
-      'Server-Sent Events: message, read, delivery, send (at most 8 streams per session; the next answers 429)',
+      'Server-Sent Events: message, read, delivery, send, schedule (at most 8 streams per session; the next answers 429)',
     answers: 'event-stream',
   }),
 };

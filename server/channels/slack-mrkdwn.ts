@@ -1,3 +1,4 @@
+import { decodeHTMLStrict } from 'entities';
 import { Lexer, type Token, type Tokens } from 'marked';
 
 /**
@@ -11,24 +12,10 @@ export function escapeSlack(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-const ENTITY = /&(amp|lt|gt|quot|#39|#\d+|#x[0-9a-f]+);/gi;
-
-// marked keeps entity references as written; CommonMark means the character they name.
-function decodeEntities(text: string): string {
-  return text.replace(ENTITY, (m, name: string) => {
-    const lower = name.toLowerCase();
-    if (lower === 'amp') return '&';
-    if (lower === 'lt') return '<';
-    if (lower === 'gt') return '>';
-    if (lower === 'quot') return '"';
-    const code = lower.startsWith('#x')
-      ? parseInt(lower.slice(2), 16)
-      : parseInt(lower.slice(1), 10);
-    return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : m;
-  });
-}
-
-const plain = (text: string) => escapeSlack(decodeEntities(text));
+// marked keeps entity and numeric references as written. CommonMark means the character they
+// name (any HTML5 name, and only with the closing semicolon, hence strict), except inside code.
+// Slack itself decodes only &amp; &lt; &gt;, so `&eacute;` must leave here as `é`.
+const plain = (text: string) => escapeSlack(decodeHTMLStrict(text));
 
 /** A link target inside `<…|…>`: the delimiters Slack would misread are percent-encoded. */
 export function slackUrl(href: string): string {
@@ -53,21 +40,25 @@ function inlineToken(token: Token): string {
     case 'del':
       return `~${inline((token as Tokens.Del).tokens)}~`;
     case 'codespan':
-      return `\`${plain((token as Tokens.Codespan).text)}\``;
+      // Code spans show references as written: CommonMark does not decode them there.
+      return `\`${escapeSlack((token as Tokens.Codespan).text)}\``;
     case 'br':
       return '\n';
     case 'link': {
       const link = token as Tokens.Link;
+      // A destination's references are decoded too: `?a=1&amp;b=2` means `?a=1&b=2`.
+      const href = decodeHTMLStrict(link.href);
       const label = inline(link.tokens).replace(/\|/g, '¦');
-      return label && label !== escapeSlack(link.href)
-        ? `<${slackUrl(link.href)}|${label}>`
-        : `<${slackUrl(link.href)}>`;
+      return label && label !== escapeSlack(href)
+        ? `<${slackUrl(href)}|${label}>`
+        : `<${slackUrl(href)}>`;
     }
     case 'image': {
       const image = token as Tokens.Image;
+      const href = decodeHTMLStrict(image.href);
       return image.text
-        ? `<${slackUrl(image.href)}|${plain(image.text).replace(/\|/g, '¦')}>`
-        : `<${slackUrl(image.href)}>`;
+        ? `<${slackUrl(href)}|${plain(image.text).replace(/\|/g, '¦')}>`
+        : `<${slackUrl(href)}>`;
     }
     case 'escape':
       return escapeSlack((token as Tokens.Escape).text);

@@ -1,3 +1,4 @@
+import { decodeHTMLStrict } from 'entities';
 import sanitizeHtml from 'sanitize-html';
 
 /**
@@ -25,7 +26,11 @@ const LINK_SCHEMES = /^(https?:|tg:|mailto:)/i;
 
 // Step one normalises: balanced tags, a known tag set, attributes quoted and escaped, text
 // escaped, scripts/styles/head dropped with their content. Step two can then trust the shape.
+// Entities are decoded here: Telegram knows only &lt; &gt; &amp; &quot; by name, so `&eacute;`
+// must leave as `é`; sanitize-html decodes every reference and escapes only & < > (and " in
+// attributes) again, which is exactly what Telegram accepts.
 const SANITIZE: sanitizeHtml.IOptions = {
+  parser: { decodeEntities: true },
   allowedTags: [
     ...Object.keys(INLINE),
     ...BLOCK,
@@ -223,19 +228,7 @@ export function toTelegramHtml(html: string): string {
   return out.replace(/[ \t]+$/, '');
 }
 
-const ENTITY = /&(lt|gt|amp|quot|#\d+|#x[0-9a-f]+);/gi;
-
 /** The text a reader sees: tags removed, entities decoded. Telegram's limit applies to this. */
 export function telegramVisibleText(html: string): string {
-  return html.replace(/<[^>]*>/g, '').replace(ENTITY, (_m, name: string) => {
-    const lower = name.toLowerCase();
-    if (lower === 'lt') return '<';
-    if (lower === 'gt') return '>';
-    if (lower === 'amp') return '&';
-    if (lower === 'quot') return '"';
-    const code = lower.startsWith('#x')
-      ? parseInt(lower.slice(2), 16)
-      : parseInt(lower.slice(1), 10);
-    return Number.isFinite(code) && code <= 0x10ffff ? String.fromCodePoint(code) : '';
-  });
+  return decodeHTMLStrict(html.replace(/<[^>]*>/g, ''));
 }

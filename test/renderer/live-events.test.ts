@@ -82,6 +82,15 @@ describe('subscribeConsoleEvents', () => {
 
     expect(sends).toEqual([{ id: 3, status: 'sent' }]);
   });
+
+  it('hands schedule events to their handler', () => {
+    const schedules: unknown[] = [];
+    const stop = subscribeConsoleEvents({ schedule: (e) => schedules.push(e) });
+    Source.instances[0].emit('schedule', { id: 7 });
+    stop();
+
+    expect(schedules).toEqual([{ id: 7 }]);
+  });
 });
 
 describe('ConsoleLayout live indicator', () => {

@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
+import { formatTime } from '../../renderer/src/lib/format';
 import SchedulesPage from '../../renderer/src/pages/SchedulesPage.vue';
+import { useLiveStore } from '../../renderer/src/stores/live-store';
 import { fail, installFakeApi, ok, type FakeRequest } from './helpers/fake-api';
+import { installFakeEventSource } from './helpers/fake-event-source';
 import { mountWithApp, settle } from './helpers/mount';
 
 const schedule = (over: Record<string, unknown> = {}) => ({
@@ -48,6 +51,7 @@ function preview(req: FakeRequest) {
 }
 
 afterEach(() => {
+  vi.useRealTimers();
   vi.unstubAllGlobals();
   document.body.innerHTML = '';
 });
@@ -125,6 +129,47 @@ describe('SchedulesPage', () => {
     expect(calls.some((c) => c.method === 'POST' && c.path === '/schedules/1/run')).toBe(true);
     expect(wrapper.get('[data-testid="schedule-last-send"]').attributes('href')).toBe('/logs/40');
     expect(document.body.textContent).toContain('send #40 is in the log');
+    wrapper.unmount();
+  });
+
+  it('SchedulesPage shows a run announced on the event stream without a reload, at most once a second', async () => {
+    const Source = installFakeEventSource();
+    let current = schedule();
+    const { calls } = installFakeApi({ 'GET /schedules': () => page([current]) });
+    const { wrapper, pinia } = mountWithApp(SchedulesPage);
+    const stop = useLiveStore(pinia).connect();
+    Source.instances[0].open();
+    await settle();
+    const lists = () => calls.filter((c) => c.path === '/schedules').length;
+    const row = () => wrapper.get('.el-table__body-wrapper tr');
+    expect(lists()).toBe(1);
+    expect(row().text()).toContain('#12');
+
+    // The scheduler ran it: the next run moved a day on, and the send is the newest.
+    current = schedule({
+      nextRunAt: '2026-11-24T08:00:00.000Z',
+      lastRunAt: '2026-11-23T08:00:00.000Z',
+      lastSendId: 13,
+    });
+    vi.useFakeTimers();
+    Source.instances[0].emit('schedule', { id: 1 });
+    Source.instances[0].emit('schedule', { id: 1 });
+    await vi.advanceTimersByTimeAsync(999);
+    expect(lists()).toBe(1);
+    await vi.advanceTimersByTimeAsync(1);
+    vi.useRealTimers();
+    await settle();
+    expect(lists()).toBe(2);
+    expect(row().get('[data-testid="schedule-last-send"]').attributes('href')).toBe('/logs/13');
+    expect(row().text()).toContain(formatTime('2026-11-24T08:00:00.000Z', 'en'));
+    expect(row().text()).toContain(formatTime('2026-11-23T08:00:00.000Z', 'en'));
+
+    // Back after a drop, runs may have been missed: the list is read again.
+    Source.instances[0].drop();
+    Source.instances[0].open();
+    await new Promise((r) => setTimeout(r, 1_050));
+    expect(lists()).toBe(3);
+    stop();
     wrapper.unmount();
   });
 

@@ -2,6 +2,7 @@ import type {
   DeliveryEvent,
   MessageEvent as HostedMessageEvent,
   ReadEvent,
+  ScheduleEvent,
   SendEvent,
 } from '@contract';
 
@@ -19,6 +20,8 @@ export interface ConsoleEventHandlers {
   read?: (event: ReadEvent) => void;
   delivery?: (event: DeliveryEvent) => void;
   send?: (event: SendEvent) => void;
+  /** A schedule was created, changed, deleted, or ran: its times and last send may be new. */
+  schedule?: (event: ScheduleEvent) => void;
   /** Every change of the stream's state. */
   state?: (state: StreamState) => void;
 }
@@ -30,7 +33,7 @@ export interface ConsoleEventHandlers {
  */
 export const REOPEN_AFTER_CLOSE_MS = 5_000;
 
-const EVENT_NAMES = ['message', 'read', 'delivery', 'send'] as const;
+const EVENT_NAMES = ['message', 'read', 'delivery', 'send', 'schedule'] as const;
 
 /**
  * Subscribes to the console's Server-Sent Events and reports the connection state; the returned

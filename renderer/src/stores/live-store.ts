@@ -8,13 +8,15 @@ import { useMessagesStore } from './messages-store';
 
 /**
  * The console event stream, opened once by the layout (`connect()`): counters it bumps, so
- * pages that show sends and deliveries can refresh when something changes without each opening
- * its own stream, the stream's connection state for the layout's indicator, and new hosted
- * messages handed to the messages store.
+ * pages that show sends, deliveries and schedules can refresh when something changes without
+ * each opening its own stream, the stream's connection state for the layout's indicator, and
+ * new hosted messages handed to the messages store.
  */
 export const useLiveStore = defineStore('live', () => {
   const sendVersion = ref(0);
   const deliveryVersion = ref(0);
+  /** Bumped when a schedule changed or ran: the Schedules page reads its list again. */
+  const scheduleVersion = ref(0);
   const connection = ref<StreamState>('connecting');
   const connected = computed(() => connection.value === 'open');
   /** The last delivery status change, for open detail views. */
@@ -22,6 +24,10 @@ export const useLiveStore = defineStore('live', () => {
 
   function onSend(): void {
     sendVersion.value += 1;
+  }
+
+  function onSchedule(): void {
+    scheduleVersion.value += 1;
   }
 
   function onDelivery(event: { id: number; sendId: number; status: string }): void {
@@ -33,16 +39,20 @@ export const useLiveStore = defineStore('live', () => {
   function onConnection(state: StreamState): boolean {
     const reconnected = state === 'open' && connection.value === 'reconnecting';
     connection.value = state;
-    // Pages that follow sends refresh as if one had arrived, catching up on what was missed.
-    if (reconnected) sendVersion.value += 1;
+    // Pages that follow sends or schedules refresh as if one had arrived, catching up on what
+    // was missed.
+    if (reconnected) {
+      sendVersion.value += 1;
+      scheduleVersion.value += 1;
+    }
     return reconnected;
   }
 
   /**
-   * Opens the stream and routes its events: sends and deliveries to the counters above, hosted
-   * messages to the messages store and then to `onMessage`. Back after a drop, the unread count
-   * and a showing reader refresh, since messages may have arrived meanwhile. Returns the function
-   * that closes the stream.
+   * Opens the stream and routes its events: sends, deliveries and schedules to the counters
+   * above, hosted messages to the messages store and then to `onMessage`. Back after a drop,
+   * the unread count and a showing reader refresh, since messages may have arrived meanwhile.
+   * Returns the function that closes the stream.
    */
   function connect(onMessage?: (event: MessageEvent) => void): () => void {
     const messages = useMessagesStore();
@@ -53,6 +63,7 @@ export const useLiveStore = defineStore('live', () => {
       },
       read: (event) => void messages.onRead(event),
       send: () => onSend(),
+      schedule: () => onSchedule(),
       delivery: (event) => onDelivery(event),
       state: (state) => {
         if (!onConnection(state)) return;
@@ -65,10 +76,12 @@ export const useLiveStore = defineStore('live', () => {
   return {
     sendVersion,
     deliveryVersion,
+    scheduleVersion,
     connection,
     connected,
     lastDelivery,
     onSend,
+    onSchedule,
     onDelivery,
     onConnection,
     connect,

@@ -22,6 +22,7 @@ type WireEvent =
   | ['s', number, SendStatus]
   | ['m', number]
   | ['c', number]
+  | ['x', number]
   | ['r', number, number | null, boolean, number]
   | ['g', 'settings' | 'sources'];
 
@@ -36,6 +37,7 @@ export type RemoteEvent =
   | { name: 'send'; payload: HeraldEventMap['send'][0] }
   | { name: 'message'; payload: { id: number } }
   | { name: 'schedule'; payload: { id: number } }
+  | { name: 'scheduleRun'; payload: { id: number } }
   | { name: 'reads'; payload: HeraldEventMap['reads'][0] }
   | { name: 'configuration'; payload: HeraldEventMap['configuration'][0] };
 
@@ -90,6 +92,7 @@ export class PostgresEventRelay {
     on('send', (s) => ['s', s.id, s.status]);
     on('message', (m) => ['m', m.id]);
     on('schedule', (c) => ['c', c.id]);
+    on('scheduleRun', (x) => ['x', x.id]);
     on('reads', (r) => ['r', r.userId, r.id, r.read, r.unreadCount]);
     on('configuration', (g) => ['g', g.what]);
   }
@@ -221,6 +224,8 @@ function fromWire(e: WireEvent): RemoteEvent | null {
       return { name: 'message', payload: { id: e[1] } };
     case 'c':
       return { name: 'schedule', payload: { id: e[1] } };
+    case 'x':
+      return { name: 'scheduleRun', payload: { id: e[1] } };
     case 'r':
       return {
         name: 'reads',

@@ -218,12 +218,14 @@ export class ScheduleService {
         await this.deps.writeLock.run(() =>
           Schedule.update({ lastRunAt: now, lastError: err.message }, { where: { id } }),
         );
+        this.deps.events.emit('scheduleRun', { id });
       }
       throw err;
     }
     await this.deps.writeLock.run(() =>
       Schedule.update({ lastRunAt: now, lastSendId: sendId, lastError: null }, { where: { id } }),
     );
+    this.deps.events.emit('scheduleRun', { id });
     return { sendId, schedule: await this.detail(id) };
   }
 

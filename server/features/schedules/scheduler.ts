@@ -126,8 +126,9 @@ export class Scheduler {
     const [changed] = await this.deps.writeLock.run(() =>
       Schedule.update(claim, { where: { id: schedule.id, enabled: true, nextRunAt: dueAt } }),
     );
-    if (changed !== 1 || skip) return changed === 1;
-    await this.send(schedule);
+    if (changed !== 1) return false;
+    if (!skip) await this.send(schedule);
+    this.deps.events.emit('scheduleRun', { id: schedule.id });
     return true;
   }
 

@@ -53,6 +53,30 @@ describe('Slack adapter against a local incoming webhook', () => {
     });
   });
 
+  it('send() decodes named and numeric references in Markdown, so Slack shows the characters', async () => {
+    peer = await startSlackPeer({ now: clock.now });
+    await adapter.send(
+      config(),
+      outboundMessage({
+        contentType: 'markdown',
+        content: 'Caf&eacute; &copy; &#169; &#x1F600; &amp;lt; `&eacute;`',
+      }),
+      services,
+    );
+    // `&amp;lt;` names the text "&lt;", and a code span keeps its references as written.
+    expect(peer.received[0].text).toBe('*Disk alert*\nCafé © © 😀 &amp;lt; `&amp;eacute;`');
+    expect(peer.received[0].shownText).toBe('*Disk alert*\nCafé © © 😀 &lt; `&eacute;`');
+  });
+
+  it('send() shows references in a text message as the characters typed', async () => {
+    peer = await startSlackPeer({ now: clock.now });
+    await adapter.send(config(), outboundMessage({ content: 'Caf&eacute; &#169;' }), services);
+    expect(peer.received[0]).toMatchObject({
+      shownText: 'Disk alert\nCaf&eacute; &#169;',
+      mrkdwn: false,
+    });
+  });
+
   it('send() fails permanently on a removed webhook or an archived channel', async () => {
     peer = await startSlackPeer({ now: clock.now });
     const removed = await rejectionOf(

@@ -79,6 +79,20 @@ describe('Telegram adapter against a local Bot API', () => {
     expect(peer.received[0].visibleText).toBe('Disk alert\nHello there\nline two\n\na | b');
   });
 
+  it('send() decodes named and numeric references in HTML and Markdown, leaving only the four Telegram knows', async () => {
+    peer = await startTelegramPeer({ now: clock.now });
+    const content = 'Caf&eacute; &copy; &#169; &#x1F600; &amp;lt;';
+    await adapter.send(config(), outboundMessage({ contentType: 'html', content }), services);
+    await adapter.send(config(), outboundMessage({ contentType: 'markdown', content }), services);
+    for (const got of peer.received) {
+      // The peer refuses any named entity but &lt; &gt; &amp; &quot;, as Telegram does.
+      expect(got.parseMode).toBe('HTML');
+      expect(got.visibleText).toBe('Disk alert\nCafé © © 😀 &lt;');
+      expect(got.text).toBe('<b>Disk alert</b>\nCafé © © 😀 &amp;lt;');
+    }
+    expect(peer.received).toHaveLength(2);
+  });
+
   it('send() fails permanently with the API’s words when the chat is unknown or the token is wrong', async () => {
     peer = await startTelegramPeer({ now: clock.now });
     const chat = await rejectionOf(

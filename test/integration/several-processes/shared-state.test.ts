@@ -237,6 +237,29 @@ describe('several processes on one PostgreSQL database', { shuffle: false }, () 
     }
   });
 
+  it("stream a schedule's run on the other process", async () => {
+    const [a, b] = await pair();
+    const hosted = await a.createChannel('hosted');
+    const { task } = await a.createTask('scheduled', [
+      { channelId: hosted.id, contentType: 'text' },
+    ]);
+    const schedule = await a.console.ok('POST', '/schedules', {
+      name: 'across',
+      taskId: task.id,
+      cron: '0 0 1 1 *',
+      timezone: 'UTC',
+      title: 'scheduled across',
+      text: 'x',
+    });
+    const onB = await streamEvents(b);
+    try {
+      await a.console.ok('POST', `/schedules/${schedule.id}/run`);
+      await onB.until((t) => t.includes(`event: schedule\ndata: {"id":${schedule.id}}`));
+    } finally {
+      onB.close();
+    }
+  });
+
   it('take up settings the other process saved', async () => {
     const [a, b] = await pair();
     await a.console.ok('PUT', '/settings', { v1WaitMs: 4_321 });

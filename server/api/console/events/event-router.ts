@@ -12,7 +12,7 @@ import type { LiveStreams } from './live-streams';
 
 const HEARTBEAT_MS = 25_000;
 
-/** GET /events: Server-Sent Events for the console (new hosted messages, the person's reads, delivery changes). */
+/** GET /events: Server-Sent Events for the console (new hosted messages, the person's reads, delivery, send and schedule changes). */
 export type EventRouterDeps = Pick<HeraldParts, 'events'>;
 
 export function createEventRouter(deps: EventRouterDeps, streams: LiveStreams): Router {
@@ -63,10 +63,14 @@ export function createEventRouter(deps: EventRouterDeps, streams: LiveStreams): 
     };
     const onDelivery = (d: HeraldEventMap['delivery'][0]) => send('delivery', d);
     const onSend = (s: HeraldEventMap['send'][0]) => send('send', s);
+    // An id and nothing else: every signed-in person may hear that a schedule changed or ran.
+    const onSchedule = (c: { id: number }) => send('schedule', { id: c.id });
     deps.events.on('message', onMessage);
     deps.events.on('reads', onReads);
     deps.events.on('delivery', onDelivery);
     deps.events.on('send', onSend);
+    deps.events.on('schedule', onSchedule);
+    deps.events.on('scheduleRun', onSchedule);
     const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
     cleanup = () => {
       unregister();
@@ -75,6 +79,8 @@ export function createEventRouter(deps: EventRouterDeps, streams: LiveStreams): 
       deps.events.off('reads', onReads);
       deps.events.off('delivery', onDelivery);
       deps.events.off('send', onSend);
+      deps.events.off('schedule', onSchedule);
+      deps.events.off('scheduleRun', onSchedule);
     };
     // The response, not the request: its close fires both when the client goes away and when
     // the server ends the stream.

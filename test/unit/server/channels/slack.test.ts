@@ -51,6 +51,16 @@ describe('markdownToMrkdwn', () => {
     );
   });
 
+  it('markdownToMrkdwn() decodes references where CommonMark does: text, alt text and link targets, not code', () => {
+    expect(
+      markdownToMrkdwn(
+        '[Caf&eacute;](https://x/?a=1&amp;b=2&copy=3) ![&copy;](https://x/i&amp;j) `&copy;` &copy &nosuch;',
+      ),
+    ).toBe(
+      '<https://x/?a=1&amp;b=2&amp;copy=3|Café> <https://x/i&amp;j|©> `&amp;copy;` &amp;copy &amp;nosuch;',
+    );
+  });
+
   it('markdownToMrkdwn() never lets a < through except as a link it built', () => {
     fc.assert(
       fc.property(markupSoup, (md) => {

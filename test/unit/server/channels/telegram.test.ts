@@ -109,6 +109,10 @@ describe('telegramVisibleText', () => {
       'a < b & "c" 😀 A',
     );
   });
+
+  it('telegramVisibleText() counts any named reference as the one character it shows', () => {
+    expect(telegramVisibleText('Caf&eacute; &copy; &amp;lt;')).toBe('Café © &lt;');
+  });
 });
 
 describe('telegramText', () => {

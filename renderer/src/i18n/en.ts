@@ -594,7 +594,10 @@ const en = {
     created: 'Created',
     already: 'Already imported',
     skipped: 'Skipped',
-    skippedItems: 'Skipped',
+    skippedItems: 'Skipped rows ({n})',
+    table: 'Message Nest table',
+    row: 'Row',
+    reason: 'Reason',
     notes: 'Notes',
     kinds: {
       channels: 'Channels',

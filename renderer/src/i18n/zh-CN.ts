@@ -576,7 +576,10 @@ const zhCN: MessageSchema = {
     created: '已创建',
     already: '此前已导入',
     skipped: '已跳过',
-    skippedItems: '跳过的项目',
+    skippedItems: '跳过的行（{n}）',
+    table: 'Message Nest 表',
+    row: '行',
+    reason: '原因',
     notes: '说明',
     kinds: {
       channels: '渠道',

@@ -23,6 +23,8 @@ export const channelTypeSchema = named(
     supportsDynamicRecipients: z.boolean(),
     /** Whether a non-dynamic instance must name a recipient (email address, OpenID). */
     fixedRecipient: z.enum(['none', 'required']),
+    /** Whether an instance may name its own template code over the channel's (Aliyun SMS). */
+    instanceTemplateCode: z.boolean(),
     /** Config keys holding secrets: masked as "******" in answers. */
     secretFields: z.array(z.string()),
     /** Config keys saying where messages go; changing one means typing the secrets again. */

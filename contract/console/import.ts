@@ -39,6 +39,8 @@ export const importReportSchema = named(
     skipped: z.array(
       z.strictObject({
         kind: z.enum(IMPORT_KINDS),
+        /** Message Nest's table the row is in, as found (its prefix included). */
+        table: z.string(),
         /** Message Nest's id of the row. */
         id: z.string(),
         name: z.string(),

@@ -12,6 +12,17 @@ import { route } from '../route';
 
 const commaList = z.string().trim().max(5000);
 
+/**
+ * Aliyun SMS only: the instance's own SMS template code, sent over its channel's (e.g.
+ * SMS_123456789); null or '' uses the channel's. Other kinds refuse one.
+ */
+const templateCode = z
+  .string()
+  .trim()
+  .max(64)
+  .nullable()
+  .transform((v) => (v ? v : null));
+
 /** A new instance of a task or template: which channel, in which format, to whom. */
 export const instanceCreateBody = z
   .object({
@@ -22,6 +33,7 @@ export const instanceCreateBody = z
     dynamicRecipients: z.boolean().default(false),
     atMobiles: commaList.default(''),
     atAll: z.boolean().default(false),
+    templateCode: templateCode.default(null),
   })
   .strict();
 /** What the server works with after defaults. */
@@ -38,6 +50,7 @@ export const instancePatchBody = z
     dynamicRecipients: z.boolean(),
     atMobiles: commaList,
     atAll: z.boolean(),
+    templateCode,
   })
   .partial()
   .strict();
@@ -62,6 +75,8 @@ export const instanceSchema = named(
     /** Comma-separated phone numbers to @mention. */
     atMobiles: z.string(),
     atAll: z.boolean(),
+    /** Aliyun SMS: the instance's own template code; null: the channel's. */
+    templateCode: z.string().nullable(),
     createdAt: timestampSchema,
     updatedAt: timestampSchema,
   }),

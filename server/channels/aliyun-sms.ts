@@ -19,17 +19,29 @@ export const ALIYUN_SMS_LIMIT_WAIT_MS = 60_000;
 // Aliyun's template variables are ${name}: letters, digits and underscores.
 const VARIABLE = /^[A-Za-z0-9_]{1,64}$/;
 
+const TEMPLATE_CODE = /^\S{1,64}$/;
+const TEMPLATE_CODE_RULE = 'templateCode must be the template’s code, e.g. SMS_123456789';
+
+/** An error text unless `code` is a template code (one instance's own, say), or null. */
+export function validateTemplateCode(code: string): string | null {
+  return TEMPLATE_CODE.test(code.trim()) ? null : TEMPLATE_CODE_RULE;
+}
+
 export const aliyunSmsConfigSchema = z
   .object({
     accessKeyId: z.string().trim().min(1, 'accessKeyId is required').max(128),
     accessKeySecret: z.string().trim().min(1, 'accessKeySecret is required').max(256),
     /** An approved signature (签名), sent as 【signName】 before the text. */
     signName: z.string().trim().min(1, 'signName is required').max(64),
-    /** An approved template's code, e.g. SMS_123456789. */
-    templateCode: z
-      .string()
-      .trim()
-      .regex(/^\S{1,64}$/, 'templateCode must be the template’s code, e.g. SMS_123456789'),
+    /**
+     * An approved template's code, e.g. SMS_123456789: the default of the channel's instances,
+     * each of which may name its own (as Message Nest keeps it on each instance). Optional:
+     * a channel without one sends only through instances that name theirs.
+     */
+    templateCode: z.preprocess(
+      (v) => (v === '' || v === null ? undefined : v),
+      z.string().trim().regex(TEMPLATE_CODE, TEMPLATE_CODE_RULE).optional(),
+    ),
     /**
      * Template variable → value. A value may hold {{title}}, {{content}} and {{url}}; the rest of
      * it is literal. Default {"content":"{{content}}"}, Message Nest's mapping.
@@ -104,10 +116,16 @@ export function buildSendSmsParams(
     AliyunSmsConfig,
     'accessKeyId' | 'signName' | 'templateCode' | 'paramMap' | 'regionId'
   >,
-  message: Pick<OutboundMessage, 'deliveryId' | 'title' | 'content' | 'url'>,
+  message: Pick<OutboundMessage, 'deliveryId' | 'title' | 'content' | 'url' | 'templateCode'>,
   phone: string,
   request: { nonce: string; timestamp: string },
 ): Record<string, string> {
+  const templateCode = message.templateCode || config.templateCode;
+  if (!templateCode) {
+    throw DeliveryError.permanent(
+      'no SMS template code: name one on the instance, or a default on the channel',
+    );
+  }
   const params: Record<string, string> = {
     AccessKeyId: config.accessKeyId,
     Action: 'SendSms',
@@ -120,7 +138,7 @@ export function buildSendSmsParams(
     SignatureMethod: 'HMAC-SHA1',
     SignatureNonce: request.nonce,
     SignatureVersion: '1.0',
-    TemplateCode: config.templateCode,
+    TemplateCode: templateCode,
     Timestamp: request.timestamp,
     Version: '2017-05-25',
   };
@@ -247,6 +265,11 @@ export function createAliyunSmsAdapter() {
     supportsDynamicRecipients: true,
     fixedRecipient: 'required',
     validateRecipient: validatePhoneNumber,
+    instanceTemplateCode: {
+      validate: validateTemplateCode,
+      channelDefault: (config) =>
+        typeof config.templateCode === 'string' && config.templateCode ? config.templateCode : null,
+    },
     async send(config, message, services) {
       const phone = message.recipient?.trim() ?? '';
       const invalid = validatePhoneNumber(phone);

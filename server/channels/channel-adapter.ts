@@ -38,6 +38,11 @@ export interface OutboundMessage {
    * custom webhook's body.
    */
   repeats: number;
+  /**
+   * The instance's own template code (kinds whose adapter declares `instanceTemplateCode`,
+   * Aliyun SMS), used over the channel's; null or absent: the channel's.
+   */
+  templateCode?: string | null;
 }
 
 /** A stored hosted message, as the hosted channel hands it to the reader. */
@@ -93,6 +98,14 @@ export interface ChannelAdapter<Config = Record<string, unknown>> {
   readonly supportsDynamicRecipients: boolean;
   /** Whether a non-dynamic instance must name a fixed recipient (email address, OpenID). */
   readonly fixedRecipient: 'none' | 'required';
+  /**
+   * Kinds whose instances may carry their own template code (Aliyun SMS): checks one (an
+   * error text, or null), and reads the channel's default (null when it has none).
+   */
+  readonly instanceTemplateCode?: {
+    validate(code: string): string | null;
+    channelDefault(config: Record<string, unknown>): string | null;
+  };
   /** Returns an error text for a malformed recipient, or null when it is fine. */
   validateRecipient?(recipient: string): string | null;
   /** A platform rate limit that the queue paces deliveries to (delaying, never dropping). */

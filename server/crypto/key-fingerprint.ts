@@ -28,26 +28,29 @@ interface StoredFingerprint {
   recordedAt: string;
 }
 
+/** What a refusal says happened; a tool other than the server names its own outcome. */
+const NOT_STARTED = 'Herald did not start, so nothing was changed.';
+
 export class ServerKeyMismatchError extends Error {
-  constructor(origin: string, stored: string, ours: string) {
+  constructor(origin: string, stored: string, ours: string, outcome = NOT_STARTED) {
     super(
       `The server key from ${origin} does not match the key this database's tokens and secrets ` +
         `were sealed with (database: ${short(stored)}…, this process: ${short(ours)}…). Every ` +
         'Herald process on one database needs the same key: set HERALD_SECRET_KEY or ' +
         "HERALD_SECRET_KEY_FILE to the other processes' key, or put the original secret.key back " +
-        'in the data folder. Herald did not start, so nothing was changed.',
+        `in the data folder. ${outcome}`.trimEnd(),
     );
     this.name = 'ServerKeyMismatchError';
   }
 }
 
 export class ServerKeyMissingError extends Error {
-  constructor(file: string, stored: string) {
+  constructor(file: string, stored: string, outcome = NOT_STARTED) {
     super(
       `${file} is missing, but this database's tokens and secrets were sealed with a key ` +
         `(fingerprint ${short(stored)}…). Put that key back (restore secret.key from a backup, ` +
         'or set HERALD_SECRET_KEY or HERALD_SECRET_KEY_FILE to it); a new key would open none ' +
-        'of them. Herald did not start, so nothing was changed.',
+        `of them. ${outcome}`.trimEnd(),
     );
     this.name = 'ServerKeyMissingError';
   }
@@ -62,6 +65,27 @@ function same(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * Refuses, as the server's start does (settleServerKey), a key other than the one whose
+ * fingerprint the database holds, or no key where it holds one; reads only, so a tool can
+ * check before it migrates or writes anything. A database Herald never started (no settings
+ * table yet, or no fingerprint) takes any key.
+ */
+export async function checkServerKey(
+  configured: ServerKey | null,
+  dataDir: string,
+  outcome?: string,
+): Promise<void> {
+  const sequelize = Setting.sequelize;
+  if (!sequelize || !(await sequelize.getQueryInterface().tableExists(Setting.tableName))) return;
+  const stored = storedFingerprint((await Setting.findByPk(FINGERPRINT_SETTING))?.value);
+  if (!stored) return;
+  if (!configured) throw new ServerKeyMissingError(join(dataDir, KEY_FILE), stored, outcome);
+  const ours = keyFingerprint(configured.key);
+  if (!same(stored, ours))
+    throw new ServerKeyMismatchError(configured.origin, stored, ours, outcome);
 }
 
 /**

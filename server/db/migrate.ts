@@ -15,6 +15,7 @@ import * as usersAndRoles from './migrations/2026-11-27-1000-users-and-roles';
 import * as perPersonReads from './migrations/2026-11-27-1100-per-person-reads';
 import * as auditLog from './migrations/2026-11-27-1200-audit-log';
 import * as twoFactor from './migrations/2026-11-27-1300-two-factor';
+import * as instanceTemplateCode from './migrations/2026-11-28-1000-instance-template-code';
 
 interface MigrationModule {
   up(params: { context: QueryInterface }): Promise<void>;
@@ -40,6 +41,7 @@ const migrations: Array<[string, MigrationModule]> = [
   ['2026-11-27-1100-per-person-reads', perPersonReads],
   ['2026-11-27-1200-audit-log', auditLog],
   ['2026-11-27-1300-two-factor', twoFactor],
+  ['2026-11-28-1000-instance-template-code', instanceTemplateCode],
 ];
 
 /** The names this code knows, in order: a database that lacks one is behind the code. */

@@ -99,6 +99,7 @@ export async function runAttempt(
           mentions: delivery.mentions,
           priority: parsePriority(delivery.priority) ?? null,
           repeats: delivery.repeats,
+          templateCode: delivery.templateCode,
         },
         deps.runtime,
       ),

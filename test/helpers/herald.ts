@@ -97,6 +97,7 @@ export interface InstanceSpec {
   enabled?: boolean;
   recipient?: string;
   dynamicRecipients?: boolean;
+  templateCode?: string | null;
   atMobiles?: string;
   atAll?: boolean;
 }

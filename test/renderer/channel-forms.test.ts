@@ -28,6 +28,7 @@ const kind = (type: string, extra: Partial<ChannelType> = {}): ChannelType => ({
   supportsMentions: false,
   supportsDynamicRecipients: false,
   fixedRecipient: 'none',
+  instanceTemplateCode: false,
   secretFields: [],
   destinationFields: [],
   ...extra,

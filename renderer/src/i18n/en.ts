@@ -340,6 +340,8 @@ const en = {
     wecomAppRecipients:
       'Recipients are set per instance: member ids, party:ID for departments and tag:ID for tags, e.g. {example} (ids of one kind separated by {bar}, kinds by ;). {all} reaches everyone the app can see.',
     aliyunSignName: 'An approved SMS signature of the account, as written in the console.',
+    aliyunTemplateCode:
+      'The default of the channel’s instances; each instance may name its own. Left empty, every instance must.',
     aliyunParamMap:
       'Each variable of the template and what fills it; an SMS sends its approved template, never free text.',
     aliyunMarkers: 'Values may use {markers}; anything else is sent as written.',
@@ -407,6 +409,10 @@ const en = {
     recipient: 'Recipient',
     atMobiles: 'Mention mobiles (comma-separated)',
     atAll: 'Mention everyone',
+    templateCode: 'SMS template code',
+    templateCodeDefault:
+      'Left empty, the instance sends with the channel’s template code ({code}).',
+    templateCodeNeeded: 'The channel names no template code, so this instance needs its own.',
     empty: 'No instances: messages sent with this token go nowhere yet.',
     deleteConfirm: 'Remove the instance on "{name}"?',
   },
@@ -588,7 +594,10 @@ const en = {
     created: 'Created',
     already: 'Already imported',
     skipped: 'Skipped',
-    skippedItems: 'Skipped',
+    skippedItems: 'Skipped rows ({n})',
+    table: 'Message Nest table',
+    row: 'Row',
+    reason: 'Reason',
     notes: 'Notes',
     kinds: {
       channels: 'Channels',

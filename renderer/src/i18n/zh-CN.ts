@@ -331,6 +331,8 @@ const zhCN: MessageSchema = {
     wecomAppRecipients:
       '接收人在每个实例里设置：成员 ID，部门写 party:部门ID，标签写 tag:标签ID，例如 {example}（同类 ID 用 {bar} 分隔，不同类之间用 ; 分隔）。{all} 发给应用可见范围内的所有人。',
     aliyunSignName: '账号下已审核通过的短信签名，与控制台写法一致。',
+    aliyunTemplateCode:
+      '渠道下各实例的默认模板 CODE；每个实例也可以填写自己的。留空时，每个实例都必须填写。',
     aliyunParamMap: '模板的每个变量及其取值；短信只能发送已审核的模板，不能发送任意文本。',
     aliyunMarkers: '取值中可用 {markers}，其余文字原样发送。',
     aliyunEndpoint: '留空即 dysmsapi.aliyuncs.com。',
@@ -393,6 +395,9 @@ const zhCN: MessageSchema = {
     recipient: '接收者',
     atMobiles: "{'@'}手机号（逗号分隔）",
     atAll: "{'@'}所有人",
+    templateCode: '短信模板 CODE',
+    templateCodeDefault: '留空时，此实例使用渠道的模板 CODE（{code}）。',
+    templateCodeNeeded: '渠道没有设置模板 CODE，此实例需要自己的。',
     empty: '没有实例：用此 Token 发送的消息暂时不会送到任何地方。',
     deleteConfirm: '移除渠道「{name}」上的实例？',
   },
@@ -571,7 +576,10 @@ const zhCN: MessageSchema = {
     created: '已创建',
     already: '此前已导入',
     skipped: '已跳过',
-    skippedItems: '跳过的项目',
+    skippedItems: '跳过的行（{n}）',
+    table: 'Message Nest 表',
+    row: '行',
+    reason: '原因',
     notes: '说明',
     kinds: {
       channels: '渠道',

@@ -27,6 +27,8 @@ export class Delivery extends Model<InferAttributes<Delivery>, InferCreationAttr
   declare content: string;
   declare url: string | null;
   declare mentions: Mentions;
+  /** The instance's own template code when it was accepted (Aliyun SMS); null: the channel's. */
+  declare templateCode: CreationOptional<string | null>;
   /** Hosted deliveries: the share-link key the stored message gets (answered at accept time). */
   declare previewKey: CreationOptional<string | null>;
   /** 1 … 5, or null: the channel's own default. */
@@ -59,6 +61,7 @@ export class Delivery extends Model<InferAttributes<Delivery>, InferCreationAttr
         content: { type: DataTypes.TEXT, allowNull: false },
         url: { type: DataTypes.TEXT, allowNull: true },
         mentions: { type: DataTypes.JSON, allowNull: false },
+        templateCode: { type: DataTypes.STRING(64), allowNull: true },
         previewKey: { type: DataTypes.STRING(64), allowNull: true },
         priority: { type: DataTypes.INTEGER, allowNull: true },
         repeats: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },

@@ -21,6 +21,8 @@ export class Instance extends Model<InferAttributes<Instance>, InferCreationAttr
   declare dynamicRecipients: CreationOptional<boolean>;
   declare atMobiles: CreationOptional<string>;
   declare atAll: CreationOptional<boolean>;
+  /** Kinds that take one (Aliyun SMS): this instance's template code, over its channel's. */
+  declare templateCode: CreationOptional<string | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -37,6 +39,7 @@ export class Instance extends Model<InferAttributes<Instance>, InferCreationAttr
         dynamicRecipients: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
         atMobiles: { type: DataTypes.TEXT, allowNull: false, defaultValue: '' },
         atAll: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+        templateCode: { type: DataTypes.STRING(64), allowNull: true },
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },

@@ -117,6 +117,7 @@ export class AuditStates {
         dynamicRecipients: inst.dynamicRecipients,
         atMobiles: inst.atMobiles,
         atAll: inst.atAll,
+        templateCode: inst.templateCode ?? null,
       },
       secrets: {},
     };

@@ -65,6 +65,7 @@ export class ChannelService {
       supportsMentions: a.supportsMentions,
       supportsDynamicRecipients: a.supportsDynamicRecipients,
       fixedRecipient: a.fixedRecipient,
+      instanceTemplateCode: a.instanceTemplateCode !== undefined,
       secretFields: a.secretFields,
       destinationFields: a.destinationFields,
     }));

@@ -18,6 +18,8 @@ export interface PlannedDelivery {
   content: string;
   recipient: string | null;
   mentions: Mentions;
+  /** The instance's own template code (Aliyun SMS), or null: the channel's. */
+  templateCode: string | null;
   /** Hosted deliveries: the share-link key, chosen now so the answer can carry the link. */
   previewKey: string | null;
 }
@@ -63,6 +65,7 @@ export function planDeliveries(
         content: chosen.content,
         recipient,
         mentions: targetMentions,
+        templateCode: target.instance.templateCode ?? null,
         previewKey: target.channel.type === 'hosted' ? newPreviewKey() : null,
       });
     }

@@ -67,6 +67,7 @@ export function acceptInputOf(input: SendToStore, paused: boolean, repeats = 0):
       content: p.content,
       url: input.url,
       mentions: p.mentions,
+      templateCode: p.templateCode,
       previewKey: p.previewKey,
       priority: input.priority,
       repeats,

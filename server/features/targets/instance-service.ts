@@ -43,6 +43,7 @@ export class InstanceService {
       dynamicRecipients: inst.dynamicRecipients,
       atMobiles: inst.atMobiles,
       atAll: inst.atAll,
+      templateCode: inst.templateCode ?? null,
       createdAt: inst.createdAt,
       updatedAt: inst.updatedAt,
     };
@@ -90,6 +91,7 @@ export class InstanceService {
       dynamicRecipients: patch.dynamicRecipients ?? inst.dynamicRecipients,
       atMobiles: patch.atMobiles ?? inst.atMobiles,
       atAll: patch.atAll ?? inst.atAll,
+      templateCode: patch.templateCode !== undefined ? patch.templateCode : inst.templateCode,
     };
     const values = await this.check(owner, channel, merged, inst.id);
     await this.deps.writeLock.run(() => inst.update(values));
@@ -149,6 +151,7 @@ export class InstanceService {
     }
     const badMobile = mobiles.find((m) => !MOBILE.test(m));
     if (badMobile) throw new AppError(400, `atMobiles: "${badMobile}" is not a phone number`);
+    checkTemplateCode(adapter, channel, input.templateCode);
 
     const siblings = await Instance.findAll({
       where: { ...ownerWhere(owner), ...(selfId ? { id: { [Op.ne]: selfId } } : {}) },
@@ -184,6 +187,29 @@ export class InstanceService {
       );
     }
     return { ...input, recipient, atMobiles: mobiles.join(',') };
+  }
+}
+
+/** An instance's own template code: only where the kind takes one, and one where its channel has none. */
+function checkTemplateCode(adapter: AnyChannelAdapter, channel: Channel, code: string | null) {
+  const kind = adapter.instanceTemplateCode;
+  if (!kind) {
+    if (code) {
+      throw new AppError(
+        400,
+        `templateCode: only Aliyun SMS instances take a template code, not ${adapter.label}`,
+      );
+    }
+    return;
+  }
+  if (code) {
+    const problem = kind.validate(code);
+    if (problem) throw new AppError(400, problem);
+  } else if (!kind.channelDefault(channel.config)) {
+    throw new AppError(
+      400,
+      `templateCode: channel ${channel.id} names no template code, so its instances each need one`,
+    );
   }
 }
 

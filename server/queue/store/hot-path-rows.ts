@@ -52,6 +52,8 @@ export interface NewDelivery {
   priority?: number | null;
   /** Sends with its dedup key suppressed since the last delivered one. */
   repeats?: number;
+  /** The instance's own template code (Aliyun SMS); null or absent: the channel's. */
+  templateCode?: string | null;
   nextAttemptAt: number;
   /**
    * Set for a hosted delivery stored with the accept: it is inserted `sent` at this moment,
@@ -79,6 +81,7 @@ export interface ClaimedDelivery {
   mentions: Mentions;
   priority: number | null;
   repeats: number;
+  templateCode: string | null;
   attempts: number;
   nextAttemptAt: number;
 }
@@ -130,6 +133,7 @@ export type ClaimedRow = {
   attempts: number;
   next_attempt_at: number;
   lease_token: string;
+  template_code: string | null;
 };
 
 /** Claimed deliveries, oldest due first (RETURNING promises no order). */
@@ -148,6 +152,7 @@ export function claimedDeliveries(rows: ClaimedRow[]): ClaimedDelivery[] {
       mentions: JSON.parse(r.mentions) as Mentions,
       priority: r.priority === null ? null : Number(r.priority),
       repeats: Number(r.repeats),
+      templateCode: r.template_code ?? null,
       attempts: r.attempts,
       nextAttemptAt: Number(r.next_attempt_at),
     }))

@@ -99,6 +99,21 @@ describe('Aliyun SMS adapter against a local dysmsapi', () => {
     expect(vars.message).toContain('isv.TEMPLATE_MISSING_PARAMETERS');
   });
 
+  it('send() uses the message’s template code over the channel’s, and fails without either', async () => {
+    const { send, config } = await setUp({
+      templates: { SMS_100001: ['content'], SMS_300003: ['content'] },
+    });
+    await send({ templateCode: 'SMS_300003' });
+    expect(peer.received[0].params.TemplateCode).toBe('SMS_300003');
+    const { templateCode: _code, ...bare } = config;
+    await send({ templateCode: 'SMS_300003' }, bare);
+    expect(peer.received[1].params.TemplateCode).toBe('SMS_300003');
+    const none = await rejectionOf(send({ templateCode: null }, bare));
+    expect(none.retryable).toBe(false);
+    expect(none.message).toContain('no SMS template code');
+    expect(peer.received).toHaveLength(2);
+  });
+
   it('send() refuses a clock more than 15 minutes off', async () => {
     const { send } = await setUp({ now: () => clock.now() + 20 * 60_000 });
     const err = await rejectionOf(send());
@@ -138,7 +153,10 @@ describe('Aliyun SMS through Herald', () => {
 
   beforeAll(async () => {
     herald = await startTestHerald({ settings: { retry: { maxAttempts: 3 } } });
-    peer = await startAliyunSmsPeer();
+    // A second approved template, for instances that name their own code.
+    peer = await startAliyunSmsPeer({
+      templates: { SMS_100001: ['content'], SMS_300003: ['content'] },
+    });
     channelId = (
       await herald.createChannel('aliyun_sms', {
         accessKeyId: peer.accessKeyId,
@@ -196,6 +214,71 @@ describe('Aliyun SMS through Herald', () => {
       PhoneNumbers: '13800000000',
       TemplateParam: '{"content":"web-3 at 98%"}',
     });
+  });
+
+  it('an instance’s own template code is what Aliyun receives; without one, the channel’s', async () => {
+    const { token } = await herald.createTask('sms-codes', [
+      { channelId, contentType: 'text', recipient: '13800000005', templateCode: 'SMS_300003' },
+      { channelId, contentType: 'text', recipient: '13800000006' },
+    ]);
+    const res = await herald.sendV1({ token, title: 'per-instance code', text: 'codes' });
+    expect(res.body).toMatchObject({ code: 200, data: { status: 'sent' } });
+    const codeFor = (phone: string) =>
+      peer.received.find((r) => r.params.PhoneNumbers === phone)?.params.TemplateCode;
+    expect(codeFor('13800000005')).toBe('SMS_300003');
+    expect(codeFor('13800000006')).toBe(peer.templateCode);
+  });
+
+  it('a channel without a template code sends with each instance’s, and needs one on each', async () => {
+    const bare = await herald.createChannel('aliyun_sms', {
+      accessKeyId: peer.accessKeyId,
+      accessKeySecret: peer.accessKeySecret,
+      signName: peer.signName,
+      endpoint: peer.endpoint,
+    });
+    const task = await herald.console.ok('POST', '/tasks', { name: 'sms-bare' });
+    const without = await herald.console.post(`/tasks/${task.id}/instances`, {
+      channelId: bare.id,
+      contentType: 'text',
+      recipient: '13800000007',
+    });
+    expect(without.status).toBe(400);
+    expect(without.body.msg).toMatch(/^templateCode: channel \d+ names no template code/);
+    const inst = await herald.console.ok('POST', `/tasks/${task.id}/instances`, {
+      channelId: bare.id,
+      contentType: 'text',
+      recipient: '13800000007',
+      templateCode: 'SMS_300003',
+    });
+    expect(inst.templateCode).toBe('SMS_300003');
+    const cleared = await herald.console.patch(`/instances/${inst.id}`, { templateCode: '' });
+    expect(cleared.status).toBe(400);
+    const { token } = await herald.console.ok('GET', `/tasks/${task.id}/token`);
+    const res = await herald.sendV1({ token, title: 'bare channel', text: 'x' });
+    expect(res.body).toMatchObject({ code: 200, data: { status: 'sent' } });
+    expect(
+      peer.received.find((r) => r.params.PhoneNumbers === '13800000007')?.params.TemplateCode,
+    ).toBe('SMS_300003');
+  });
+
+  it('refuses a template code on an instance of another kind, and a malformed one', async () => {
+    const hosted = await herald.createChannel('hosted', {});
+    const task = await herald.console.ok('POST', '/tasks', { name: 'sms-other-kind' });
+    const other = await herald.console.post(`/tasks/${task.id}/instances`, {
+      channelId: hosted.id,
+      contentType: 'text',
+      templateCode: 'SMS_300003',
+    });
+    expect(other.status).toBe(400);
+    expect(other.body.msg).toMatch(/^templateCode: only Aliyun SMS instances/);
+    const bad = await herald.console.post(`/tasks/${task.id}/instances`, {
+      channelId,
+      contentType: 'text',
+      recipient: '13800000008',
+      templateCode: 'SMS 1',
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.msg).toMatch(/^templateCode must be the template’s code/);
   });
 
   it('V2 sends one SMS per dynamic number: a bad number fails alone', async () => {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,11 +21,14 @@ const BIN = join(ROOT, 'server', 'bin.ts');
  * its own process, as a user would. test/integration/start/production-start.test.ts runs the
  * built bundle's.
  */
-function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done, fail) => {
     const child = spawn(process.execPath, [TSX, BIN, 'import-message-nest', ...args], {
       cwd: ROOT,
-      env: { ...process.env, HERALD_SECRET_KEY: '' },
+      env: { ...process.env, HERALD_SECRET_KEY: '', HERALD_SECRET_KEY_FILE: '', ...env },
     });
     let stdout = '';
     let stderr = '';
@@ -119,7 +122,13 @@ describe.skipIf(onPostgres())(
       ]);
       expect(r.stdout).not.toMatch(/rows \(\d+ %\)/);
       // Each kind Herald lacks is named with its reason.
-      expect(r.stdout).toMatch(/WYbarkenc001 "Bark encrypted": Bark: it encrypts pushes/);
+      // Each skipped row: Message Nest's table, the row's id and name, and the reason.
+      expect(r.stdout).toMatch(
+        /\n {2}- message_send_ways WYbarkenc001 "Bark encrypted": Bark: it encrypts pushes/,
+      );
+      expect(r.stdout).toMatch(
+        /\n {2}- message_send_tasks_ins INorphan0001 "task TKdeleted001": its task TKdeleted001 no longer exists/,
+      );
       expect(r.stdout).toMatch(/CM0000000002 "Orphan schedule": .*TKdeleted001/);
       expect(r.stdout).toMatch(/INorphan0001 .*its task TKdeleted001 no longer exists/);
       expect(r.stdout).toMatch(/Set sendApi\.httpStatus to "always200"/);
@@ -309,3 +318,82 @@ describe.skipIf(onPostgres())(
     }, 240_000);
   },
 );
+
+// The console import runs inside a Herald whose start checked its key against the database's
+// fingerprint; the command line checks the same before it writes anything.
+describe.skipIf(onPostgres())('npm run import:message-nest checks the server key', () => {
+  let work: string;
+  let mnFile: string;
+  let dataDir: string;
+  let keyFile: string;
+  let originalKey: Buffer;
+
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), 'mn-cli-key-'));
+    mnFile = join(work, 'database.db');
+    await buildSqliteMessageNest(mnFile);
+    // A data folder Herald used: its database holds the fingerprint of its secret.key.
+    const herald = await startTestHerald();
+    dataDir = herald.dataDir;
+    await herald.close();
+    keyFile = join(dataDir, 'secret.key');
+    originalKey = readFileSync(keyFile);
+  });
+
+  afterAll(() => {
+    rmSync(work, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const otherKey = () => `${randomBytes(32).toString('base64')}\n`;
+
+  it('refuses another key, from the folder or HERALD_SECRET_KEY, changing nothing', async () => {
+    writeFileSync(keyFile, otherKey());
+    try {
+      const before = folderState(dataDir);
+      for (const args of [[], ['--dry-run']]) {
+        const r = await runCli([mnFile, '--data-dir', dataDir, ...args]);
+        expect(r.code, args.join()).toBe(1);
+        expect(r.stderr).toMatch(
+          /^Import failed: The server key from .*secret\.key does not match the key this database's tokens and secrets were sealed with/m,
+        );
+        expect(r.stderr).toMatch(
+          /put the original secret\.key back in the data folder\.\nNothing was imported\./,
+        );
+        expect(r.stderr).not.toMatch(/Herald did not start/);
+        expect(r.stdout).toBe('');
+      }
+      expect(folderState(dataDir)).toEqual(before);
+    } finally {
+      writeFileSync(keyFile, originalKey);
+    }
+    const fromEnv = await runCli([mnFile, '--data-dir', dataDir], {
+      HERALD_SECRET_KEY: 'a passphrase this database was never sealed with',
+    });
+    expect(fromEnv.code).toBe(1);
+    expect(fromEnv.stderr).toMatch(/The server key from HERALD_SECRET_KEY does not match/);
+  }, 120_000);
+
+  it('refuses a folder whose key is gone rather than making a new one', async () => {
+    rmSync(keyFile);
+    try {
+      const before = folderState(dataDir);
+      const r = await runCli([mnFile, '--data-dir', dataDir]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(
+        /secret\.key is missing, but this database's tokens and secrets were sealed with a key/,
+      );
+      expect(folderState(dataDir)).toEqual(before);
+      expect(existsSync(keyFile)).toBe(false);
+    } finally {
+      writeFileSync(keyFile, originalKey);
+    }
+  }, 60_000);
+
+  it('imports with the database’s own key', async () => {
+    const r = await runCli([mnFile, '--data-dir', dataDir]);
+    expect(r.stderr).not.toMatch(/Import failed/);
+    expect(r.code).toBe(0);
+    expect(countsOf(r.stdout, 'Channels')).toEqual([14, 0, 1]);
+  }, 60_000);
+});

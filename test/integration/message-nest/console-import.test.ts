@@ -86,6 +86,7 @@ describe('Settings → Import: POST /api/console/import/message-nest', { shuffle
     });
     expect(r.body.data.skipped).toContainEqual({
       kind: 'channels',
+      table: 'message_send_ways',
       id: 'WYbarkenc001',
       name: 'Bark encrypted',
       reason: expect.stringMatching(/^Bark: it encrypts pushes/),

@@ -418,3 +418,67 @@ export async function buildSqliteMessageNest(
     await new Promise<void>((done) => db.close(() => done()));
   }
 }
+
+/**
+ * Message Nest Aliyun SMS channels in every shape their instances' template codes take (Message
+ * Nest keeps the code on each instance only), all used by task TKsms0000001.
+ */
+export function smsRows(): Record<string, Row[]> {
+  const sms = (id: string, name: string) =>
+    way(id, name, 'AliyunSMS', {
+      access_key_id: 'LTAI-mn',
+      access_key_secret: 'mnsecret-aliyun',
+      sign_name: 'Nest',
+      region_id: 'cn-hangzhou',
+    });
+  const task = { task_id: 'TKsms0000001' };
+  const smsIns = (id: string, wayId: string, config: Record<string, unknown>) =>
+    ins(id, task, wayId, 'AliyunSMS', 'text', config);
+  return {
+    send_ways: [
+      sms('WYsmsnone001', 'SMS no instances'),
+      sms('WYsmsone0001', 'SMS one code'),
+      sms('WYsmsmix0001', 'SMS several codes'),
+      sms('WYsmsgap0001', 'SMS one without a code'),
+      sms('WYsmsbare001', 'SMS no code at all'),
+    ],
+    send_tasks: [
+      {
+        id: 'TKsms0000001',
+        name: 'SMS alerts',
+        created_by: 'admin',
+        modified_by: '',
+        created_on: T1,
+        modified_on: T1,
+      },
+    ],
+    send_tasks_ins: [
+      smsIns('INsmsone0001', 'WYsmsone0001', {
+        phone_number: '13800000001',
+        template_code: 'SMS_1',
+      }),
+      smsIns('INsmsone0002', 'WYsmsone0001', {
+        phone_number: '13800000002',
+        template_code: 'SMS_1',
+      }),
+      smsIns('INsmsmix0001', 'WYsmsmix0001', {
+        phone_number: '13800000003',
+        template_code: 'SMS_2',
+      }),
+      smsIns('INsmsmix0002', 'WYsmsmix0001', {
+        phone_number: '13800000004',
+        template_code: 'SMS_3',
+      }),
+      smsIns('INsmsmix0003', 'WYsmsmix0001', {
+        phone_number: '13800000005',
+        template_code: 'SMS_3',
+      }),
+      smsIns('INsmsgap0001', 'WYsmsgap0001', {
+        phone_number: '13800000006',
+        template_code: 'SMS_4',
+      }),
+      smsIns('INsmsgap0002', 'WYsmsgap0001', { phone_number: '13800000007' }),
+      smsIns('INsmsbare001', 'WYsmsbare001', { phone_number: '13800000008' }),
+    ],
+  };
+}

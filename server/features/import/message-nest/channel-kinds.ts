@@ -28,15 +28,19 @@ export type MappedChannel =
 
 /** What a Message Nest instance's `config` JSON means for a Herald instance of that kind. */
 export type MappedInstance =
-  { recipient?: string; dynamicRecipients?: boolean; notes?: string[] } | { skip: string };
+  | { recipient?: string; dynamicRecipients?: boolean; templateCode?: string; notes?: string[] }
+  | { skip: string };
 
 export interface ChannelKindMapping {
   /** Herald's channel type (server/channels/registry.ts). */
   heraldType: string;
   /** `instances`: the `config` of every Message Nest instance bound to this channel. */
   channel(auth: Auth, instances: ReadonlyArray<Record<string, unknown>>): MappedChannel;
-  /** Kinds with a recipient per instance (email address, OpenID, phone); others need none. */
-  instance?(config: Record<string, unknown>): MappedInstance;
+  /**
+   * Kinds with a recipient per instance (email address, OpenID, phone); others need none.
+   * `channel` is the Herald channel's config as the import created it.
+   */
+  instance?(config: Record<string, unknown>, channel: Record<string, unknown>): MappedInstance;
 }
 
 /** A kind Herald cannot import (yet), with the reason the report gives. */
@@ -310,29 +314,38 @@ export const MESSAGE_NEST_CHANNEL_KINDS: Record<
   AliyunSMS: {
     heraldType: 'aliyun_sms',
     channel(auth, instances) {
-      // Message Nest keeps the SMS template code on each instance; Herald keeps it on the
-      // channel, so a channel whose instances use one code comes over whole.
-      const codes = [...new Set(instances.map((c) => s(c, 'template_code')).filter(Boolean))];
-      if (codes.length === 0) return { skip: 'none of its instances names an SMS template code' };
-      if (codes.length > 1) {
-        return {
-          skip: `its instances use ${codes.length} SMS template codes (${codes.join(', ')}); Herald keeps the template code on the channel: create one Aliyun SMS channel per template code`,
-        };
-      }
+      // Message Nest keeps the SMS template code on each instance only. Herald's channel keeps
+      // a default, its instances' most used code (none without instances), and each instance
+      // with another code keeps its own (see instance() below).
+      const code = mostUsed(instances.map((c) => s(c, 'template_code')).filter(Boolean));
       return {
         config: {
           accessKeyId: s(auth, 'access_key_id'),
           accessKeySecret: s(auth, 'access_key_secret'),
           signName: s(auth, 'sign_name'),
           regionId: s(auth, 'region_id') || 'cn-hangzhou',
-          templateCode: codes[0],
+          ...(code ? { templateCode: code } : {}),
           // Message Nest fills its template's one variable: {"content": text}, Herald's default.
           paramMap: { ...ALIYUN_SMS_DEFAULT_PARAM_MAP },
         },
       };
     },
-    instance(config) {
-      if (isDynamic(config)) return { dynamicRecipients: true, recipient: '' };
+    instance(config, channel) {
+      const code = s(config, 'template_code');
+      const fallback = typeof channel.templateCode === 'string' ? channel.templateCode : '';
+      const notes: string[] = [];
+      if (!code) {
+        // Message Nest requires the code, so such an instance could not send there.
+        if (!fallback) {
+          return {
+            skip: 'it names no SMS template code, nor does any other instance of its channel',
+          };
+        }
+        notes.push(`it names no SMS template code, so it sends with its channel's (${fallback})`);
+      }
+      const templateCode = code && code !== fallback ? { templateCode: code } : {};
+      if (isDynamic(config))
+        return { dynamicRecipients: true, recipient: '', ...templateCode, notes };
       const phone = s(config, 'phone_number');
       if (!phone) return { skip: 'it has no phone number and no dynamic recipients' };
       if (/[,;\s|]/.test(phone)) {
@@ -340,7 +353,7 @@ export const MESSAGE_NEST_CHANNEL_KINDS: Record<
           skip: `its phone_number holds several numbers (${phone}); Herald sends one number per instance: add an instance per number`,
         };
       }
-      return { recipient: phone, dynamicRecipients: false };
+      return { recipient: phone, dynamicRecipients: false, ...templateCode, notes };
     },
   },
   PushMe: {
@@ -359,6 +372,15 @@ export const MESSAGE_NEST_CHANNEL_KINDS: Record<
     },
   },
 };
+
+/** The value met most often; of equals, the first met. Undefined for none. */
+function mostUsed(values: readonly string[]): string | undefined {
+  const counts = new Map<string, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  let best: string | undefined;
+  for (const [v, n] of counts) if (best === undefined || n > (counts.get(best) ?? 0)) best = v;
+  return best;
+}
 
 export function isWayType(value: string): value is MessageNestWayType {
   return (MESSAGE_NEST_WAY_TYPES as readonly string[]).includes(value);

@@ -10,7 +10,9 @@ import sqlite3 from 'sqlite3';
 import { hostedMessageStore } from '../../../channels/hosted-store';
 import { createChannelRegistry } from '../../../channels/registry';
 import { SecretBox } from '../../../crypto/secret-box';
-import { deriveInstallId, loadServerKey, serverKeyExists } from '../../../crypto/server-key';
+import { checkServerKey, settleServerKey } from '../../../crypto/key-fingerprint';
+import { deriveInstallId, readServerKey, type ServerKey } from '../../../crypto/server-key';
+import { parseServerKeySource } from '../../../config/server-key-source';
 import { acquireDataDirLock, DataDirLockedError } from '../../../data-dir/lock';
 import { DB_FILE, precreateDatabase, restrictDataDir } from '../../../data-dir/permissions';
 import { migrate } from '../../../db/migrate';
@@ -96,10 +98,10 @@ async function importInto(options: ImportCliOptions): Promise<ImportReport> {
   }
   try {
     restrictDataDir(options.dataDir);
-    const key = loadServerKey(options.dataDir);
-    return await importIntoDatabase(precreateDatabase(options.dataDir), key, snapshot, {
+    return await importIntoDatabase(precreateDatabase(options.dataDir), snapshot, {
       dryRun: false,
       withLogs: options.withLogs,
+      dataDir: options.dataDir,
     });
   } finally {
     lock.release();
@@ -137,32 +139,53 @@ async function dryRun(options: ImportCliOptions): Promise<ImportReport> {
       // leave -wal and -shm files behind, so it is copied instead.
       copyFileSync(original, copy);
     }
-    const keyKnown = serverKeyExists(options.dataDir);
-    // Sealed values are rolled back with everything else; any key seals them alike.
-    const key = keyKnown ? loadServerKey(options.dataDir) : randomBytes(32);
-    return await importIntoDatabase(copy, key, snapshot, {
+    return await importIntoDatabase(copy, snapshot, {
       dryRun: true,
       withLogs: options.withLogs,
+      dataDir: options.dataDir,
     });
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
 }
 
-/** Opens (and migrates) a Herald database file and imports the snapshot into it. */
+/**
+ * The key as the server would read it (HERALD_SECRET_KEY, HERALD_SECRET_KEY_FILE, else the data
+ * folder's secret.key), or null when the data folder has none yet.
+ */
+function configuredKey(dataDir: string): ServerKey | null {
+  const source = parseServerKeySource(
+    process.env.HERALD_SECRET_KEY,
+    process.env.HERALD_SECRET_KEY_FILE,
+  );
+  return readServerKey(source, dataDir);
+}
+
+/**
+ * Opens (and migrates) a Herald database file and imports the snapshot into it. The key is
+ * checked against the database's fingerprint first, as the server's start checks it (the
+ * console import runs in a server that passed that check): secrets sealed with another key
+ * would open nowhere, so a wrong or missing key is refused before anything is written.
+ */
 async function importIntoDatabase(
   dbFile: string,
-  key: Buffer,
   snapshot: Snapshot,
-  options: { dryRun: boolean; withLogs: boolean },
+  options: { dryRun: boolean; withLogs: boolean; dataDir: string },
 ): Promise<ImportReport> {
+  const configured = configuredKey(options.dataDir);
   const db = await openDatabase(dbFile);
   try {
     initModels(db.sequelize);
+    await checkServerKey(configured, options.dataDir, '');
     await migrate(db.sequelize);
+    const key = options.dryRun
+      ? // Sealed values are rolled back with everything else; any key seals them alike.
+        (configured?.key ?? randomBytes(32))
+      : (await settleServerKey(configured, options.dataDir, db.writer)).key;
     printProgress(options.dryRun ? 'importing (a dry run, rolled back)' : 'importing');
     const report = await importSnapshot(snapshot, importDeps(db, key), {
-      ...options,
+      dryRun: options.dryRun,
+      withLogs: options.withLogs,
       progress: rowProgress({ write: printProgress }),
     });
     if (!report.dryRun) {

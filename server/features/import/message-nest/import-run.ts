@@ -13,6 +13,17 @@ import { text, timeOf, type Row } from './values';
 
 export const SOURCE_SYSTEM = 'message-nest';
 
+/** The Message Nest table each kind of Herald row comes from. */
+const SOURCE_TABLES: Record<ImportKind, MessageNestTable> = {
+  channels: 'send_ways',
+  tasks: 'send_tasks',
+  templates: 'template',
+  instances: 'send_tasks_ins',
+  schedules: 'cron_messages',
+  hostedMessages: 'hosted_message',
+  logs: 'send_tasks_logs',
+};
+
 /**
  * What an import writes with. Channels, schedules and the settings go through the services the
  * console uses, so they are checked, sealed and announced the same way.
@@ -78,7 +89,14 @@ export class ImportRun {
 
   skip(kind: ImportKind, id: string, name: string, reason: string) {
     this.report.counts[kind].skipped += 1;
-    this.report.skipped.push({ kind, id, name, reason });
+    const table = SOURCE_TABLES[kind];
+    this.report.skipped.push({
+      kind,
+      table: this.snapshot.schema.tables[table] ?? table,
+      id,
+      name,
+      reason,
+    });
   }
 
   note(text: string) {

@@ -49,16 +49,19 @@ export async function importInstances(run: ImportRun) {
     }
     const wayType = way ? text(way.type) : '';
     const kind = isWayType(wayType) ? MESSAGE_NEST_CHANNEL_KINDS[wayType] : undefined;
-    const config = recordOf(row.config);
-    const mapped = kind && !('unsupported' in kind) && kind.instance ? kind.instance(config) : {};
-    if ('skip' in mapped) {
-      run.skip('instances', id, ownerLabel, mapped.skip);
-      continue;
-    }
     const channel = await Channel.findByPk(channelId, { transaction });
     const adapter = channel ? adapterFor(run.deps.registry, channel.type) : undefined;
     if (!channel || !adapter) {
       run.skip('instances', id, ownerLabel, `its channel ${wayId} is not in Herald any more`);
+      continue;
+    }
+    const config = recordOf(row.config);
+    const mapped =
+      kind && !('unsupported' in kind) && kind.instance
+        ? kind.instance(config, channel.config)
+        : {};
+    if ('skip' in mapped) {
+      run.skip('instances', id, ownerLabel, mapped.skip);
       continue;
     }
     const wanted = text(row.content_type).trim().toLowerCase() as ContentType;
@@ -83,6 +86,7 @@ export async function importInstances(run: ImportRun) {
         enabled,
         recipient: mapped.recipient ?? '',
         dynamicRecipients: mapped.dynamicRecipients ?? false,
+        templateCode: mapped.templateCode ?? null,
         ...run.timestamps(row),
       },
       { transaction, silent: true },

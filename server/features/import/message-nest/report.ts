@@ -20,6 +20,8 @@ export interface KindCounts {
 
 export interface SkippedItem {
   kind: ImportKind;
+  /** Message Nest's table the row is in, as found (its prefix included). */
+  table: string;
   /** Message Nest's id of the row. */
   id: string;
   name: string;
@@ -67,7 +69,7 @@ export function formatReport(report: ImportReport): string {
   if (report.skipped.length > 0) {
     out.push('', 'Skipped:');
     for (const s of report.skipped) {
-      out.push(`  - ${LABELS[s.kind]} ${s.id}${s.name ? ` "${s.name}"` : ''}: ${s.reason}`);
+      out.push(`  - ${s.table} ${s.id}${s.name ? ` "${s.name}"` : ''}: ${s.reason}`);
     }
   }
   if (report.notes.length > 0) {

@@ -71,18 +71,18 @@ describe('Message Nest channel kinds', () => {
     if ('skip' in mapped) throw new Error(mapped.skip);
     expect(mapped.config).toEqual({ corpId: 'ww1', agentId: 1000002, secret: 's' });
     expect(mapped.notes?.join()).toMatch(/socks5:\/\/ is not carried over/);
-    expect(kind.instance?.({ to_user: 'a|b', to_party: '2', to_tag: '' })).toEqual({
+    expect(kind.instance?.({ to_user: 'a|b', to_party: '2', to_tag: '' }, {})).toEqual({
       recipient: 'a|b;party:2',
       dynamicRecipients: false,
     });
-    expect(kind.instance?.({ allowMultiRecip: true })).toEqual({
+    expect(kind.instance?.({ allowMultiRecip: true }, {})).toEqual({
       recipient: '',
       dynamicRecipients: true,
     });
-    expect(kind.instance?.({})).toHaveProperty('skip');
+    expect(kind.instance?.({}, {})).toHaveProperty('skip');
   });
 
-  it('takes an Aliyun SMS channel’s template code from its instances, refusing a mix', () => {
+  it('gives an Aliyun SMS channel its instances’ most used template code, or none', () => {
     const kind = MESSAGE_NEST_CHANNEL_KINDS.AliyunSMS;
     if ('unsupported' in kind) throw new Error('AliyunSMS is supported');
     const auth = {
@@ -98,16 +98,59 @@ describe('Message Nest channel kinds', () => {
       regionId: 'cn-hangzhou',
       paramMap: { content: '{{content}}' },
     });
-    expect(kind.channel(auth, [])).toEqual({
-      skip: 'none of its instances names an SMS template code',
-    });
-    const mixed = kind.channel(auth, [{ template_code: 'SMS_1' }, { template_code: 'SMS_2' }]);
-    expect('skip' in mixed && mixed.skip).toMatch(/2 SMS template codes \(SMS_1, SMS_2\)/);
-    expect(kind.instance?.({ phone_number: '13800000000' })).toEqual({
+    const none = kind.channel(auth, []);
+    if ('skip' in none) throw new Error(none.skip);
+    expect(none.config).not.toHaveProperty('templateCode');
+    const codeOf = (codes: string[]) => {
+      const mapped = kind.channel(
+        auth,
+        codes.map((c) => ({ template_code: c })),
+      );
+      return 'skip' in mapped ? mapped.skip : mapped.config.templateCode;
+    };
+    expect(codeOf(['SMS_1', 'SMS_2', 'SMS_2'])).toBe('SMS_2');
+    // Of equals, the first met.
+    expect(codeOf(['SMS_3', 'SMS_1', 'SMS_1', 'SMS_3'])).toBe('SMS_3');
+    expect(codeOf(['', 'SMS_4', ''])).toBe('SMS_4');
+  });
+
+  it('keeps an Aliyun SMS instance’s own template code where it is not its channel’s', () => {
+    const kind = MESSAGE_NEST_CHANNEL_KINDS.AliyunSMS;
+    if ('unsupported' in kind) throw new Error('AliyunSMS is supported');
+    const channel = { templateCode: 'SMS_1' };
+    expect(
+      kind.instance?.({ phone_number: '13800000000', template_code: 'SMS_1' }, channel),
+    ).toEqual({
       recipient: '13800000000',
       dynamicRecipients: false,
+      notes: [],
     });
-    expect(kind.instance?.({ phone_number: '13800000000,13900000000' })).toHaveProperty('skip');
+    expect(
+      kind.instance?.({ phone_number: '13800000000', template_code: 'SMS_2' }, channel),
+    ).toEqual({
+      recipient: '13800000000',
+      dynamicRecipients: false,
+      templateCode: 'SMS_2',
+      notes: [],
+    });
+    expect(kind.instance?.({ allowMultiRecip: true, template_code: 'SMS_2' }, channel)).toEqual({
+      recipient: '',
+      dynamicRecipients: true,
+      templateCode: 'SMS_2',
+      notes: [],
+    });
+    const inherits = kind.instance?.({ phone_number: '13800000000' }, channel);
+    expect(inherits).toMatchObject({
+      recipient: '13800000000',
+      notes: [expect.stringMatching(/sends with its channel's \(SMS_1\)/)],
+    });
+    expect(inherits).not.toHaveProperty('templateCode');
+    expect(kind.instance?.({ phone_number: '13800000000' }, {})).toEqual({
+      skip: 'it names no SMS template code, nor does any other instance of its channel',
+    });
+    expect(
+      kind.instance?.({ phone_number: '13800000000,13900000000', template_code: 'SMS_1' }, channel),
+    ).toHaveProperty('skip');
   });
 
   it('maps PushMe’s key and keeps a self-hosted server only', () => {

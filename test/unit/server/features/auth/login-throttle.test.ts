@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 
-import { ADDRESS_POLICY, USER_POLICY, passwordKeys } from '../../../../../server/domain/sign-in-throttle';
+import {
+  ADDRESS_POLICY,
+  USER_POLICY,
+  passwordKeys,
+} from '../../../../../server/domain/sign-in-throttle';
 import { LoginThrottle, describeWait } from '../../../../../server/features/auth/login-throttle';
 import { ManualClock } from '../../../../helpers/manual-clock';
 

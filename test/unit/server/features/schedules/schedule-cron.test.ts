@@ -8,7 +8,11 @@ import {
   compileCron,
   nextCronRuns,
 } from '../../../../../server/features/schedules/cron';
-import { nextRunAfter, plannedNextRun, type Timing } from '../../../../../server/features/schedules/due-times';
+import {
+  nextRunAfter,
+  plannedNextRun,
+  type Timing,
+} from '../../../../../server/features/schedules/due-times';
 
 const at = (iso: string) => Date.parse(iso);
 const runs = (cron: string, zone: string, from: string, n = 5) =>

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
-import { RATE_LIMITER_MAX_KEYS, SendRateLimiter } from '../../../../../server/features/sending/rate-limiter';
+import {
+  RATE_LIMITER_MAX_KEYS,
+  SendRateLimiter,
+} from '../../../../../server/features/sending/rate-limiter';
 
 describe('SendRateLimiter', () => {
   const now = Date.parse('2026-12-01T12:00:00.000Z');

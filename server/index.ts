@@ -14,7 +14,7 @@ import { acquireDataDirLock, type DataDirLock } from './data-dir/lock';
 import type { HeraldEvents } from './events';
 import { AuthService } from './features/auth/auth-service';
 import { MessageService } from './features/hosted/message-service';
-import { answerClientError } from './lib/client-error';
+import { answerClientError, answerExpectation } from './lib/client-error';
 import { expressBornClasses } from './lib/express-born-requests';
 import type { HeraldParts } from './parts';
 import type { Scheduler } from './features/schedules/scheduler';
@@ -176,6 +176,9 @@ function listen(
         connectionsCheckingInterval: timeouts.checkEveryMs,
         headersTimeout: timeouts.headersMs,
         requestTimeout: timeouts.requestMs,
+        // A request without Host reaches the Host allow-list, which refuses it in the
+        // envelope with the reason, instead of Node's bare 400.
+        requireHostHeader: false,
         ...expressBornClasses(app),
       },
       app,
@@ -185,6 +188,7 @@ function listen(
     server.maxConnections = maxConnections;
     // Malformed requests get the envelope too, not Node's bare 400/431 (lib/client-error.ts).
     server.on('clientError', answerClientError);
+    server.on('checkExpectation', answerExpectation);
     server.listen(port, host);
     server.once('listening', () => resolve(server));
     server.once('error', (err: NodeJS.ErrnoException) => {

@@ -1,4 +1,5 @@
 import { maxHeaderSize, STATUS_CODES } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 
@@ -72,4 +73,24 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): v
   if (answered) socket.write(clientErrorResponse(err.code));
   // As Node's default does: the bytes after a refused request cannot be trusted to be one.
   socket.destroy();
+}
+
+/**
+ * The server's `checkExpectation` listener: an `Expect` other than `100-continue`, which Node
+ * would answer with a bare 417. Herald expects nothing of the kind, so it says so in the
+ * envelope, logged once like the parser's refusals.
+ */
+export function answerExpectation(req: IncomingMessage, res: ServerResponse): void {
+  const body = JSON.stringify({
+    code: 417,
+    msg: 'Expect: only 100-continue is supported',
+    data: null,
+  } satisfies Envelope<null>);
+  log.warn(`refused a request: EXPECTATION_FAILED from ${req.socket.remoteAddress ?? 'unknown'}`);
+  res.writeHead(417, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    Connection: 'close',
+  });
+  res.end(body);
 }

@@ -1,5 +1,5 @@
 /** HTTP status codes the envelope uses; design.md: the status line mirrors the body code. */
-export type ErrorCode = 400 | 401 | 403 | 404 | 408 | 409 | 413 | 415 | 429 | 431 | 500;
+export type ErrorCode = 400 | 401 | 403 | 404 | 408 | 409 | 413 | 415 | 417 | 429 | 431 | 500;
 
 /**
  * An error that carries its own envelope code, so handlers never infer a status from text.

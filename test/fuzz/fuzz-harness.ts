@@ -102,10 +102,10 @@ const isEnvelope = (status: number, text: string): boolean => {
 };
 
 /**
- * Sorts one answer. A 4xx with no body and no type is Node's own HTTP server answering before
- * Herald saw the request (no `Host`: 400; an unknown `Expect`: 417), so it is counted apart, not
- * as a failure. The parser's refusals (bad bytes, a head over 16 KiB) come in the envelope
- * (server/lib/client-error.ts).
+ * Sorts one answer. A 4xx with no body and no type would be Node's own HTTP server answering
+ * before Herald saw the request; it is counted apart, not as a failure. Since issue 26 none is
+ * expected: the parser's refusals (bad bytes, a head over 16 KiB), a missing `Host` and an
+ * unknown `Expect` all come in the envelope (server/lib/client-error.ts, the Host allow-list).
  */
 export function judge(method: string, res: RawResponse): Verdict {
   if (res.status >= 500)

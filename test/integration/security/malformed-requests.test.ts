@@ -100,4 +100,35 @@ describe('requests Node’s HTTP parser refuses', () => {
       expect(lines.join('\n')).not.toContain(TOKEN);
     });
   }
+
+  it('a request without Host, and one with an Expect Herald does not know, get the envelope too', async () => {
+    const noHost = parseAnswer(
+      await sendRaw(
+        herald.server.port,
+        'GET /api/console/status HTTP/1.1\r\nConnection: close\r\n\r\n',
+      ),
+    );
+    expect(noHost.status).toBe(400);
+    expect(JSON.parse(noHost.body)).toEqual({
+      code: 400,
+      msg: expect.stringMatching(/^the request has no Host header/),
+      data: null,
+    });
+
+    lines.length = 0;
+    const expectation = parseAnswer(
+      await sendRaw(
+        herald.server.port,
+        'POST /api/v2/message/send HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 200-ok\r\nContent-Length: 2\r\n\r\n',
+      ),
+    );
+    expect(expectation.statusLine).toMatch(/^HTTP\/1\.1 417 /);
+    expect(expectation.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(JSON.parse(expectation.body)).toEqual({
+      code: 417,
+      msg: 'Expect: only 100-continue is supported',
+      data: null,
+    });
+    expect(lines.filter((l) => l.includes('refused a request'))).toHaveLength(1);
+  });
 });

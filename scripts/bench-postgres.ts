@@ -109,6 +109,8 @@ async function startHerald(databaseUrl: string | null): Promise<Process> {
         ...process.env,
         NODE_ENV: 'production',
         HERALD_LOG: 'warn',
+        // Warnings are counted as `[WARN]` in the output.
+        HERALD_LOG_FORMAT: 'text',
         HERALD_ADMIN_USER: ADMIN.username,
         HERALD_ADMIN_PASSWORD: ADMIN.password,
         HERALD_SECRET_KEY: SHARED_KEY,

@@ -15,6 +15,7 @@ import {
   type SendRouterDeps,
 } from './api/send/send-router';
 import { runHandlers } from './lib/handler-chain';
+import { accessLog, accessLogEnabled } from './api/middleware/access-log';
 import { rejectMalformedPath, translateClientErrors } from './api/middleware/bad-input';
 import { createCrossSiteGuard } from './api/middleware/cross-site-guard';
 import { errorHandler, notFoundHandler } from './api/middleware/error-handler';
@@ -62,6 +63,8 @@ export interface AppDeps {
   rendererDir?: string;
   /** The address Herald listens on, HERALD_ALLOWED_HOSTS and HERALD_CORS_ORIGINS. */
   guards: { listenHost: string; allowedHosts: string[]; corsOrigins: string[] };
+  /** One log line per request; HERALD_ACCESS_LOG=0 turns it off (the default reads it). */
+  accessLog?: boolean;
 }
 
 /** Builds the Express app; it never listens (startServer does). */
@@ -73,6 +76,8 @@ export function createApp(deps: AppDeps): Express {
   // console's static files keep their own ETags (express.static).
   app.disable('etag');
   app.set('trust proxy', deps.trustProxy);
+  // First, so that every request is logged, those the guards below refuse included.
+  if (deps.accessLog ?? accessLogEnabled()) app.use(accessLog);
   const securityHeaders: RequestHandler = (_req, res, next) => {
     res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
     res.setHeader('X-Content-Type-Options', 'nosniff');

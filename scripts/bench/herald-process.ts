@@ -28,6 +28,8 @@ export async function startHerald(
       ...process.env,
       NODE_ENV: 'production',
       HERALD_LOG: 'warn',
+      // Warnings are counted as `[WARN]` in the output.
+      HERALD_LOG_FORMAT: 'text',
       HERALD_ADMIN_USER: ADMIN.username,
       HERALD_ADMIN_PASSWORD: ADMIN.password,
       ...env,

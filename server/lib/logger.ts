@@ -1,14 +1,40 @@
-import { inspect } from 'node:util';
+import pino from 'pino';
 
-/** Module-tagged logger; quiet under tests unless HERALD_LOG is set. */
+import { formatTextLine } from './log-text';
+
+export { describeExtra, formatTextLine } from './log-text';
+
+/**
+ * Herald's logger, on pino. Every line is pino's JSON record; HERALD_LOG_FORMAT says whether
+ * it is printed as such (`json`, for log shippers: the default when stdout is not a terminal)
+ * or as one readable line (`text`, the default on a terminal). Quiet under tests unless
+ * HERALD_LOG is set.
+ */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+export type LogFormat = 'json' | 'text';
 
 const order: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
+// Read on every call, as before pino: tests and the desktop app change HERALD_LOG at run time.
 function threshold(): number {
   const env = process.env.HERALD_LOG as LogLevel | undefined;
   if (env && env in order) return order[env];
   return process.env.VITEST ? order.error + 1 : order.info;
+}
+
+/** logEnabled() is true when a line at `level` would be written: check it before building one. */
+export function logEnabled(level: LogLevel): boolean {
+  return order[level] >= threshold();
+}
+
+/** logFormat() is HERALD_LOG_FORMAT when it names one, else text on a terminal and JSON elsewhere. */
+export function logFormat(
+  env: NodeJS.ProcessEnv = process.env,
+  isTTY: boolean = process.stdout.isTTY === true,
+): LogFormat {
+  const set = env.HERALD_LOG_FORMAT?.trim().toLowerCase();
+  if (set === 'json' || set === 'text') return set;
+  return isTTY ? 'text' : 'json';
 }
 
 export interface Logger {
@@ -20,8 +46,8 @@ export interface Logger {
 
 /**
  * Somewhere else every log line goes, besides the console: the desktop app's log file, since a
- * packaged app started from a menu has no terminal to print to. Sinks get the finished line and
- * must not throw.
+ * packaged app started from a menu has no terminal to print to. Sinks get the finished text
+ * line (whatever HERALD_LOG_FORMAT is) and must not throw.
  */
 export type LogSink = (line: string, level: LogLevel) => void;
 
@@ -33,22 +59,86 @@ export function addLogSink(sink: LogSink): () => void {
   return () => sinks.delete(sink);
 }
 
-/** describeExtra() renders a log call's extra value: an error's stack, anything else inspected. */
-export function describeExtra(extra: unknown): string {
-  if (extra instanceof Error) return extra.stack ?? `${extra.name}: ${extra.message}`;
-  return typeof extra === 'string' ? extra : inspect(extra, { depth: 4, breakLength: Infinity });
+/** Where the lines are printed: one finished line (no newline) in the chosen format. */
+export interface LogOutput {
+  write(line: string, level: LogLevel): void;
+}
+
+// Through console rather than the streams: tests that silence or capture console.error keep
+// doing so. Warnings and errors go to stderr, as they always have.
+const consoleOutput: LogOutput = {
+  write: (line, level) => {
+    if (level === 'warn' || level === 'error') console.error(line);
+    else console.log(line);
+  },
+};
+
+let output: LogOutput = consoleOutput;
+let fixedFormat: LogFormat | undefined;
+
+/**
+ * setLogOutput() prints the lines to `out` instead of the console, in `format` (else as
+ * HERALD_LOG_FORMAT says); returns a restorer. For tests, and for anyone embedding Herald.
+ */
+export function setLogOutput(out: LogOutput, format?: LogFormat): () => void {
+  const before = { output, fixedFormat };
+  output = out;
+  fixedFormat = format;
+  return () => {
+    output = before.output;
+    fixedFormat = before.fixedFormat;
+  };
+}
+
+// pino writes synchronously to a plain object with write(), so the level of the line being
+// written is the one the last call set here.
+let writing: LogLevel = 'info';
+
+function route(json: string): void {
+  const line = json.endsWith('\n') ? json.slice(0, -1) : json;
+  const format = fixedFormat ?? logFormat();
+  const text =
+    format === 'text' || sinks.size > 0
+      ? formatTextLine(JSON.parse(line) as Record<string, unknown>)
+      : '';
+  output.write(format === 'json' ? line : text, writing);
+  for (const sink of sinks) sink(text, writing);
+}
+
+// The threshold is Herald's (above); pino's own level lets everything through to it.
+const root = pino(
+  {
+    level: 'debug',
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+  },
+  { write: route },
+);
+
+/**
+ * logEvent() writes one line with named fields (JSON keys; `key=value` in text). Callers on a
+ * hot path check logEnabled() first, so nothing is built for a line that is not written.
+ */
+export function createEventLogger(
+  module: string,
+): (level: LogLevel, msg: string, fields: Record<string, unknown>) => void {
+  const child = root.child({ module });
+  return (level, msg, fields) => {
+    if (!logEnabled(level)) return;
+    writing = level;
+    child[level](fields, msg);
+  };
 }
 
 export function createLogger(module: string): Logger {
+  const child = root.child({ module });
   const log = (level: LogLevel, msg: string, extra?: unknown): void => {
-    if (order[level] < threshold()) return;
-    const line = `${new Date().toISOString()} [${level.toUpperCase()}] [${module}] ${msg}`;
-    const stream = level === 'error' || level === 'warn' ? console.error : console.log;
-    if (extra === undefined) stream(line);
-    else stream(line, extra);
-    if (sinks.size === 0) return;
-    const full = extra === undefined ? line : `${line} ${describeExtra(extra)}`;
-    for (const sink of sinks) sink(full, level);
+    if (!logEnabled(level)) return;
+    writing = level;
+    if (extra === undefined) child[level](msg);
+    // An error keeps pino's serializer (type, message, stack); anything else is `extra`.
+    else if (extra instanceof Error) child[level]({ err: extra }, msg);
+    else child[level]({ extra }, msg);
   };
   return {
     debug: (m, e) => log('debug', m, e),

@@ -140,6 +140,8 @@ export class FuzzHarness {
     const originalLogLevel = process.env.HERALD_LOG;
     // The server's error log names the cause of each 500; it is read per request, not printed.
     process.env.HERALD_LOG = 'error';
+    // Read as text lines ("<time> [ERROR] [http] …"), whatever the terminal.
+    process.env.HERALD_LOG_FORMAT = 'text';
     const herald = await startTestHerald({ settings: BASELINE_SETTINGS });
     const harness = new FuzzHarness(herald, originalLogLevel);
     console.error = (...args: unknown[]) => {
@@ -304,6 +306,7 @@ export class FuzzHarness {
 
   async close(): Promise<void> {
     console.error = this.originalError;
+    delete process.env.HERALD_LOG_FORMAT;
     if (this.originalLogLevel === undefined) delete process.env.HERALD_LOG;
     else process.env.HERALD_LOG = this.originalLogLevel;
     await this.herald.close(true);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 
 /** The rows `--only` picks from, in the order they run. */
-export const ROWS = ['v2', 'v1', 'two', 'deliver', 'worker', 'start'] as const;
+export const ROWS = ['v2', 'v1', 'two', 'deliver', 'floor', 'worker', 'start'] as const;
 export type RowName = (typeof ROWS)[number];
 
 export interface BenchOptions {
@@ -11,6 +11,8 @@ export interface BenchOptions {
   rounds: number;
   seconds: number;
   sends: number;
+  /** Sends per run of the floor row: 10,000 unless `--sends` (or `--quick`) says otherwise. */
+  floorSends: number;
   starts: number;
   idleSeconds: number;
   profile: boolean;
@@ -45,6 +47,7 @@ export function readOptions(root: string): BenchOptions {
   const rounds = Number(values.rounds ?? (quick ? 1 : 3));
   const seconds = Number(values.seconds ?? (quick ? 2 : 5));
   const sends = Number(values.sends ?? (quick ? 300 : 3000));
+  const floorSends = Number(values.sends ?? (quick ? 1000 : 10_000));
   const starts = Number(values.starts ?? (quick ? 1 : 3));
   const idleSeconds = Number(values.idle ?? (quick ? 2 : 5));
   const outFile = path.resolve(
@@ -58,6 +61,7 @@ export function readOptions(root: string): BenchOptions {
     rounds,
     seconds,
     sends,
+    floorSends,
     starts,
     idleSeconds,
     profile: values.profile,

@@ -25,6 +25,8 @@ export interface Rig {
   /** bare Express with Herald's request classes (bare-express.ts --born). */
   bareBornUrl: string;
   peerUrl: string;
+  /** The webhook peer's counters; `DELETE` resets them first. */
+  peerStats(method?: 'GET' | 'DELETE'): Promise<PeerStats>;
   heraldUrl: string;
   heraldCpuMs(): number;
   api: BenchConsole;
@@ -56,6 +58,16 @@ export interface Rig {
   stop(): Promise<void>;
 }
 
+/** What peer.mjs has received since its last reset (see there). */
+export interface PeerStats {
+  count: number;
+  firstAt: number;
+  lastAt: number;
+  ids: number;
+  complete: number;
+  repeats: number;
+}
+
 export async function startRig(root: string, options: BenchOptions): Promise<Rig> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'herald-bench-'));
   const profileDir = options.profile ? path.join(root, 'bench', 'results', 'profile') : undefined;
@@ -81,11 +93,7 @@ export async function startRig(root: string, options: BenchOptions): Promise<Rig
   );
   const peerUrl = `http://127.0.0.1:${peer.match[1]}`;
   const peerStats = async (method = 'GET') =>
-    (await (await fetch(`${peerUrl}/stats`, { method })).json()) as {
-      count: number;
-      firstAt: number;
-      lastAt: number;
-    };
+    (await (await fetch(`${peerUrl}/stats`, { method })).json()) as PeerStats;
 
   const port = await freePort();
   const herald: Spawned = await startHerald(root, dataDir, port, profileDir);
@@ -120,6 +128,7 @@ export async function startRig(root: string, options: BenchOptions): Promise<Rig
       bareUrl: `http://127.0.0.1:${bare.match[1]}`,
       bareBornUrl: `http://127.0.0.1:${bareBorn.match[1]}`,
       peerUrl,
+      peerStats,
       heraldUrl,
       heraldCpuMs: () => cpuMs(herald.child.pid!) ?? NaN,
       api,

@@ -50,9 +50,10 @@ export function environmentProxy(url: URL): string {
   const scheme = url.protocol.slice(0, -1);
   const host = url.host.replace(/:\d*$/, '').toLowerCase();
   const port = Number(url.port) || DEFAULT_PORTS[scheme] || 0;
-  if (!host || bypassed(host, port)) return '';
   const proxy = env(`${scheme}_proxy`) || env('all_proxy');
-  return proxy && !proxy.includes('://') ? `${scheme}://${proxy}` : proxy;
+  // NO_PROXY is read only when there is a proxy to skip: environment reads are not free.
+  if (!proxy || !host || bypassed(host, port)) return '';
+  return proxy.includes('://') ? proxy : `${scheme}://${proxy}`;
 }
 
 function bypassed(host: string, port: number): boolean {

@@ -32,7 +32,7 @@ function readBody(req: http.IncomingMessage): Promise<string> {
   });
 }
 
-describe('httpRequest (axios on a keep-alive agent)', () => {
+describe('httpRequest (node:http on a keep-alive agent)', () => {
   let close: (() => Promise<void>) | undefined;
   afterEach(async () => {
     await close?.();
@@ -147,7 +147,7 @@ describe('httpRequest (axios on a keep-alive agent)', () => {
     expect((await httpRequest({ url: `${s.url}/br`, body: '' })).json).toEqual({ via: 'br' });
   });
 
-  it('sends credentials in the URL as Basic auth', async () => {
+  it('sends credentials in the URL as Basic auth, as node:http does', async () => {
     const seen: Array<string | undefined> = [];
     const s = await serve((req, res) => {
       seen.push(req.headers.authorization);

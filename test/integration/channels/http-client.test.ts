@@ -2,10 +2,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { DeliveryError } from '../../../server/channels/delivery-error';
+import { environmentProxy } from '../../../server/channels/http-agents';
 import { MAX_REPLY_BYTES, httpRequest } from '../../../server/channels/http-client';
+import { startConnectProxy } from '../../fixtures/peers/connect-proxy';
 
 /** A loopback server whose handler each test writes; it records what arrived. */
 async function serve(handler: http.RequestListener) {
@@ -181,5 +183,89 @@ describe('httpRequest (node:http on a keep-alive agent)', () => {
     );
     expect(err).toBeInstanceOf(DeliveryError);
     expect((err as DeliveryError).message).toMatch(/^network error talking to 127\.0\.0\.1:\d+: /);
+  });
+
+  it('counts the reply body in the timeout, not only the wait for headers', async () => {
+    const s = await serve((_req, res) => {
+      res.writeHead(200);
+      res.write('{"partial":');
+      // The rest never comes.
+    });
+    close = s.close;
+    const started = Date.now();
+    const err = await httpRequest({ url: s.url, body: '{}', options: { timeoutMs: 300 } }).catch(
+      (e: unknown) => e,
+    );
+    expect((err as DeliveryError).message).toMatch(/^timed out talking to 127\.0\.0\.1:/);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('follows no redirect: the 3xx is the answer', async () => {
+    const paths: string[] = [];
+    const s = await serve((req, res) => {
+      paths.push(req.url ?? '');
+      if (req.url === '/moved') res.writeHead(302, { Location: '/elsewhere' }).end();
+      else res.end('elsewhere');
+    });
+    close = s.close;
+    const res = await httpRequest({ url: `${s.url}/moved`, body: '{}' });
+    expect(res.status).toBe(302);
+    expect(res.headers.location).toBe('/elsewhere');
+    expect(paths).toEqual(['/moved']);
+  });
+
+  it('goes through HTTP_PROXY by CONNECT when the channel has no proxy, unless NO_PROXY names the host', async () => {
+    const s = await serve((_req, res) => res.end('{"ok":true}'));
+    const proxy = await startConnectProxy();
+    close = async () => {
+      vi.unstubAllEnvs();
+      await proxy.close();
+      await s.close();
+    };
+    const target = new URL(s.url).host;
+    vi.stubEnv('HTTP_PROXY', proxy.url);
+    vi.stubEnv('NO_PROXY', '');
+    vi.stubEnv('no_proxy', '');
+    expect((await httpRequest({ url: s.url, body: '' })).json).toEqual({ ok: true });
+    expect(proxy.tunnels).toEqual([target]);
+
+    vi.stubEnv('NO_PROXY', 'example.com, 127.0.0.1');
+    expect((await httpRequest({ url: s.url, body: '' })).json).toEqual({ ok: true });
+    expect(proxy.tunnels).toEqual([target]);
+  });
+});
+
+describe('environmentProxy (proxy-from-env rules, as axios reads them)', () => {
+  afterEach(() => vi.unstubAllEnvs());
+  const names = ['http_proxy', 'https_proxy', 'all_proxy', 'no_proxy'];
+  const clear = () => {
+    for (const n of names) {
+      vi.stubEnv(n, '');
+      vi.stubEnv(n.toUpperCase(), '');
+    }
+  };
+
+  it("takes the scheme's variable, then ALL_PROXY, and gives a bare host the target's scheme", () => {
+    clear();
+    expect(environmentProxy(new URL('https://api.example.com/x'))).toBe('');
+    vi.stubEnv('HTTPS_PROXY', 'http://proxy:3128');
+    vi.stubEnv('ALL_PROXY', 'proxy.all:8080');
+    expect(environmentProxy(new URL('https://api.example.com/x'))).toBe('http://proxy:3128');
+    expect(environmentProxy(new URL('http://api.example.com/x'))).toBe('http://proxy.all:8080');
+  });
+
+  it('skips hosts NO_PROXY names: exact, by suffix, by port, or all with *', () => {
+    clear();
+    vi.stubEnv('https_proxy', 'http://proxy:3128');
+    const via = (u: string) => environmentProxy(new URL(u));
+    vi.stubEnv('no_proxy', 'internal.example, .corp.example, *.lan, api.example.com:8443');
+    expect(via('https://internal.example/')).toBe('');
+    expect(via('https://sub.internal.example/')).toBe('http://proxy:3128');
+    expect(via('https://a.corp.example/')).toBe('');
+    expect(via('https://printer.lan/')).toBe('');
+    expect(via('https://api.example.com:8443/')).toBe('');
+    expect(via('https://api.example.com/')).toBe('http://proxy:3128');
+    vi.stubEnv('no_proxy', '*');
+    expect(via('https://anything.example/')).toBe('');
   });
 });

@@ -1,0 +1,71 @@
+import http from 'node:http';
+import https from 'node:https';
+
+import { HttpsProxyAgent } from 'https-proxy-agent';
+
+/**
+ * Sockets kept open per origin. At least the dispatcher's concurrency (64), so attempts to one
+ * platform never queue behind each other for a socket; past that a platform is better served
+ * by reusing warm connections than by opening more.
+ */
+export const MAX_SOCKETS_PER_ORIGIN = 128;
+
+const keepAliveHttp = new http.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS_PER_ORIGIN });
+const keepAliveHttps = new https.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS_PER_ORIGIN });
+const proxyAgents = new Map<string, HttpsProxyAgent<string>>();
+
+/**
+ * One keep-alive agent per proxy. Every proxied request is tunnelled with CONNECT, so an
+ * https target stays encrypted end to end (axios's own proxying would hand the proxy the
+ * plain request instead).
+ */
+function proxyAgent(proxy: string): HttpsProxyAgent<string> {
+  let agent = proxyAgents.get(proxy);
+  if (!agent) {
+    agent = new HttpsProxyAgent(proxy, { keepAlive: true, maxSockets: MAX_SOCKETS_PER_ORIGIN });
+    proxyAgents.set(proxy, agent);
+  }
+  return agent;
+}
+
+/**
+ * The agent a request to `url` goes out on: the channel's own proxy, else the environment's
+ * (HTTP_PROXY / HTTPS_PROXY / ALL_PROXY, minus NO_PROXY, read at each request as axios reads
+ * them), else a direct keep-alive connection.
+ */
+export function agentFor(url: URL, channelProxy: string | undefined): http.Agent {
+  const proxy = channelProxy || environmentProxy(url);
+  if (proxy) return proxyAgent(proxy);
+  return url.protocol === 'https:' ? keepAliveHttps : keepAliveHttp;
+}
+
+const DEFAULT_PORTS: Record<string, number> = { http: 80, https: 443 };
+
+function env(name: string): string {
+  return process.env[name.toLowerCase()] || process.env[name.toUpperCase()] || '';
+}
+
+/** The proxy the environment names for `url`, by proxy-from-env's rules (axios's), or ''. */
+export function environmentProxy(url: URL): string {
+  const scheme = url.protocol.slice(0, -1);
+  const host = url.host.replace(/:\d*$/, '').toLowerCase();
+  const port = Number(url.port) || DEFAULT_PORTS[scheme] || 0;
+  const proxy = env(`${scheme}_proxy`) || env('all_proxy');
+  // NO_PROXY is read only when there is a proxy to skip: environment reads are not free.
+  if (!proxy || !host || bypassed(host, port)) return '';
+  return proxy.includes('://') ? proxy : `${scheme}://${proxy}`;
+}
+
+function bypassed(host: string, port: number): boolean {
+  const noProxy = env('no_proxy').toLowerCase();
+  if (!noProxy) return false;
+  if (noProxy === '*') return true;
+  return noProxy.split(/[,\s]/).some((entry) => {
+    if (!entry) return false;
+    const m = /^(.+):(\d+)$/.exec(entry);
+    const name = m ? m[1]! : entry;
+    if (m && Number(m[2]) !== port) return false;
+    if (!/^[.*]/.test(name)) return host === name;
+    return host.endsWith(name.startsWith('*') ? name.slice(1) : name);
+  });
+}

@@ -5,3 +5,5 @@ export declare const launcherFile: string;
 export declare function buildServer(): Promise<{ cliFile: string; launcherFile: string }>;
 export declare function serverBuildIsStale(): boolean;
 export declare function ensureServerBuilt(): Promise<boolean>;
+/** The banner that gives an ESM bundle require(), __filename and __dirname. */
+export declare const esmRequireBanner: { js: string };

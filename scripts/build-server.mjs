@@ -17,6 +17,21 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const outDir = path.join(root, 'out', 'server');
 export const cliFile = path.join(outDir, 'cli.js');
 export const launcherFile = path.join(outDir, 'launcher.js');
+/**
+ * Bundled CommonJS packages call require() (Sequelize loads sqlite3 that way, pino loads Node's
+ * modules) and read __dirname/__filename; an ESM bundle has none of them. Shared with the
+ * tests' build of the write worker (test/helpers/build-write-worker.ts).
+ */
+export const esmRequireBanner = {
+  js: [
+    "import { createRequire as __heraldCreateRequire } from 'node:module';",
+    "import { fileURLToPath as __heraldFileURLToPath } from 'node:url';",
+    "import { dirname as __heraldDirname } from 'node:path';",
+    'const require = __heraldCreateRequire(import.meta.url);',
+    'const __filename = __heraldFileURLToPath(import.meta.url);',
+    'const __dirname = __heraldDirname(__filename);',
+  ].join('\n'),
+};
 /** The sources the last build read, to tell whether it is stale. */
 const inputsFile = path.join(outDir, 'inputs.json');
 
@@ -103,18 +118,7 @@ export async function buildServer() {
       'ibm_db',
       'snowflake-sdk',
     ],
-    // Bundled CommonJS packages call require() (Sequelize loads sqlite3 that way) and read
-    // __dirname/__filename; ESM has none of them.
-    banner: {
-      js: [
-        "import { createRequire as __heraldCreateRequire } from 'node:module';",
-        "import { fileURLToPath as __heraldFileURLToPath } from 'node:url';",
-        "import { dirname as __heraldDirname } from 'node:path';",
-        'const require = __heraldCreateRequire(import.meta.url);',
-        'const __filename = __heraldFileURLToPath(import.meta.url);',
-        'const __dirname = __heraldDirname(__filename);',
-      ].join('\n'),
-    },
+    banner: esmRequireBanner,
     define: {
       __HERALD_VERSION__: JSON.stringify(pkg.version),
       // Libraries skip their development checks; Express runs in production mode.

@@ -9,6 +9,8 @@ import path from 'node:path';
 
 import { build } from 'esbuild';
 
+import { esmRequireBanner } from '../../scripts/build-server.mjs';
+
 export default async function setup(): Promise<() => void> {
   // Inside the project, so the worker's own imports (better-sqlite3) resolve to node_modules.
   mkdirSync(path.resolve('out/test'), { recursive: true });
@@ -22,6 +24,8 @@ export default async function setup(): Promise<() => void> {
     format: 'esm',
     target: 'node20',
     external: ['better-sqlite3', 'sqlite3', 'pg', 'pg-hstore'],
+    // As in the production bundle: pino, bundled in, requires Node's modules.
+    banner: esmRequireBanner,
     sourcemap: 'inline',
     logLevel: 'warning',
   });

@@ -8,7 +8,7 @@ import { expectAtLeastOnce, runCrashScenario } from './crash-harness';
  * first cycle), so the points inside a cycle are reached there; PostgreSQL has no worker.
  */
 function expectInWriteWorker(output: string) {
-  if (!onPostgres()) expect(output).toContain('in the write worker');
+  if (!onPostgres()) expect(output, output).toContain('in the write worker');
 }
 
 // 200 sends over 20 connections: at most 20 are accepted per write cycle, so dying at the

@@ -16,6 +16,7 @@ import * as perPersonReads from './migrations/2026-11-27-1100-per-person-reads';
 import * as auditLog from './migrations/2026-11-27-1200-audit-log';
 import * as twoFactor from './migrations/2026-11-27-1300-two-factor';
 import * as instanceTemplateCode from './migrations/2026-11-28-1000-instance-template-code';
+import * as lighterHotPath from './migrations/2026-11-28-1100-lighter-hot-path';
 
 interface MigrationModule {
   up(params: { context: QueryInterface }): Promise<void>;
@@ -42,6 +43,7 @@ const migrations: Array<[string, MigrationModule]> = [
   ['2026-11-27-1200-audit-log', auditLog],
   ['2026-11-27-1300-two-factor', twoFactor],
   ['2026-11-28-1000-instance-template-code', instanceTemplateCode],
+  ['2026-11-28-1100-lighter-hot-path', lighterHotPath],
 ];
 
 /** The names this code knows, in order: a database that lacks one is behind the code. */

@@ -235,6 +235,8 @@ const isHeldByAnother = (holder: string | null | undefined, lease: string) =>
 export interface ClaimRequest {
   limit: number;
   exclude: number[];
+  /** Also take over `sending` deliveries whose lease ran out. */
+  expired: boolean;
 }
 
 /**
@@ -247,7 +249,7 @@ export async function claimDeliveries(
   at: CycleMoment,
 ): Promise<ClaimedDelivery[][]> {
   const claimed: ClaimedDelivery[][] = [];
-  for (const { limit, exclude } of requests) {
+  for (const { limit, exclude, expired } of requests) {
     claimed.push(
       await claimDue(sql, {
         now: at.now,
@@ -256,6 +258,7 @@ export async function claimDeliveries(
         limit,
         exclude,
         wallNow: at.wallNow,
+        expired,
       }),
     );
   }

@@ -48,6 +48,9 @@ export type { AcceptInput, Accepted, StoredOnAccept } from './delivery-programs'
  */
 export const LEASE_MS = leaseFromEnv(process.env.HERALD_TEST_LEASE_MS) ?? 5 * 60_000;
 
+/** How often claims look for run-out leases: a tenth of a lease, at most 30 s. */
+export const EXPIRED_LOOK_MS = Math.min(LEASE_MS / 10, 30_000);
+
 function leaseFromEnv(value: string | undefined): number | null {
   if (value === undefined || value === '') return null;
   const ms = Number(value);
@@ -91,6 +94,8 @@ export class DeliveryState {
   private readonly outcomeKind: BatchKind<OutcomeRecord, RecordedInCycle>;
   private readonly claimKind: BatchKind<ClaimRequest, ClaimedDelivery[]>;
   private readonly moment: () => CycleMoment;
+  /** When a claim last looked for run-out leases (the delivery clock); never, at first. */
+  private lastExpiredLook = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly deps: {
@@ -215,10 +220,18 @@ export class DeliveryState {
     return accepted;
   }
 
-  /** claim: up to `limit` due deliveries become `sending` under a lease. */
+  /**
+   * claim: up to `limit` due deliveries become `sending` under a lease. Run-out leases are
+   * looked for once per EXPIRED_LOOK_MS of the delivery clock, not by every claim: that part
+   * of the statement reads every delivery in flight, and under load there are hundreds of
+   * claims a second while a lease lasts minutes.
+   */
   claim(limit: number, exclude: number[] = []): Promise<ClaimedDelivery[]> {
     if (limit <= 0) return Promise.resolve([]);
-    return this.deps.writer.submit(this.claimKind, { limit, exclude });
+    const now = this.deps.clock.now();
+    const expired = !(now >= this.lastExpiredLook && now - this.lastExpiredLook < EXPIRED_LOOK_MS);
+    if (expired) this.lastExpiredLook = now;
+    return this.deps.writer.submit(this.claimKind, { limit, exclude, expired });
   }
 
   /**

@@ -695,7 +695,7 @@ const en = {
     deliveries: 'Deliveries',
     attempts: 'Attempts',
     hostedMessages: 'Hosted messages',
-    indexing: 'Indexing {n} older rows for search',
+    indexing: 'Indexing {n} rows for search (searches find them meanwhile)',
     pruneNow: 'Prune now',
     pruneConfirm: 'Delete the history older than these settings now?',
     pruned:

@@ -674,7 +674,7 @@ const zhCN: MessageSchema = {
     deliveries: '投递',
     attempts: '尝试',
     hostedMessages: '托管消息',
-    indexing: '正在为搜索索引 {n} 条旧记录',
+    indexing: '正在为搜索索引 {n} 条记录（其间搜索仍能找到它们）',
     pruneNow: '立即清理',
     pruneConfirm: '现在删除早于上述设置的历史记录？',
     pruned: '已删除 {sends} 条发送、{deliveries} 条投递、{attempts} 次尝试和 {messages} 条托管消息',

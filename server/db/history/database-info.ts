@@ -4,6 +4,7 @@ import { QueryTypes, type Sequelize } from 'sequelize';
 
 import { onPostgres, postgresStorage } from '../postgres/history-postgres';
 import { pragma } from './retention';
+import { pendingUntil } from './search-backfill';
 
 export interface DatabaseInfo {
   file: string;
@@ -17,7 +18,7 @@ export interface DatabaseInfo {
   freePages: number;
   autoVacuum: 'none' | 'full' | 'incremental';
   rows: { sends: number; deliveries: number; attempts: number; hostedMessages: number };
-  /** Rows from before the search index that are still being indexed (0 once done). */
+  /** Rows not in the search index yet (0 once done): older rows being backfilled and, on SQLite, new sends waiting for the indexer. */
   searchIndexPending: number;
 }
 
@@ -48,7 +49,10 @@ export async function databaseInfo(sequelize: Sequelize): Promise<DatabaseInfo> 
             (SELECT count(*) FROM delivery_attempts) AS attempts`,
   );
   const [pending] = await select<{ n: number }>(
-    `SELECT coalesce(sum(${onPostgres(sequelize) ? 'greatest' : 'max'}(until - done, 0)), 0) AS n FROM search_backfill`,
+    `SELECT coalesce(sum(${onPostgres(sequelize) ? 'greatest' : 'max'}(
+       CASE b.source WHEN 'sends' THEN ${pendingUntil(sequelize, 'sends')}
+         ELSE ${pendingUntil(sequelize, 'hosted_messages')} END - done, 0)), 0) AS n
+     FROM search_backfill b`,
   );
   const rows = {
     sends: counters.get('sends') ?? 0,

@@ -2,6 +2,7 @@ import { QueryTypes, type Sequelize } from 'sequelize';
 
 import { onPostgres, searchCondition } from '../postgres/history-postgres';
 import { READ_BY_READER, unreadPage, type ReadMark } from './message-reads';
+import { pendingUntil } from './search-backfill';
 import { COUNT_CAP, MAX_PREFIX_TERMS, ftsPhrase, planSearch, type SearchPlan } from './search-plan';
 
 /**
@@ -270,14 +271,16 @@ function likeFromPrefixPlan(plan: { from: string }): string {
 
 async function backfillPending(
   sequelize: Sequelize,
-  source: string,
+  source: 'hosted_messages' | 'sends',
 ): Promise<{ done: number; until: number } | null> {
   const rows = await select<{ done: number; until: number }>(
     sequelize,
-    'SELECT done, until FROM search_backfill WHERE source = :source AND done < until',
+    `SELECT done, ${pendingUntil(sequelize, source)} AS until FROM search_backfill b
+     WHERE source = :source`,
     { source },
   );
-  return rows[0] ?? null;
+  const row = rows[0];
+  return row && Number(row.done) < Number(row.until) ? row : null;
 }
 
 /** Counts up to COUNT_CAP + 1 rows of a SELECT: exact below the cap, capped above it. */

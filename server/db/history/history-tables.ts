@@ -21,8 +21,17 @@ export const sendKey = (d: HistoryTablesDialect, a: string) =>
   `${d.day(a)} AS day, ${a}.api, coalesce(${a}.task_id, 0) AS task_id, ` +
   `coalesce(${a}.template_id, 0) AS template_id, ${a}.source_name, ${a}.status`;
 
+/**
+ * The status a delivery counts under in the daily roll-up: a claimed (`sending`) delivery
+ * counts under the status it waits in, `queued` before its first attempt and `retrying` after,
+ * so a claim changes no roll-up row (migration 2026-11-28-1100-lighter-hot-path).
+ */
+export const deliveryRollupStatus = (a: string) =>
+  `(CASE WHEN ${a}.status = 'sending' THEN CASE WHEN ${a}.attempts > 0 THEN 'retrying' ` +
+  `ELSE 'queued' END ELSE ${a}.status END)`;
+
 export const deliveryKey = (d: HistoryTablesDialect, a: string) =>
-  `${d.day(a)} AS day, ${a}.channel_id, ${a}.status`;
+  `${d.day(a)} AS day, ${a}.channel_id, ${deliveryRollupStatus(a)} AS status`;
 
 export function historyTables(d: HistoryTablesDialect): string[] {
   return [

@@ -1,6 +1,7 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 
 import { createLogger } from '../../lib/logger';
+import { onPostgres } from '../postgres/history-postgres';
 import type { WriteLock } from '../writer';
 
 const log = createLogger('search');
@@ -26,30 +27,100 @@ const SOURCES = {
 type SourceName = keyof typeof SOURCES;
 
 /**
+ * The last id of a source's range still to index, as SQL over its search_backfill row `b`. On
+ * SQLite new sends are indexed after the fact, by the indexer below (migration
+ * 2026-11-28-1100-lighter-hot-path), so every send past `done` waits; hosted messages are
+ * indexed by their INSERT trigger, so only the backfill's range does. PostgreSQL's trigram
+ * index is kept by PostgreSQL itself.
+ */
+export function pendingUntil(sequelize: Sequelize, source: SourceName, b = 'b'): string {
+  if (source === 'sends' && !onPostgres(sequelize)) {
+    return `max(${b}.until, (SELECT coalesce(max(id), 0) FROM sends))`;
+  }
+  return `${b}.until`;
+}
+
+/** How often the indexer looks for new sends to index. */
+export const FOLLOW_INTERVAL_MS = 1000;
+/**
+ * New sends are indexed once their arrival pauses for an interval, so a burst is accepted
+ * without indexing in between; under load without pause, once this many wait or the oldest
+ * has waited FOLLOW_MAX_WAIT_MS. Searches scan the ones waiting (history-search.ts).
+ */
+export const FOLLOW_MAX_PENDING = 20_000;
+export const FOLLOW_MAX_WAIT_MS = 30_000;
+
+/**
  * Indexes the rows that existed before the search index did (a database from an older
  * version, a restored backup): search_backfill holds the id range still to do. Runs after the
  * server listens, one short write transaction per batch; searches scan the range not yet
- * indexed meanwhile, so they stay complete.
+ * indexed meanwhile, so they stay complete. On SQLite it then follows new sends, which their
+ * INSERT no longer indexes, so that the accept's write cycle leaves the trigram index alone.
  */
 export class SearchBackfill {
   private stopped = false;
   private running: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private following: Promise<void> | null = null;
+  /** The newest send id seen at the last look, and when sends were last indexed. */
+  private lastSeen = -1;
+  private lastIndexedAt = Date.now();
 
   constructor(
     private readonly sequelize: Sequelize,
     private readonly writeLock: WriteLock,
+    private readonly followIntervalMs = FOLLOW_INTERVAL_MS,
   ) {}
 
   start(): Promise<void> {
-    this.running ??= this.runAll().catch((err: unknown) => {
-      if (!this.stopped) log.error(`search indexing stopped: ${String(err)}`);
-    });
+    this.running ??= this.runAll()
+      .then(() => this.follow())
+      .catch((err: unknown) => {
+        if (!this.stopped) log.error(`search indexing stopped: ${String(err)}`);
+      });
     return this.running;
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
     await this.running;
+    await this.following;
+  }
+
+  /** Indexes every send not yet indexed now (tests; a search right after a burst need not). */
+  async indexNewSends(): Promise<void> {
+    await this.run('sends');
+  }
+
+  private follow(): void {
+    if (this.stopped || onPostgres(this.sequelize)) return;
+    this.timer = setTimeout(() => {
+      this.following = this.followOnce()
+        .catch((err: unknown) => log.error(`indexing new sends failed: ${String(err)}`))
+        .finally(() => {
+          this.following = null;
+          this.follow();
+        });
+    }, this.followIntervalMs);
+    this.timer.unref();
+  }
+
+  private async followOnce(): Promise<void> {
+    const state = await this.state('sends');
+    if (!state || state.done >= state.until) {
+      this.lastIndexedAt = Date.now();
+      return;
+    }
+    const quiet = state.until === this.lastSeen;
+    this.lastSeen = state.until;
+    const due =
+      quiet ||
+      state.until - state.done >= FOLLOW_MAX_PENDING ||
+      Date.now() - this.lastIndexedAt >= FOLLOW_MAX_WAIT_MS;
+    if (!due) return;
+    await this.run('sends', true);
+    this.lastIndexedAt = Date.now();
   }
 
   private async runAll(): Promise<void> {
@@ -59,12 +130,14 @@ export class SearchBackfill {
     }
   }
 
-  private async run(source: SourceName): Promise<void> {
+  private async run(source: SourceName, quietly = false): Promise<void> {
     const state = await this.state(source);
     if (!state || state.done >= state.until) return;
     const { label, insert } = SOURCES[source];
     const total = await this.count(source, state.done, state.until);
-    log.info(`indexing ${total} ${label} for search (ids ${state.done + 1}..${state.until})`);
+    // Following new sends is routine: only the backfill of older rows is worth a log line.
+    const info = quietly ? (_: string) => undefined : (line: string) => log.info(line);
+    info(`indexing ${total} ${label} for search (ids ${state.done + 1}..${state.until})`);
     let done = state.done;
     let indexed = 0;
     let lastReport = Date.now();
@@ -73,16 +146,17 @@ export class SearchBackfill {
       // The writer's cycle is the transaction: a job joins it rather than opening its own.
       indexed += await this.writeLock.run(async ({ transaction }) => {
         await this.sequelize.query(insert, { replacements: { from: done, to }, transaction });
-        await this.sequelize.query('UPDATE search_backfill SET done = :to WHERE source = :source', {
-          replacements: { to, source },
-          transaction,
-        });
+        await this.sequelize.query(
+          `UPDATE search_backfill SET done = :to, until = CASE WHEN until < :to THEN :to ELSE until END
+           WHERE source = :source`,
+          { replacements: { to, source }, transaction },
+        );
         return this.count(source, done, to);
       });
       done = to;
       if (Date.now() - lastReport > 5000 || done >= state.until) {
         lastReport = Date.now();
-        log.info(`indexed ${indexed} of ${total} ${label} for search`);
+        info(`indexed ${indexed} of ${total} ${label} for search`);
       }
       // Let requests waiting behind this batch run before the next one.
       await new Promise((resolve) => setImmediate(resolve));
@@ -91,7 +165,8 @@ export class SearchBackfill {
 
   private async state(source: SourceName) {
     const [row] = await this.sequelize.query<{ done: number; until: number }>(
-      'SELECT done, until FROM search_backfill WHERE source = :source',
+      `SELECT done, ${pendingUntil(this.sequelize, source)} AS until FROM search_backfill b
+       WHERE source = :source`,
       { type: QueryTypes.SELECT, replacements: { source } },
     );
     return row ? { done: Number(row.done), until: Number(row.until) } : null;

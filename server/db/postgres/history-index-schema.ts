@@ -62,6 +62,19 @@ const deliveriesMinus = `SELECT ${DELIVERY_KEY('x')}, -1 AS d FROM old_rows x`;
 const counter = (name: string, delta: string) =>
   `INSERT INTO history_counters (name, n) SELECT '${name}', n FROM (${delta}) AS c(n) WHERE n <> 0;`;
 
+/** The deliveries' roll-up function; migration 2026-11-28-1100 replaces it with this text. */
+export const POSTGRES_DELIVERIES_HISTORY = `CREATE OR REPLACE FUNCTION herald_deliveries_history() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     IF TG_OP = 'INSERT' THEN
+       ${appendDeltas('delivery_day_rollup', DELIVERY_KEYS, deliveriesPlus)}
+     ELSIF TG_OP = 'DELETE' THEN
+       ${appendDeltas('delivery_day_rollup', DELIVERY_KEYS, deliveriesMinus)}
+     ELSE
+       ${appendDeltas('delivery_day_rollup', DELIVERY_KEYS, `${deliveriesPlus} UNION ALL ${deliveriesMinus}`)}
+     END IF;
+     RETURN NULL;
+   END $$`;
+
 // Each branch names only the transition tables its event has: PL/pgSQL plans a statement
 // when it first runs, so the others are never looked at.
 const statements = [
@@ -85,17 +98,7 @@ const statements = [
      END IF;
      RETURN NULL;
    END $$`,
-  `CREATE FUNCTION herald_deliveries_history() RETURNS trigger LANGUAGE plpgsql AS $$
-   BEGIN
-     IF TG_OP = 'INSERT' THEN
-       ${appendDeltas('delivery_day_rollup', DELIVERY_KEYS, deliveriesPlus)}
-     ELSIF TG_OP = 'DELETE' THEN
-       ${appendDeltas('delivery_day_rollup', DELIVERY_KEYS, deliveriesMinus)}
-     ELSE
-       ${appendDeltas('delivery_day_rollup', DELIVERY_KEYS, `${deliveriesPlus} UNION ALL ${deliveriesMinus}`)}
-     END IF;
-     RETURN NULL;
-   END $$`,
+  POSTGRES_DELIVERIES_HISTORY,
   `CREATE FUNCTION herald_hosted_messages_history() RETURNS trigger LANGUAGE plpgsql AS $$
    BEGIN
      IF TG_OP = 'INSERT' THEN

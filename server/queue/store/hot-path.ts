@@ -58,13 +58,14 @@ const CONCURRENCY = {
      * One arm per status, each read in the order of the (status, next_attempt_at) index and
      * cut at the limit: with thousands of deliveries due, a claim reads its batch instead of
      * sorting the whole backlog (an OR over the statuses sorted every due row on each claim).
-     * A `sending` delivery is due when its lease ran out. The one writer of the file needs
-     * no row locks.
+     * A `sending` delivery is due when its lease ran out; that arm walks every delivery in
+     * flight, so claims look for run-out leases only now and then (`expired`, see
+     * DeliveryState.claim). The one writer of the file needs no row locks.
      */
-    claimWith: '',
-    claimIds: `SELECT id FROM (${[
+    claimWith: () => '',
+    claimIds: (expired: boolean) => `SELECT id FROM (${[
       ...WAITING.map((status) => `status = '${status}' AND next_attempt_at <= ?1`),
-      `status = 'sending' AND lease_until < ?1`,
+      ...(expired ? [`status = 'sending' AND lease_until < ?1`] : []),
     ]
       .map(
         (due) => `SELECT * FROM (SELECT id, next_attempt_at FROM deliveries
@@ -81,14 +82,16 @@ const CONCURRENCY = {
      * skipped, not waited for; once committed its lease keeps everyone else off. (Locking
      * clauses are not allowed beside UNION, and per arm they would lock rows left unclaimed.)
      */
-    claimWith: `WITH due AS (
+    claimWith: (expired: boolean) => `WITH due AS (
        SELECT id FROM deliveries
-       WHERE ((status IN (${CLAIM_DUE}) AND next_attempt_at <= $1)
-           OR (status = 'sending' AND lease_until < $1))
+       WHERE ((status IN (${CLAIM_DUE}) AND next_attempt_at <= $1)${
+         expired ? `
+           OR (status = 'sending' AND lease_until < $1)` : ''
+       })
          AND id NOT IN ${DIALECTS.postgres.ids(4)}
        ORDER BY next_attempt_at, id LIMIT $3
        FOR UPDATE SKIP LOCKED)`,
-    claimIds: 'SELECT id FROM due',
+    claimIds: () => 'SELECT id FROM due',
     /**
      * The sends are locked in id order before their deliveries are counted: a process that
      * records another delivery of the same send waits here until this one commits, and then
@@ -213,21 +216,24 @@ export async function recordStoredAttempts(
   ]);
 }
 
-const CLAIM = perDialect(
-  ({ name, param: p, dateParam: at, jsonText }) =>
-    `${CONCURRENCY[name].claimWith}
+const claimText = (expired: boolean) =>
+  perDialect(
+    ({ name, param: p, dateParam: at, jsonText }) =>
+      `${CONCURRENCY[name].claimWith(expired)}
      UPDATE deliveries SET status = 'sending', lease_until = ${p(2)}, lease_token = ${p(6)},
        updated_at = ${at(5)}
-     WHERE id IN (${CONCURRENCY[name].claimIds})
+     WHERE id IN (${CONCURRENCY[name].claimIds(expired)})
      RETURNING id, send_id, channel_id, title, content, content_type, url, recipient,
        ${jsonText('mentions')}, priority, repeats, attempts, next_attempt_at, lease_token,
        template_code`,
-);
+  );
+/** Claims of due waiting deliveries, and the same with run-out leases taken over too. */
+const CLAIM = { waiting: claimText(false), expired: claimText(true) };
 
 /**
  * Claims up to `limit` due deliveries in one statement, under the lease token `lease`: queued
- * or retrying ones whose time has come, and `sending` ones whose lease ran out (their worker
- * died, or on PostgreSQL their process), oldest first.
+ * or retrying ones whose time has come and, with `expired`, `sending` ones whose lease ran out
+ * (their worker died, or on PostgreSQL their process), oldest first.
  */
 export async function claimDue(
   sql: SqlExecutor,
@@ -238,10 +244,11 @@ export async function claimDue(
     limit: number;
     exclude: number[];
     wallNow: number;
+    expired: boolean;
   },
 ): Promise<ClaimedDelivery[]> {
   const d = dialectOf(sql);
-  const rows = await sql.all<ClaimedRow>(CLAIM[d.name], [
+  const rows = await sql.all<ClaimedRow>(CLAIM[opts.expired ? 'expired' : 'waiting'][d.name], [
     opts.now,
     opts.leaseUntil,
     opts.limit,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { Delivery, HostedMessage, Send } from '../../../server/db/models';
 import { startTestHerald, type TestHerald } from '../../helpers/herald';
+import { onPostgres } from '../../helpers/test-database';
 import { dayOf, insertDeliveries, insertMessages, insertSends } from './history-fixtures';
 
 let herald: TestHerald;
@@ -63,14 +64,87 @@ describe('daily roll-ups', () => {
                    coalesce(template_id, 0) AS template_id, source_name, status, count(*) AS n
                  FROM sends GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6`),
     );
+    // A claimed delivery counts under the status it waits in: queued before its first
+    // attempt, retrying after.
     expect(
       await sql(`SELECT day, channel_id, status, sum(n) AS n FROM delivery_day_rollup
                  GROUP BY 1, 2, 3 HAVING sum(n) <> 0 ORDER BY 1, 2, 3`),
     ).toEqual(
-      await sql(`SELECT ${day()} AS day, channel_id, status, count(*) AS n
+      await sql(`SELECT ${day()} AS day, channel_id,
+                   CASE WHEN status <> 'sending' THEN status
+                        WHEN attempts > 0 THEN 'retrying' ELSE 'queued' END AS status,
+                   count(*) AS n
                  FROM deliveries GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`),
     );
   }
+
+  const rollupRows = () =>
+    sql(`SELECT day, channel_id, status, sum(n) AS n FROM delivery_day_rollup
+         GROUP BY 1, 2, 3 HAVING sum(n) <> 0 ORDER BY 1, 2, 3`);
+
+  it('never count a delivery as sending: a claim changes no roll-up row, its outcome moves one', async () => {
+    await insertSends(herald, [['claimed', 'body']]);
+    const send = await Send.findOne({ where: { title: 'claimed' } });
+    await insertDeliveries(herald, send!.id, ['queued', 'retrying']);
+    const [first, second] = await Delivery.findAll({
+      where: { sendId: send!.id },
+      order: [['id', 'ASC']],
+    });
+    expect(second).toBeDefined();
+    await herald.server.ctx.writeLock.run(async () => {
+      await Delivery.update({ attempts: 2 }, { where: { id: second.id } });
+    });
+    const waiting = await rollupRows();
+    await herald.server.ctx.writeLock.run(async () => {
+      await Delivery.update({ status: 'sending' }, { where: { id: [first.id, second.id] } });
+    });
+    expect(await rollupRows()).toEqual(waiting);
+    expect(waiting.some((r) => r.status === 'sending')).toBe(false);
+    await expectRollupsToMatchRows();
+
+    // The outcome: one leaves `queued` for `sent`, the other `retrying` for `failed`.
+    await herald.server.ctx.writeLock.run(async () => {
+      await Delivery.update({ status: 'sent', attempts: 1 }, { where: { id: first.id } });
+      await Delivery.update({ status: 'failed', attempts: 3 }, { where: { id: second.id } });
+    });
+    await expectRollupsToMatchRows();
+    // A claimed delivery deleted with its send leaves its waiting status's count.
+    await herald.server.ctx.writeLock.run(async () => {
+      await Delivery.update({ status: 'sending', attempts: 0 }, { where: { id: first.id } });
+      await Delivery.destroy({ where: { id: first.id } });
+    });
+    await expectRollupsToMatchRows();
+  });
+
+  it.skipIf(onPostgres())(
+    'are moved off `sending` by the upgrade that stopped counting it (SQLite)',
+    async () => {
+      await insertSends(herald, [['before upgrade', 'body']]);
+      const send = await Send.findOne({ where: { title: 'before upgrade' } });
+      await insertDeliveries(herald, send!.id, ['queued']);
+      const d = (await Delivery.findOne({ where: { sendId: send!.id } }))!;
+      const { sequelize, writeLock } = herald.server.ctx;
+      // What the triggers before 2026-11-28-1100 left for a claimed delivery: its count under
+      // `sending`, then the migration forgotten so it runs again at the next start.
+      await writeLock.run(async () => {
+        await sequelize.query(`UPDATE deliveries SET status = 'sending' WHERE id = ${d.id}`);
+        const day = `(SELECT substr(created_at, 1, 10) FROM deliveries WHERE id = ${d.id})`;
+        await sequelize.query(`UPDATE delivery_day_rollup SET n = n - 1
+          WHERE status = 'queued' AND channel_id = 7 AND day = ${day}`);
+        await sequelize.query(`INSERT INTO delivery_day_rollup (day, channel_id, status, n)
+          VALUES (${day}, 7, 'sending', 1) ON CONFLICT DO UPDATE SET n = n + 1`);
+        await sequelize.query(
+          "DELETE FROM schema_migrations WHERE name = '2026-11-28-1100-lighter-hot-path'",
+        );
+      });
+      expect((await rollupRows()).some((r) => r.status === 'sending')).toBe(true);
+      const dataDir = herald.dataDir;
+      await herald.close();
+      herald = await startTestHerald({ dataDir, startDispatcher: false });
+      expect((await rollupRows()).some((r) => r.status === 'sending')).toBe(false);
+      await expectRollupsToMatchRows();
+    },
+  );
 
   it('equal a GROUP BY over the rows after inserts, updates and deletes', async () => {
     const texts: Array<[string, string]> = [];

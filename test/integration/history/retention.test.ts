@@ -184,6 +184,10 @@ describe('GET /maintenance', () => {
     await herald.console.ok('PUT', '/settings', { retention: { messagesDays: 30 } });
     await herald.console.ok('POST', '/maintenance/prune');
     await herald.console.ok('PUT', '/settings', { retention: { sendsDays: 0, messagesDays: 0 } });
+    // New sends wait a moment for the search indexer (history/search-backfill.ts).
+    await herald.waitFor(
+      async () => (await herald.console.ok('GET', '/maintenance')).searchIndexPending === 0,
+    );
     const info = await herald.console.ok('GET', '/maintenance');
     expect(info.rows).toEqual({ sends: 4, deliveries: 5, attempts: 0, hostedMessages: 1 });
     expect(info.file).toMatch(onPostgres() ? /^PostgreSQL database herald_test_/ : /herald\.db$/);

@@ -9,7 +9,7 @@ import { rollUpSends } from '../../../../server/queue/store/hot-path';
 import { migrate } from '../../../../server/db/migrate';
 import { initModels } from '../../../../server/db/models';
 import { HeraldEvents } from '../../../../server/events';
-import { DeliveryState, LEASE_MS } from '../../../../server/queue/delivery-state';
+import { DeliveryState, EXPIRED_LOOK_MS, LEASE_MS } from '../../../../server/queue/delivery-state';
 import {
   DELIVERY_STATUSES,
   nextStatus,
@@ -143,6 +143,8 @@ describe('DeliveryState', () => {
   async function apply(event: DeliveryEvent, id: number): Promise<'done' | 'refused'> {
     switch (event) {
       case 'claim':
+        // Past the interval at which claims look for run-out leases, so this one does.
+        clock.advance(EXPIRED_LOOK_MS);
         return (await state.claim(10)).some((d) => d.id === id) ? 'done' : 'refused';
       case 'succeed':
         return (await state.record(outcome(id, 'sent'))).recorded ? 'done' : 'refused';
@@ -190,6 +192,27 @@ describe('DeliveryState', () => {
     const held = await deliveryIn('sending', { leaseExpired: false });
     expect(await state.claim(10)).toEqual([]);
     expect(await statusOf(held)).toBe('sending');
+  });
+
+  it('claims look for run-out leases once per interval, not every time', async () => {
+    clock.advance(EXPIRED_LOOK_MS);
+    // This claim looks (nothing has run out yet) ...
+    expect(await state.claim(10)).toEqual([]);
+    const stale = await deliveryIn('sending', { leaseExpired: true });
+    // ... so the next ones within the interval leave the run-out lease alone ...
+    clock.advance(EXPIRED_LOOK_MS - 1);
+    expect(await state.claim(10)).toEqual([]);
+    expect(await statusOf(stale)).toBe('sending');
+    // ... while waiting deliveries are claimed as always.
+    const {
+      deliveryIds: [waiting],
+    } = await accept();
+    expect((await state.claim(10)).map((d) => d.id)).toEqual([waiting]);
+    // Once the interval has passed, a claim takes the run-out lease over.
+    clock.advance(1);
+    const [taken] = await state.claim(10);
+    expect(taken.id).toBe(stale);
+    expect(taken.lease).not.toBe(LEASE);
   });
 
   it('an outcome records one attempt and rolls its send up; events follow the commit', async () => {

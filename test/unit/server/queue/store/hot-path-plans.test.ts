@@ -95,7 +95,7 @@ describe('the hot path’s query plans on SQLite', () => {
       ),
     );
     const [claimed] = await inTransaction(() =>
-      claimDeliveries(sql, [{ limit: 300, exclude: [] }], at),
+      claimDeliveries(sql, [{ limit: 300, exclude: [], expired: true }], at),
     );
     expect(claimed.length).toBe(300);
     const outcomes = claimed.slice(0, 100).map((d) => ({

@@ -8,13 +8,15 @@
  *                            app's "Install command-line tool"; packaged as an extra resource)
  * and copies the runtime icons to out/main/assets/. Run: `npm run build:main`.
  */
-import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { build } from 'esbuild';
 
 import { appRoot } from '../server/lib/app-root';
+import { BUNDLE_EXTERNALS, bundlePlugins, esmRequireBanner } from './build-server.mjs';
 
 // Found by walking up: this file also runs bundled into out/server/launcher.js.
 const root = appRoot(import.meta.url);
@@ -40,6 +42,13 @@ export interface BuiltMain {
   cliFile: string;
 }
 
+/**
+ * The packages the main process and write-worker bundles import at run time (those esbuild
+ * left out of them), from esbuild's metafile; the packaging test checks each is packaged.
+ * Beside out/main, not in it, so it is never packaged itself.
+ */
+export const MAIN_EXTERNALS_FILE = 'out/main-externals.json';
+
 /** The desktop app's `herald send`, relative to the project root (electron-builder.yml's extraResources). */
 export const DESKTOP_CLI = 'out/cli/herald.mjs';
 
@@ -60,7 +69,7 @@ export async function buildMain(options: { minify?: boolean } = {}): Promise<Bui
 
   const mainFile = path.join(outMain, 'index.js');
   const preloadFile = path.join(outPreload, 'index.cjs');
-  await build({
+  const main = await build({
     absWorkingDir: root,
     entryPoints: [path.join(root, 'main', 'index.ts')],
     outfile: mainFile,
@@ -69,12 +78,15 @@ export async function buildMain(options: { minify?: boolean } = {}): Promise<Bui
     format: 'esm',
     // Electron 38 embeds Node 22.
     target: 'node22',
-    // Every npm package stays a real import: electron is built in, sqlite3 and argon2 are
-    // native, Sequelize loads its dialect dynamically. electron-builder ships the production
-    // node_modules beside the bundle, so only our own code (main + server) is bundled.
-    packages: 'external',
-    external: ['electron'],
+    // npm packages are bundled in, as in the server's bundle (issue 26): the package then
+    // holds only the modules the bundle leaves out (BUNDLE_EXTERNALS: electron, the native
+    // modules, the database drivers Sequelize loads by name), and the main process reads one
+    // file at start instead of hundreds. scripts/dist.ts stages exactly those.
+    external: [...BUNDLE_EXTERNALS],
+    banner: esmRequireBanner,
+    plugins: bundlePlugins,
     sourcemap: true,
+    metafile: true,
     minify: options.minify ?? false,
     // The desktop app always runs as production: Herald's own code sees NODE_ENV folded in at
     // build time, and main/app-lifecycle.ts sets it for the packages kept external.
@@ -84,7 +96,7 @@ export async function buildMain(options: { minify?: boolean } = {}): Promise<Bui
     },
     logLevel: 'warning',
   });
-  await build({
+  const worker = await build({
     absWorkingDir: root,
     entryPoints: [path.join(root, 'server', 'queue', 'store', 'write-worker.ts')],
     outfile: path.join(outMain, 'write-worker.js'),
@@ -92,11 +104,27 @@ export async function buildMain(options: { minify?: boolean } = {}): Promise<Bui
     platform: 'node',
     format: 'esm',
     target: 'node22',
-    packages: 'external',
+    external: [...BUNDLE_EXTERNALS],
+    banner: esmRequireBanner,
+    plugins: bundlePlugins,
     sourcemap: true,
+    metafile: true,
     minify: options.minify ?? false,
     logLevel: 'warning',
   });
+  const externals = new Set<string>();
+  for (const output of [
+    ...Object.values(main.metafile.outputs),
+    ...Object.values(worker.metafile.outputs),
+  ]) {
+    for (const imported of output.imports) {
+      if (!imported.external || imported.path.startsWith('node:')) continue;
+      const parts = imported.path.split('/');
+      const name = imported.path.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+      if (!builtinModules.includes(name)) externals.add(name);
+    }
+  }
+  writeFileSync(path.join(root, MAIN_EXTERNALS_FILE), `${JSON.stringify([...externals].sort())}\n`);
   await build({
     absWorkingDir: root,
     entryPoints: [path.join(root, 'main', 'preload', 'index.ts')],

@@ -7,3 +7,7 @@ export declare function serverBuildIsStale(): boolean;
 export declare function ensureServerBuilt(): Promise<boolean>;
 /** The banner that gives an ESM bundle require(), __filename and __dirname. */
 export declare const esmRequireBanner: { js: string };
+/** What the bundles leave to node_modules (natives, dialect drivers, electron, esbuild). */
+export declare const BUNDLE_EXTERNALS: readonly string[];
+/** The esbuild plugins every bundle that holds the server uses. */
+export declare const bundlePlugins: import('esbuild').Plugin[];

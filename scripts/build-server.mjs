@@ -82,6 +82,32 @@ const umzugWithoutCli = {
   },
 };
 
+/**
+ * What the bundles leave to node_modules (the server's here, the desktop app's main process in
+ * scripts/build-main.ts): native modules load their binaries relative to their own folder,
+ * Sequelize loads its dialect driver by name (pg; the others are never loaded), esbuild only
+ * serves the launcher's build step, and electron is the desktop runtime's own.
+ */
+export const BUNDLE_EXTERNALS = [
+  'sqlite3',
+  'better-sqlite3',
+  'argon2',
+  'esbuild',
+  'electron',
+  'pg',
+  'pg-hstore',
+  'pg-native',
+  'mysql2',
+  'mariadb',
+  'tedious',
+  'oracledb',
+  'ibm_db',
+  'snowflake-sdk',
+];
+
+/** The esbuild plugins every Herald bundle that holds the server uses. */
+export const bundlePlugins = [sequelizeStackOnFailureOnly, umzugWithoutCli];
+
 /** Builds out/server from scratch and records the sources it read. */
 export async function buildServer() {
   const { build } = await import('esbuild');
@@ -102,29 +128,14 @@ export async function buildServer() {
     target: 'node20',
     // Native modules load their binaries relative to their own folder; esbuild and electron
     // only serve the desktop launcher's build step; the other dialects are never loaded.
-    external: [
-      'sqlite3',
-      'better-sqlite3',
-      'argon2',
-      'esbuild',
-      'electron',
-      'pg',
-      'pg-hstore',
-      'pg-native',
-      'mysql2',
-      'mariadb',
-      'tedious',
-      'oracledb',
-      'ibm_db',
-      'snowflake-sdk',
-    ],
+    external: [...BUNDLE_EXTERNALS],
     banner: esmRequireBanner,
     define: {
       __HERALD_VERSION__: JSON.stringify(pkg.version),
       // Libraries skip their development checks; Express runs in production mode.
       'process.env.NODE_ENV': '"production"',
     },
-    plugins: [sequelizeStackOnFailureOnly, umzugWithoutCli],
+    plugins: bundlePlugins,
     // Written beside the bundle, not loaded: `NODE_OPTIONS=--enable-source-maps` maps stacks to
     // the TypeScript sources when someone needs it, at a cost per stack trace.
     sourcemap: 'linked',

@@ -35,6 +35,8 @@ import { fileURLToPath } from 'node:url';
 
 import type { RebuildOptions } from '@electron/rebuild';
 
+import { BUNDLE_EXTERNALS } from './build-server.mjs';
+
 /** The packaging copy, relative to the project root; electron-builder.yml's `directories.app`. */
 export const STAGING_DIR = 'out/app';
 
@@ -120,18 +122,32 @@ function findInstalled(root: string, fromDir: string, name: string): string | nu
 }
 
 /**
+ * The dependencies the package ships as modules: those the main process bundle leaves out
+ * (BUNDLE_EXTERNALS: the native modules and the database drivers Sequelize loads by name).
+ * Everything else is bundled into out/main/index.js (scripts/build-main.ts).
+ */
+export function packagedDependencies(all: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(all).filter(([name]) => BUNDLE_EXTERNALS.includes(name)),
+  );
+}
+
+/**
  * The production dependency closure: what the project's `dependencies` load, following each
  * package's `dependencies` and (installed) `optionalDependencies`, resolved the way Node does
  * from where each package sits. Matches `npm ls --omit=dev --all` without the project's own
  * optionalDependencies (electron). Peer dependencies are not followed: electron-builder ships
  * only dependencies and optionalDependencies (npm ls's `_dependencies`).
  */
-export function productionModules(root: string): ProductionModule[] {
+export function productionModules(
+  root: string,
+  dependencies: readonly string[] = Object.keys(readPackageJson(root).dependencies ?? {}),
+): ProductionModule[] {
   const rootPkg = readPackageJson(root);
   const found = new Map<string, ProductionModule>();
-  const queue: { from: string; name: string; optional: boolean; by: string }[] = Object.keys(
-    rootPkg.dependencies ?? {},
-  ).map((name) => ({ from: root, name, optional: false, by: rootPkg.name }));
+  const queue: { from: string; name: string; optional: boolean; by: string }[] = dependencies.map(
+    (name) => ({ from: root, name, optional: false, by: rootPkg.name }),
+  );
   while (queue.length > 0) {
     const { from, name, optional, by } = queue.shift()!;
     const dir = findInstalled(root, from, name);
@@ -190,7 +206,8 @@ export function stageApp(options: { root: string; stagingDir: string }): StagedA
   }
 
   const rootPkg = readPackageJson(root);
-  const modules = productionModules(root);
+  const dependencies = packagedDependencies(rootPkg.dependencies ?? {});
+  const modules = productionModules(root, Object.keys(dependencies));
 
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
@@ -208,7 +225,7 @@ export function stageApp(options: { root: string; stagingDir: string }): StagedA
     // out/main/index.js is an ES module.
     type: 'module',
     main: APP_MAIN,
-    dependencies: { ...rootPkg.dependencies },
+    dependencies,
   };
   writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify(packageJson, null, 2)}\n`);
 

@@ -30,33 +30,63 @@ function proxyAgent(proxy: string): HttpsProxyAgent<string> {
 
 /**
  * The agent a request to `url` goes out on: the channel's own proxy, else the environment's
- * (HTTP_PROXY / HTTPS_PROXY / ALL_PROXY, minus NO_PROXY, read at each request as axios reads
- * them), else a direct keep-alive connection.
+ * (HTTP_PROXY / HTTPS_PROXY / ALL_PROXY, minus NO_PROXY, as axios reads them), else a direct
+ * keep-alive connection.
  */
 export function agentFor(url: URL, channelProxy: string | undefined): http.Agent {
-  const proxy = channelProxy || environmentProxy(url);
+  const proxy = channelProxy || environmentProxy(url, proxyEnvironment());
   if (proxy) return proxyAgent(proxy);
   return url.protocol === 'https:' ? keepAliveHttps : keepAliveHttp;
 }
 
 const DEFAULT_PORTS: Record<string, number> = { http: 80, https: 443 };
 
-function env(name: string): string {
-  return process.env[name.toLowerCase()] || process.env[name.toUpperCase()] || '';
+/** The proxy variables, lower-case name first (proxy-from-env's order). */
+type ProxyEnvironment = (name: 'http_proxy' | 'https_proxy' | 'all_proxy' | 'no_proxy') => string;
+
+const fromProcess: ProxyEnvironment = (name) =>
+  process.env[name] || process.env[name.toUpperCase()] || '';
+
+/**
+ * How long a reading of the proxy variables is used. Every read of process.env crosses into
+ * C++ (four of them per request cost about 1 % of a busy Herald's CPU), and nothing in Herald
+ * changes them while it runs.
+ */
+const PROXY_ENVIRONMENT_MS = 1000;
+let snapshot: { at: number; read: ProxyEnvironment } | null = null;
+
+function proxyEnvironment(): ProxyEnvironment {
+  const now = Date.now();
+  if (!snapshot || now - snapshot.at >= PROXY_ENVIRONMENT_MS) {
+    const values = new Map(
+      (['http_proxy', 'https_proxy', 'all_proxy', 'no_proxy'] as const).map((n) => [
+        n,
+        fromProcess(n),
+      ]),
+    );
+    snapshot = { at: now, read: (name) => values.get(name) ?? '' };
+  }
+  return snapshot.read;
+}
+
+/** Reads the proxy variables again at the next request (tests that change them). */
+export function forgetProxyEnvironment(): void {
+  snapshot = null;
 }
 
 /** The proxy the environment names for `url`, by proxy-from-env's rules (axios's), or ''. */
-export function environmentProxy(url: URL): string {
+export function environmentProxy(url: URL, env: ProxyEnvironment = fromProcess): string {
   const scheme = url.protocol.slice(0, -1);
   const host = url.host.replace(/:\d*$/, '').toLowerCase();
   const port = Number(url.port) || DEFAULT_PORTS[scheme] || 0;
-  const proxy = env(`${scheme}_proxy`) || env('all_proxy');
-  // NO_PROXY is read only when there is a proxy to skip: environment reads are not free.
-  if (!proxy || !host || bypassed(host, port)) return '';
+  const proxy =
+    (scheme === 'https' ? env('https_proxy') : scheme === 'http' ? env('http_proxy') : '') ||
+    env('all_proxy');
+  if (!proxy || !host || bypassed(host, port, env)) return '';
   return proxy.includes('://') ? proxy : `${scheme}://${proxy}`;
 }
 
-function bypassed(host: string, port: number): boolean {
+function bypassed(host: string, port: number, env: ProxyEnvironment): boolean {
   const noProxy = env('no_proxy').toLowerCase();
   if (!noProxy) return false;
   if (noProxy === '*') return true;

@@ -5,7 +5,7 @@ import zlib from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { DeliveryError } from '../../../server/channels/delivery-error';
-import { environmentProxy } from '../../../server/channels/http-agents';
+import { environmentProxy, forgetProxyEnvironment } from '../../../server/channels/http-agents';
 import { MAX_REPLY_BYTES, httpRequest } from '../../../server/channels/http-client';
 import { startConnectProxy } from '../../fixtures/peers/connect-proxy';
 
@@ -219,6 +219,7 @@ describe('httpRequest (node:http on a keep-alive agent)', () => {
     const proxy = await startConnectProxy();
     close = async () => {
       vi.unstubAllEnvs();
+      forgetProxyEnvironment();
       await proxy.close();
       await s.close();
     };
@@ -226,10 +227,13 @@ describe('httpRequest (node:http on a keep-alive agent)', () => {
     vi.stubEnv('HTTP_PROXY', proxy.url);
     vi.stubEnv('NO_PROXY', '');
     vi.stubEnv('no_proxy', '');
+    // Herald reads the variables at most once a second; the test changes them at once.
+    forgetProxyEnvironment();
     expect((await httpRequest({ url: s.url, body: '' })).json).toEqual({ ok: true });
     expect(proxy.tunnels).toEqual([target]);
 
     vi.stubEnv('NO_PROXY', 'example.com, 127.0.0.1');
+    forgetProxyEnvironment();
     expect((await httpRequest({ url: s.url, body: '' })).json).toEqual({ ok: true });
     expect(proxy.tunnels).toEqual([target]);
   });

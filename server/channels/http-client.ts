@@ -57,22 +57,19 @@ class TransportFailure extends Error {
   }
 }
 
-function hasHeader(headers: Record<string, string>, name: string): boolean {
-  return Object.keys(headers).some((k) => k.toLowerCase() === name);
-}
-
 /** What goes on the wire: the body as bytes, and the headers it implies unless already set. */
 function prepare(req: HttpRequest): { headers: Record<string, string>; payload?: Buffer } {
   const headers: Record<string, string> = { ...req.headers };
-  if (!hasHeader(headers, 'accept')) headers.Accept = 'application/json, text/plain, */*';
-  if (!hasHeader(headers, 'user-agent')) headers['User-Agent'] = 'Herald';
-  if (!hasHeader(headers, 'accept-encoding')) headers['Accept-Encoding'] = 'gzip, deflate, br';
+  // The caller's names in lower case, once: this runs for every attempt.
+  const given = new Set<string>();
+  for (const name in headers) given.add(name.toLowerCase());
+  if (!given.has('accept')) headers.Accept = 'application/json, text/plain, */*';
+  if (!given.has('user-agent')) headers['User-Agent'] = 'Herald';
+  if (!given.has('accept-encoding')) headers['Accept-Encoding'] = 'gzip, deflate, br';
   if (req.body === undefined || req.body === null) return { headers };
   const isText = typeof req.body === 'string';
   const payload = Buffer.from(isText ? (req.body as string) : JSON.stringify(req.body), 'utf8');
-  if (!isText && !hasHeader(headers, 'content-type')) {
-    headers['Content-Type'] = 'application/json';
-  }
+  if (!isText && !given.has('content-type')) headers['Content-Type'] = 'application/json';
   headers['Content-Length'] = String(payload.length);
   return { headers, payload };
 }

@@ -63,16 +63,17 @@ const CONCURRENCY = {
      * DeliveryState.claim). The one writer of the file needs no row locks.
      */
     claimWith: () => '',
-    claimIds: (expired: boolean) => `SELECT id FROM (${[
-      ...WAITING.map((status) => `status = '${status}' AND next_attempt_at <= ?1`),
-      ...(expired ? [`status = 'sending' AND lease_until < ?1`] : []),
-    ]
-      .map(
-        (due) => `SELECT * FROM (SELECT id, next_attempt_at FROM deliveries
+    claimIds: (expired: boolean) =>
+      `SELECT id FROM (${[
+        ...WAITING.map((status) => `status = '${status}' AND next_attempt_at <= ?1`),
+        ...(expired ? [`status = 'sending' AND lease_until < ?1`] : []),
+      ]
+        .map(
+          (due) => `SELECT * FROM (SELECT id, next_attempt_at FROM deliveries
            WHERE ${due} AND id NOT IN ${DIALECTS.sqlite.ids(4)}
            ORDER BY next_attempt_at, id LIMIT ?3)`,
-      )
-      .join(' UNION ALL ')}) ORDER BY next_attempt_at, id LIMIT ?3`,
+        )
+        .join(' UNION ALL ')}) ORDER BY next_attempt_at, id LIMIT ?3`,
     lockSends: null,
     processes: null,
   },
@@ -85,8 +86,10 @@ const CONCURRENCY = {
     claimWith: (expired: boolean) => `WITH due AS (
        SELECT id FROM deliveries
        WHERE ((status IN (${CLAIM_DUE}) AND next_attempt_at <= $1)${
-         expired ? `
-           OR (status = 'sending' AND lease_until < $1)` : ''
+         expired
+           ? `
+           OR (status = 'sending' AND lease_until < $1)`
+           : ''
        })
          AND id NOT IN ${DIALECTS.postgres.ids(4)}
        ORDER BY next_attempt_at, id LIMIT $3

@@ -319,6 +319,7 @@ describe('SettingsPage and the desktop section', () => {
     rateLimitPerMinute: 0,
     publicBaseUrl: '',
     showRemoteImages: false,
+    requireTwoFactor: false,
     sendApi: { httpStatus: 'code' },
     about: { version: '1.0.0', dataDir: '/data', listen: 'http://127.0.0.1:8765' },
   };

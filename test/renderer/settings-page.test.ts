@@ -10,6 +10,8 @@ const settings = (allowTaskId: boolean) => ({
   v1WaitMs: 15_000,
   rateLimitPerMinute: 0,
   publicBaseUrl: '',
+  showRemoteImages: false,
+  requireTwoFactor: false,
   sendApi: { httpStatus: 'code' },
   about: {
     version: '1.0.0',

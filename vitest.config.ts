@@ -38,6 +38,10 @@ export default defineConfig({
           name: 'renderer',
           environment: 'happy-dom',
           include: ['test/renderer/**/*.test.ts'],
+          // Left to Node, Element Plus imports async-validator's CommonJS build as a namespace, so
+          // `new AsyncValidator()` throws and every el-form rule passes unseen; through Vite the
+          // import gets the default export, as in the console's bundle.
+          server: { deps: { inline: ['element-plus'] } },
         },
       },
       {

@@ -1,3 +1,4 @@
+import { ElDatePicker } from 'element-plus';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import AuditPage from '../../renderer/src/pages/AuditPage.vue';
@@ -78,6 +79,15 @@ describe('AuditPage', () => {
       const last = requests.at(-1)!;
       expect(last.query.get('user')).toBe('admin');
       expect(last.query.get('q')).toBe('robot');
+    });
+    wrapper
+      .getComponent(ElDatePicker)
+      .vm.$emit('update:modelValue', [new Date(2026, 10, 1), new Date(2026, 10, 2)]);
+    await vi.waitFor(() => {
+      const last = requests.at(-1)!;
+      expect(last.query.get('from')).toBe(new Date(2026, 10, 1).toISOString());
+      expect(last.query.get('to')).toBe(new Date(2026, 10, 2, 23, 59, 59, 999).toISOString());
+      expect(last.query.get('user')).toBe('admin');
     });
   });
 });

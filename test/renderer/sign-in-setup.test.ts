@@ -75,3 +75,43 @@ describe('SignInPage in setup mode', () => {
     );
   });
 });
+
+describe('SignInPage password rules', () => {
+  it('setup refuses a repeated password that differs before asking the server', async () => {
+    const { api, wrapper } = await mountSetup('/sign-in?code=K7XQM-4RTPW');
+    await wrapper.get('[data-testid="login-username"]').setValue('owner');
+    await wrapper.get('[data-testid="login-password"]').setValue('owner-password');
+    await wrapper.get('[data-testid="login-password-confirm"]').setValue('owner-passwort');
+    await wrapper.get('[data-testid="setup-form"]').trigger('submit');
+    await vi.waitFor(() =>
+      expect(wrapper.get('.el-form-item__error').text()).toBe('The passwords do not match'),
+    );
+    expect(api.calls.filter((c) => c.path === '/setup')).toEqual([]);
+  });
+
+  it('signing in takes a password shorter than a new one must be, with no repetition', async () => {
+    const api = installFakeApi({
+      'GET /status': () => ok({ setupRequired: false, version: '1.0.0', user: null }),
+      'POST /login': () => fail(401, 'wrong username or password'),
+    });
+    const ctx = createContext('en');
+    await ctx.router.push('/sign-in');
+    const { wrapper } = mountWithApp(SignInPage, {}, ctx);
+    // The form shows a moment before the status call, and hides while it runs.
+    await vi.waitFor(() => expect(api.calls.some((c) => c.path === '/status')).toBe(true));
+    await settle(10);
+    expect(wrapper.find('[data-testid="login-password-confirm"]').exists()).toBe(false);
+    expect(
+      wrapper.get<HTMLInputElement>('input[data-testid="login-password"]').element.autocomplete,
+    ).toBe('current-password');
+    await wrapper.get('[data-testid="login-username"]').setValue('ann');
+    await wrapper.get('[data-testid="login-password"]').setValue('short');
+    await wrapper.get('[data-testid="login-form"]').trigger('submit');
+    await vi.waitFor(() =>
+      expect(api.calls.find((c) => c.path === '/login')?.body).toEqual({
+        username: 'ann',
+        password: 'short',
+      }),
+    );
+  });
+});

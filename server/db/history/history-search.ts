@@ -2,7 +2,7 @@ import { QueryTypes, type Sequelize } from 'sequelize';
 
 import { onPostgres, searchCondition } from '../postgres/history-postgres';
 import { READ_BY_READER, unreadPage, type ReadMark } from './message-reads';
-import { pendingUntil } from './search-backfill';
+import { indexingRange } from './search-backfill';
 import { COUNT_CAP, MAX_PREFIX_TERMS, ftsPhrase, planSearch, type SearchPlan } from './search-plan';
 
 /**
@@ -273,14 +273,8 @@ async function backfillPending(
   sequelize: Sequelize,
   source: 'hosted_messages' | 'sends',
 ): Promise<{ done: number; until: number } | null> {
-  const rows = await select<{ done: number; until: number }>(
-    sequelize,
-    `SELECT done, ${pendingUntil(sequelize, source)} AS until FROM search_backfill b
-     WHERE source = :source`,
-    { source },
-  );
-  const row = rows[0];
-  return row && Number(row.done) < Number(row.until) ? row : null;
+  const range = await indexingRange(sequelize, source);
+  return range && range.done < range.until ? range : null;
 }
 
 /** Counts up to COUNT_CAP + 1 rows of a SELECT: exact below the cap, capped above it. */

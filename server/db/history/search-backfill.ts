@@ -33,11 +33,27 @@ type SourceName = keyof typeof SOURCES;
  * indexed by their INSERT trigger, so only the backfill's range does. PostgreSQL's trigram
  * index is kept by PostgreSQL itself.
  */
-export function pendingUntil(sequelize: Sequelize, source: SourceName, b = 'b'): string {
+export function pendingUntil(sequelize: Sequelize, source: SourceName): string {
   if (source === 'sends' && !onPostgres(sequelize)) {
-    return `max(${b}.until, (SELECT coalesce(max(id), 0) FROM sends))`;
+    return 'max(b.until, (SELECT coalesce(max(id), 0) FROM sends))';
   }
-  return `${b}.until`;
+  return 'b.until';
+}
+
+/**
+ * A source's indexing progress: ids up to `done` are indexed, those after it up to `until`
+ * are not yet (nothing waits when `done >= until`); null before the history index exists.
+ */
+export async function indexingRange(
+  sequelize: Sequelize,
+  source: SourceName,
+): Promise<{ done: number; until: number } | null> {
+  const [row] = await sequelize.query<{ done: number; until: number }>(
+    `SELECT done, ${pendingUntil(sequelize, source)} AS until FROM search_backfill b
+     WHERE source = :source`,
+    { type: QueryTypes.SELECT, replacements: { source } },
+  );
+  return row ? { done: Number(row.done), until: Number(row.until) } : null;
 }
 
 /** How often the indexer looks for new sends to index. */
@@ -69,7 +85,6 @@ export class SearchBackfill {
   constructor(
     private readonly sequelize: Sequelize,
     private readonly writeLock: WriteLock,
-    private readonly followIntervalMs = FOLLOW_INTERVAL_MS,
   ) {}
 
   start(): Promise<void> {
@@ -88,11 +103,6 @@ export class SearchBackfill {
     await this.following;
   }
 
-  /** Indexes every send not yet indexed now (tests; a search right after a burst need not). */
-  async indexNewSends(): Promise<void> {
-    await this.run('sends');
-  }
-
   private follow(): void {
     if (this.stopped || onPostgres(this.sequelize)) return;
     this.timer = setTimeout(() => {
@@ -102,12 +112,12 @@ export class SearchBackfill {
           this.following = null;
           this.follow();
         });
-    }, this.followIntervalMs);
+    }, FOLLOW_INTERVAL_MS);
     this.timer.unref();
   }
 
   private async followOnce(): Promise<void> {
-    const state = await this.state('sends');
+    const state = await indexingRange(this.sequelize, 'sends');
     if (!state || state.done >= state.until) {
       this.lastIndexedAt = Date.now();
       return;
@@ -131,7 +141,7 @@ export class SearchBackfill {
   }
 
   private async run(source: SourceName, quietly = false): Promise<void> {
-    const state = await this.state(source);
+    const state = await indexingRange(this.sequelize, source);
     if (!state || state.done >= state.until) return;
     const { label, insert } = SOURCES[source];
     const total = await this.count(source, state.done, state.until);
@@ -161,15 +171,6 @@ export class SearchBackfill {
       // Let requests waiting behind this batch run before the next one.
       await new Promise((resolve) => setImmediate(resolve));
     }
-  }
-
-  private async state(source: SourceName) {
-    const [row] = await this.sequelize.query<{ done: number; until: number }>(
-      `SELECT done, ${pendingUntil(this.sequelize, source)} AS until FROM search_backfill b
-       WHERE source = :source`,
-      { type: QueryTypes.SELECT, replacements: { source } },
-    );
-    return row ? { done: Number(row.done), until: Number(row.until) } : null;
   }
 
   /** The id that ends a batch of BACKFILL_BATCH_ROWS rows (ids can be sparse after deletes). */

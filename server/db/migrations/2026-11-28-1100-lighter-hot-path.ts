@@ -18,31 +18,29 @@ import { POSTGRES_DELIVERIES_HISTORY } from '../postgres/history-index-schema';
  *
  * PostgreSQL keeps its GIN index as before; only its roll-up function changes.
  */
-const rollup = (alias: 'new' | 'old') => deliveryRollupStatus(alias);
-
 const SQLITE = [
   'DROP TRIGGER IF EXISTS deliveries_history_insert',
   'DROP TRIGGER IF EXISTS deliveries_history_delete',
   'DROP TRIGGER IF EXISTS deliveries_history_rollup',
   `CREATE TRIGGER deliveries_history_insert AFTER INSERT ON deliveries BEGIN
      INSERT INTO delivery_day_rollup (day, channel_id, status, n)
-       VALUES (substr(new.created_at, 1, 10), new.channel_id, ${rollup('new')}, 1)
+       VALUES (substr(new.created_at, 1, 10), new.channel_id, ${deliveryRollupStatus('new')}, 1)
        ON CONFLICT DO UPDATE SET n = n + 1;
    END`,
   `CREATE TRIGGER deliveries_history_delete AFTER DELETE ON deliveries BEGIN
      UPDATE delivery_day_rollup SET n = n - 1
        WHERE day = substr(old.created_at, 1, 10) AND channel_id = old.channel_id
-         AND status = ${rollup('old')};
+         AND status = ${deliveryRollupStatus('old')};
    END`,
   `CREATE TRIGGER deliveries_history_rollup AFTER UPDATE OF status, attempts, channel_id,
      created_at ON deliveries
-   WHEN ${rollup('old')} IS NOT ${rollup('new')} OR old.channel_id IS NOT new.channel_id
+   WHEN ${deliveryRollupStatus('old')} IS NOT ${deliveryRollupStatus('new')} OR old.channel_id IS NOT new.channel_id
      OR old.created_at IS NOT new.created_at BEGIN
      UPDATE delivery_day_rollup SET n = n - 1
        WHERE day = substr(old.created_at, 1, 10) AND channel_id = old.channel_id
-         AND status = ${rollup('old')};
+         AND status = ${deliveryRollupStatus('old')};
      INSERT INTO delivery_day_rollup (day, channel_id, status, n)
-       VALUES (substr(new.created_at, 1, 10), new.channel_id, ${rollup('new')}, 1)
+       VALUES (substr(new.created_at, 1, 10), new.channel_id, ${deliveryRollupStatus('new')}, 1)
        ON CONFLICT DO UPDATE SET n = n + 1;
    END`,
   // Claims a stopped process left behind, counted as `sending` until now.

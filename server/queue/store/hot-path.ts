@@ -85,12 +85,8 @@ const CONCURRENCY = {
      */
     claimWith: (expired: boolean) => `WITH due AS (
        SELECT id FROM deliveries
-       WHERE ((status IN (${CLAIM_DUE}) AND next_attempt_at <= $1)${
-         expired
-           ? `
-           OR (status = 'sending' AND lease_until < $1)`
-           : ''
-       })
+       WHERE ((status IN (${CLAIM_DUE}) AND next_attempt_at <= $1)
+           ${expired ? `OR (status = 'sending' AND lease_until < $1)` : ''})
          AND id NOT IN ${DIALECTS.postgres.ids(4)}
        ORDER BY next_attempt_at, id LIMIT $3
        FOR UPDATE SKIP LOCKED)`,

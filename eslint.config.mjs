@@ -72,8 +72,8 @@ export default tseslint.config(
   },
   {
     // The console runs in a browser and talks HTTP only: no server code, no Node. It takes the
-    // contract's types (`import type … from '@contract'`), never its values: zod and the schemas
-    // stay out of the bundle.
+    // contract's types (`import type … from '@contract'`), and values only from the files that
+    // import nothing (the audit actions): zod and the schemas stay out of the bundle.
     files: ['renderer/src/**/*.{ts,vue}'],
     languageOptions: { globals: globals.browser },
     rules: {
@@ -84,7 +84,7 @@ export default tseslint.config(
           patterns: [
             { group: ['**/server/**', 'node:*'], message: 'the console talks HTTP only' },
             {
-              group: ['@contract', '**/contract', '**/contract/**', 'zod', 'zod/**'],
+              regex: '^(@contract|zod(/.*)?|(.*/)?contract(/(?!audit-actions$).*)?)$',
               allowTypeImports: true,
               message:
                 "the console takes the contract's types only: import type … from '@contract'",

@@ -17,6 +17,8 @@ export const auditChangeSchema = named(
 );
 export type AuditChange = z.infer<typeof auditChangeSchema>;
 
+export { AUDIT_ACTIONS, type AuditAction } from '../audit-actions';
+
 export const auditEntrySchema = named(
   'AuditEntry',
   z.strictObject({

@@ -1,6 +1,7 @@
-import { ElDatePicker } from 'element-plus';
+import { ElDatePicker, ElOption, ElSelect } from 'element-plus';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
+import { AUDIT_ACTIONS } from '../../contract/audit-actions';
 import AuditPage from '../../renderer/src/pages/AuditPage.vue';
 import { installFakeApi, ok, type FakeRequest } from './helpers/fake-api';
 import { mountWithApp, settle } from './helpers/mount';
@@ -89,5 +90,27 @@ describe('AuditPage', () => {
       expect(last.query.get('to')).toBe(new Date(2026, 10, 2, 23, 59, 59, 999).toISOString());
       expect(last.query.get('user')).toBe('admin');
     });
+  });
+
+  it('offers every action the log records, an invite’s acceptance among them, and asks for the one chosen', async () => {
+    const requests: FakeRequest[] = [];
+    installFakeApi({
+      'GET /audit': (req) => {
+        requests.push(req);
+        return ok({ items: [entry()], total: 1, page: 1, pageSize: 20 });
+      },
+    });
+    const { wrapper } = mountWithApp(AuditPage);
+    await settle();
+    const select = wrapper
+      .findAllComponents(ElSelect)
+      .find((s) => s.attributes('data-testid') === 'audit-action')!;
+    const offered = select.findAllComponents(ElOption).map((o) => o.props('value'));
+    expect(offered).toEqual([...AUDIT_ACTIONS]);
+    expect(offered).toEqual(
+      expect.arrayContaining(['user.accept-invite', 'user.invite', 'backup.schedule-update']),
+    );
+    select.vm.$emit('update:modelValue', 'user.accept-invite');
+    await vi.waitFor(() => expect(requests.at(-1)!.query.get('action')).toBe('user.accept-invite'));
   });
 });

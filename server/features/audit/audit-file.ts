@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 
+import type { AuditAction } from '../../../contract';
 import { CLI_ACTOR } from './audit-log';
 
 /**
@@ -10,7 +11,7 @@ import { CLI_ACTOR } from './audit-log';
  */
 export function appendCliAuditEntry(
   dbFile: string,
-  entry: { action: string; targetType: string; targetName: string },
+  entry: { action: AuditAction; targetType: string; targetName: string },
   now = Date.now(),
 ): boolean {
   const db = new Database(dbFile, { fileMustExist: true, timeout: 10_000 });

@@ -1,6 +1,6 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 
-import type { AuditChange } from '../../../contract';
+import type { AuditAction, AuditChange } from '../../../contract';
 import type { Paging } from '../../lib/paging';
 import { COUNT_CAP } from '../../db/history/search-plan';
 import { pageOf } from '../../lib/paging';
@@ -31,7 +31,7 @@ export const SCHEDULE_ACTOR: AuditActor = {
 export interface AuditRecord {
   who: AuditActor;
   /** `channel.update`, `backup.create`… (docs/console-api.md "Audit log"). */
-  action: string;
+  action: AuditAction;
   targetType: string;
   targetId?: string | number | null;
   targetName?: string | null;

@@ -248,6 +248,15 @@ describe.skipIf(!haveChromium)(
       expect(await created.getByTestId('audit-who').textContent()).toBe(ADMIN.username);
       expect(await created.getByTestId('audit-target').textContent()).toContain(VIEWER.username);
       expect(await accepted.getByTestId('audit-who').textContent()).toBe(VIEWER.username);
+
+      // The action filter offers the invite's acceptance and lists only that; the day range,
+      // found by its test id, is a field of the toolbar like the others.
+      await admin.choose('audit-action', { text: 'user.accept-invite' });
+      await expect.poll(() => admin.row('audit-table', 'user.create').count()).toBe(0);
+      expect(await accepted.count()).toBe(1);
+      const days = admin.byTestId('audit-range').locator('input');
+      expect(await days.count()).toBe(2);
+      expect(await days.first().isVisible()).toBe(true);
     });
 
     it('sends the viewer to Account at their next page load once two-factor is required', async () => {

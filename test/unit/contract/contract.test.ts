@@ -1,7 +1,11 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 
 import {
+  AUDIT_ACTIONS,
   attemptSchema,
   CONSOLE_BASE,
   CONTENT_TYPES,
@@ -31,6 +35,8 @@ import type { DeliveryStatus as ModelDeliveryStatus } from '../../../server/db/m
 import type { SendCredential, SendStatus } from '../../../server/db/models/send';
 import { IMPORT_KINDS as REPORT_KINDS } from '../../../server/features/import/message-nest/report';
 import { DELIVERY_STATUSES as QUEUE_STATUSES } from '../../../server/queue/delivery-transitions';
+
+const ROOT = join(__dirname, '../../..');
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the OpenAPI document is read as loose JSON */
 
@@ -77,6 +83,31 @@ describe('the contract and the server agree on their shared lists', () => {
       publicBaseUrl: 'https://herald.example.com',
       retry: defaultSettings.retry,
     });
+  });
+});
+
+describe('the audit log’s actions', () => {
+  const serverSource = (dir: string): string =>
+    readdirSync(dir, { withFileTypes: true })
+      .map((e) =>
+        e.isDirectory()
+          ? serverSource(join(dir, e.name))
+          : e.name.endsWith('.ts')
+            ? readFileSync(join(dir, e.name), 'utf8')
+            : '',
+      )
+      .join('\n');
+
+  it('each action in AUDIT_ACTIONS is one the server records, once in the list', () => {
+    const source = serverSource(join(ROOT, 'server'));
+    expect(new Set(AUDIT_ACTIONS).size).toBe(AUDIT_ACTIONS.length);
+    for (const action of AUDIT_ACTIONS) expect(source, action).toContain(`'${action}'`);
+  });
+
+  it('docs/console-api.md names each of them', () => {
+    const docs = readFileSync(join(ROOT, 'docs/console-api.md'), 'utf8');
+    const section = docs.slice(docs.indexOf('What is recorded, by action'));
+    for (const action of AUDIT_ACTIONS) expect(section, action).toContain(`\`${action}\``);
   });
 });
 

@@ -1,6 +1,6 @@
 import { Router, type Request, type Response } from 'express';
 
-import { consoleRoutes } from '../../../../contract';
+import { consoleRoutes, type AuditAction } from '../../../../contract';
 import { SESSION_COOKIE, type SessionUser } from '../../../features/auth/auth-service';
 import type { SessionList } from '../../../features/auth/session-list';
 import type { UserService } from '../../../features/auth/user-service';
@@ -25,7 +25,7 @@ export interface SignInParts {
     currentField: string,
   ): Promise<void>;
   /** Records a sign-in kind of event in the audit log, as the sign-in routes do. */
-  recordAuth(req: Request, action: string, user: SessionUser | null): Promise<void>;
+  recordAuth(req: Request, action: AuditAction, user: SessionUser | null): Promise<void>;
 }
 
 /** The invite link's routes, answered without a session. */

@@ -1,5 +1,5 @@
 import type { consoleRoutes } from '../../../../contract';
-import type { AuditChange } from '../../../../contract';
+import type { AuditAction, AuditChange } from '../../../../contract';
 import { importedChanges } from '../../../features/audit/audit-actions';
 import type { AuditState } from '../../../features/audit/audit-diff';
 import type { AuditStates } from '../../../features/audit/audit-states';
@@ -18,7 +18,7 @@ export interface AuditInput {
  * `changes` adds what no state holds (a prune's counts).
  */
 export interface AuditRule {
-  action: string;
+  action: AuditAction;
   targetType: string;
   target: 'params' | 'answer' | 'none';
   state?: (id: number | null) => Promise<AuditState | null> | AuditState | null;
@@ -56,14 +56,14 @@ export function routeAuditTable(states: AuditStates): RouteAuditTable {
   const message = (id: number | null) => (id === null ? null : states.message(id));
   const user = (id: number | null) => (id === null ? null : states.user(id));
   /** A change to the signed-in person's own account (the target is whoever asked). */
-  const own = (action: string): AuditRule => ({
+  const own = (action: AuditAction): AuditRule => ({
     action,
     targetType: 'user',
     target: 'none',
     name: 'own account',
   });
   /** Sessions signed out: how many, from the answer. */
-  const revoked = (action: string, target: AuditRule['target']): AuditRule => ({
+  const revoked = (action: AuditAction, target: AuditRule['target']): AuditRule => ({
     action,
     targetType: 'user',
     target,
@@ -74,7 +74,7 @@ export function routeAuditTable(states: AuditStates): RouteAuditTable {
     ],
   });
   const rule = (
-    action: string,
+    action: AuditAction,
     targetType: string,
     target: AuditRule['target'],
     state?: AuditRule['state'],

@@ -1,7 +1,7 @@
 import type { CookieOptions, NextFunction, Request, Response } from 'express';
 import { Router } from 'express';
 
-import { consoleRoutes } from '../../../../contract';
+import { consoleRoutes, type AuditAction } from '../../../../contract';
 import { readCookie } from '../../../lib/cookies';
 import { AppError, conflict, unauthorized } from '../../../lib/errors';
 import type { HeraldParts } from '../../../parts';
@@ -60,7 +60,7 @@ export function createAuth(deps: AuthRouterDeps, streams: LiveStreams, audit: Au
   const { auth } = deps;
   // Sign-ins are recorded here rather than by the route table: only this router knows the
   // name a failed attempt gave and who a new session belongs to.
-  const recordAuth = (req: Request, action: string, user: SessionUser | null, name = '') =>
+  const recordAuth = (req: Request, action: AuditAction, user: SessionUser | null, name = '') =>
     recordDone(audit, {
       who: user
         ? { ...actorOf(req), userId: user.id, username: user.username }

@@ -40,7 +40,10 @@ const SQLITE: SqlDialect = {
   name: 'sqlite',
   param: (n) => `?${n}`,
   dateParam: (n) => `?${n}`,
-  rows: (n) => `json_each(?${n})`,
+  // jsonb_each hands each element over as JSONB, which `->>` reads without parsing it again:
+  // json_each renders each element as text and every field read parsed it anew (an INSERT of
+  // a cycle's deliveries took 16 µs a row that way, 9.5 µs this way; README, Performance).
+  rows: (n) => `jsonb_each(?${n})`,
   ids: (n) => `(SELECT value FROM json_each(?${n}))`,
   field: (name) => `value ->> '${name}'`,
   countWhere: (condition) => `SUM(${condition})`,

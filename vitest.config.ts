@@ -26,7 +26,7 @@ export default defineConfig({
           environment: 'node',
           include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
           pool: 'forks',
-          globalSetup: ['test/helpers/build-write-worker.ts'],
+          globalSetup: ['test/helpers/build-workers.ts'],
           // HERALD_TEST_DATABASE=postgres: drops the file's test databases (test-database.ts).
           setupFiles: ['test/helpers/postgres-setup.ts'],
         },

@@ -2,8 +2,8 @@
  * Bundles the Electron main process and the preload with esbuild:
  *   main/index.ts          → out/main/index.js    (ESM, Node target, the server bundled in)
  *   main/preload/index.ts  → out/preload/index.cjs (CommonJS: a sandboxed preload cannot load ESM)
- *   server/queue/store/write-worker.ts → out/main/write-worker.js (the SQLite write thread,
- *                            found beside the bundle that starts it)
+ *   WORKER_ENTRIES         → out/main/write-worker.js, backup-worker.js (the worker threads,
+ *                            each found beside the bundle that starts it)
  *   cli/desktop.ts         → out/cli/herald.mjs   (`herald send` in one file, for the desktop
  *                            app's "Install command-line tool"; packaged as an extra resource)
  * and copies the runtime icons to out/main/assets/. Run: `npm run build:main`.
@@ -16,7 +16,12 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 import { appRoot } from '../server/lib/app-root';
-import { BUNDLE_EXTERNALS, bundlePlugins, esmRequireBanner } from './build-server.mjs';
+import {
+  BUNDLE_EXTERNALS,
+  WORKER_ENTRIES,
+  bundlePlugins,
+  esmRequireBanner,
+} from './build-server.mjs';
 
 // Found by walking up: this file also runs bundled into out/server/launcher.js.
 const root = appRoot(import.meta.url);
@@ -43,7 +48,7 @@ export interface BuiltMain {
 }
 
 /**
- * The packages the main process and write-worker bundles import at run time (those esbuild
+ * The packages the main process and worker bundles import at run time (those esbuild
  * left out of them), from esbuild's metafile; the packaging test checks each is packaged.
  * Beside out/main, not in it, so it is never packaged itself.
  */
@@ -96,10 +101,13 @@ export async function buildMain(options: { minify?: boolean } = {}): Promise<Bui
     },
     logLevel: 'warning',
   });
-  const worker = await build({
+  // Each worker in one file of its own (no shared chunks beside the main bundle).
+  const workers = await build({
     absWorkingDir: root,
-    entryPoints: [path.join(root, 'server', 'queue', 'store', 'write-worker.ts')],
-    outfile: path.join(outMain, 'write-worker.js'),
+    entryPoints: Object.fromEntries(
+      Object.entries(WORKER_ENTRIES).map(([name, file]) => [name, path.join(root, file)]),
+    ),
+    outdir: outMain,
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -115,7 +123,7 @@ export async function buildMain(options: { minify?: boolean } = {}): Promise<Bui
   const externals = new Set<string>();
   for (const output of [
     ...Object.values(main.metafile.outputs),
-    ...Object.values(worker.metafile.outputs),
+    ...Object.values(workers.metafile.outputs),
   ]) {
     for (const imported of output.imports) {
       if (!imported.external || imported.path.startsWith('node:')) continue;

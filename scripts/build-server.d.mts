@@ -9,5 +9,7 @@ export declare function ensureServerBuilt(): Promise<boolean>;
 export declare const esmRequireBanner: { js: string };
 /** What the bundles leave to node_modules (natives, dialect drivers, electron, esbuild). */
 export declare const BUNDLE_EXTERNALS: readonly string[];
+/** The worker threads' entries: the file each is compiled to (without .js) → its source. */
+export declare const WORKER_ENTRIES: Readonly<Record<'write-worker' | 'backup-worker', string>>;
 /** The esbuild plugins every bundle that holds the server uses. */
 export declare const bundlePlugins: import('esbuild').Plugin[];

@@ -4,8 +4,8 @@
  *   server/bin.ts    → out/server/cli.js       (`node out/server/cli.js`, the `herald` bin)
  *                      (tiny: it imports `start`'s server or `send`'s cli/ chunk when asked)
  *   scripts/launcher.ts → out/server/launcher.js  (what scripts/start.mjs runs)
- *   server/queue/store/write-worker.ts → out/server/write-worker.js (the SQLite write
- *                      thread, found beside the chunk that starts it)
+ *   WORKER_ENTRIES      → out/server/write-worker.js, backup-worker.js (worker threads,
+ *                      each found beside the chunk that starts it: server/lib/worker-file.ts)
  * plus the chunk they share. Plain JavaScript, because scripts/start.mjs builds with it before
  * anything can compile TypeScript. Run: `node scripts/build-server.mjs`.
  */
@@ -20,7 +20,7 @@ export const launcherFile = path.join(outDir, 'launcher.js');
 /**
  * Bundled CommonJS packages call require() (Sequelize loads sqlite3 that way, pino loads Node's
  * modules) and read __dirname/__filename; an ESM bundle has none of them. Shared with the
- * tests' build of the write worker (test/helpers/build-write-worker.ts).
+ * tests' build of the write worker (test/helpers/build-workers.ts).
  */
 export const esmRequireBanner = {
   js: [
@@ -105,6 +105,16 @@ export const BUNDLE_EXTERNALS = [
   'snowflake-sdk',
 ];
 
+/**
+ * The worker threads' entries, by the name of the file each is compiled to beside the bundle
+ * that starts it (out/server here, out/main in scripts/build-main.ts; found by
+ * server/lib/worker-file.ts): the SQLite write thread and the backup thread.
+ */
+export const WORKER_ENTRIES = {
+  'write-worker': 'server/queue/store/write-worker.ts',
+  'backup-worker': 'server/features/backup/backup-worker.ts',
+};
+
 /** The esbuild plugins every Herald bundle that holds the server uses. */
 export const bundlePlugins = [sequelizeStackOnFailureOnly, umzugWithoutCli];
 
@@ -118,7 +128,9 @@ export async function buildServer() {
     entryPoints: {
       cli: path.join(root, 'server', 'bin.ts'),
       launcher: path.join(root, 'scripts', 'launcher.ts'),
-      'write-worker': path.join(root, 'server', 'queue', 'store', 'write-worker.ts'),
+      ...Object.fromEntries(
+        Object.entries(WORKER_ENTRIES).map(([name, file]) => [name, path.join(root, file)]),
+      ),
     },
     outdir: outDir,
     bundle: true,

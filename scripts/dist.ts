@@ -35,7 +35,7 @@ import { fileURLToPath } from 'node:url';
 
 import type { RebuildOptions } from '@electron/rebuild';
 
-import { BUNDLE_EXTERNALS } from './build-server.mjs';
+import { BUNDLE_EXTERNALS, WORKER_ENTRIES } from './build-server.mjs';
 
 /** The packaging copy, relative to the project root; electron-builder.yml's `directories.app`. */
 export const STAGING_DIR = 'out/app';
@@ -49,7 +49,7 @@ export const APP_FOLDERS = ['out/main', 'out/preload', 'renderer/dist'];
 /** Files that must exist before staging: each comes from `npm run build`. */
 const REQUIRED_BUILD_FILES = [
   APP_MAIN,
-  'out/main/write-worker.js',
+  ...Object.keys(WORKER_ENTRIES).map((name) => `out/main/${name}.js`),
   'out/preload/index.cjs',
   'renderer/dist/index.html',
   // Not in the app folder: electron-builder.yml's extraResources copies it from the project.

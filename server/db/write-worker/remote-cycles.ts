@@ -1,10 +1,8 @@
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 
 import { createLogger } from '../../lib/logger';
+import { workerFile } from '../../lib/worker-file';
 import {
   fromWire,
   type FromWorker,
@@ -25,12 +23,8 @@ export type RemoteSettled = { ok: true; value: unknown } | { ok: false; error: E
  * HERALD_WRITE_WORKER_FILE names one (the test suite builds it once per run); then the hot
  * path writes on the main thread as it does on PostgreSQL.
  */
-export function writeWorkerFile(): string | null {
-  const named = process.env.HERALD_WRITE_WORKER_FILE;
-  if (named) return named;
-  const beside = path.join(path.dirname(fileURLToPath(import.meta.url)), 'write-worker.js');
-  return existsSync(beside) ? beside : null;
-}
+export const writeWorkerFile = (): string | null =>
+  workerFile('write-worker', 'HERALD_WRITE_WORKER_FILE');
 
 export const AUTO_MIN_CPUS = 4;
 

@@ -19,7 +19,8 @@ import {
   writeSchedule,
   type BackupScheduleSetting,
 } from './backup-schedule';
-import { writeBackup, type BackupMade } from './make-backup';
+import { writeBackupOffThread } from './backup-thread';
+import type { BackupMade } from './make-backup';
 import { postgresBackupAdvice } from './postgres-advice';
 
 const log = createLogger('backup');
@@ -69,8 +70,9 @@ export class BackupService {
     if (!this.deps.sqlite) throw conflict(postgresBackupAdvice());
   }
 
+  /** On a thread of its own (backup-thread.ts): sends and deliveries go on meanwhile. */
   private backup(out: string, withoutKey: boolean): Promise<BackupMade> {
-    return writeBackup({
+    return writeBackupOffThread({
       dbFile: join(this.deps.dataDir, DB_FILE),
       out,
       key: this.deps.masterKey,

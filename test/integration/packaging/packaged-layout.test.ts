@@ -55,6 +55,7 @@ import {
   MAIN_EXTERNALS_FILE,
   RUNTIME_ASSETS,
 } from '../../../scripts/build-main';
+import { WORKER_ENTRIES } from '../../../scripts/build-server.mjs';
 import {
   addonAbi,
   APP_MAIN,
@@ -95,8 +96,8 @@ const config = load(readFileSync(path.join(root, 'electron-builder.yml'), 'utf8'
 /** Paths main/ builds from the folder of out/main/index.js, besides RUNTIME_ASSETS. */
 const MAIN_RUNTIME_PATHS = [
   '../preload/index.cjs',
-  // server/db/write-worker/remote-cycles.ts: the worker beside the bundle that starts it.
-  'write-worker.js',
+  // server/lib/worker-file.ts: each worker thread beside the bundle that starts it.
+  ...Object.keys(WORKER_ENTRIES).map((name) => `${name}.js`),
   // main/boot.ts rendererDir; server/config/herald-config.ts defaultRendererDir.
   '../../renderer/dist/index.html',
 ];
@@ -354,7 +355,7 @@ let staged: StagedApp;
 function mainBuildIsStale(): boolean {
   const outputs = [
     APP_MAIN,
-    'out/main/write-worker.js',
+    ...Object.keys(WORKER_ENTRIES).map((name) => `out/main/${name}.js`),
     'out/preload/index.cjs',
     DESKTOP_CLI,
     MAIN_EXTERNALS_FILE,

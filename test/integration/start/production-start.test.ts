@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { buildServer, outDir, serverBuildIsStale } from '../../../scripts/build-server.mjs';
+import { checkBackup } from '../../../server/features/backup/backup-check';
 import { ADMIN, ConsoleClient, textInstances } from '../../helpers/herald';
 import { freePort } from '../../helpers/herald-process';
 import { startHttpPeer } from '../../helpers/recording-peer';
@@ -129,6 +130,9 @@ describe('the production bundle behind npm start', () => {
           HERALD_ADMIN_PASSWORD: ADMIN.password,
           HERALD_DATABASE_URL: '',
           HERALD_LOG: 'error',
+          // The suite's own builds of the worker threads stay out: the bundle finds its own.
+          HERALD_WRITE_WORKER_FILE: '',
+          HERALD_BACKUP_WORKER_FILE: '',
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
@@ -168,6 +172,16 @@ describe('the production bundle behind npm start', () => {
       const [delivered] = await peer.waitForRequests(1, 20_000);
       expect(delivered.url).toBe('/bundle');
       expect(delivered.body).toContain('hi there');
+
+      // The console's backup, made by the backup thread the bundle holds (beside its chunks).
+      expect(existsSync(path.join(outDir, 'backup-worker.js'))).toBe(true);
+      const backup = await fetch(`${url}/api/console/backup`, {
+        headers: { Cookie: client.cookie },
+      });
+      expect(backup.status, output).toBe(200);
+      const file = path.join(dataDir, 'download.herald-backup');
+      writeFileSync(file, Buffer.from(await backup.arrayBuffer()));
+      expect(checkBackup(file, 'the download').meta.keyFingerprint).not.toBe('');
     } finally {
       child.kill('SIGTERM');
       await peer.close();

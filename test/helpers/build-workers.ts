@@ -1,0 +1,47 @@
+/**
+ * Vitest global setup: builds the worker threads (scripts/build-server.mjs WORKER_ENTRIES: the
+ * SQLite write worker, the backup thread) from the sources once per run and names each in its
+ * variable, so every Herald a test opens writes its hot path through the write worker and
+ * makes its backups on the backup thread, as the bundles do (they find the workers beside
+ * themselves; run from TypeScript there are none). Test files that spawn Herald processes
+ * inherit the variables.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import path from 'node:path';
+
+import { build } from 'esbuild';
+
+import { esmRequireBanner, WORKER_ENTRIES } from '../../scripts/build-server.mjs';
+
+/** Each worker's variable (server/lib/worker-file.ts callers). */
+const VARIABLES: Record<keyof typeof WORKER_ENTRIES, string> = {
+  'write-worker': 'HERALD_WRITE_WORKER_FILE',
+  'backup-worker': 'HERALD_BACKUP_WORKER_FILE',
+};
+
+export default async function setup(): Promise<() => void> {
+  // Inside the project, so the workers' own imports (better-sqlite3) resolve to node_modules.
+  mkdirSync(path.resolve('out/test'), { recursive: true });
+  const dir = mkdtempSync(path.resolve('out/test/workers-'));
+  for (const [name, source] of Object.entries(WORKER_ENTRIES)) {
+    const outfile = path.join(dir, `${name}.mjs`);
+    await build({
+      entryPoints: [path.resolve(source)],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      external: ['better-sqlite3', 'sqlite3', 'pg', 'pg-hstore'],
+      // As in the production bundle: pino, bundled in, requires Node's modules.
+      banner: esmRequireBanner,
+      sourcemap: 'inline',
+      logLevel: 'warning',
+    });
+    process.env[VARIABLES[name as keyof typeof WORKER_ENTRIES]] = outfile;
+  }
+  // `auto` leaves the worker off on a machine of fewer than four CPUs, such as CI's: the suite
+  // writes through it wherever it runs (tests of the other modes set their own).
+  process.env.HERALD_WRITE_WORKER ??= 'on';
+  return () => rmSync(dir, { recursive: true, force: true });
+}

@@ -6,6 +6,7 @@ import AccountPage from '../../renderer/src/pages/AccountPage.vue';
 import { useSessionStore } from '../../renderer/src/stores/session-store';
 import { fail, installFakeApi, ok, type FakeHandler } from './helpers/fake-api';
 import { createContext, mountWithApp, settle } from './helpers/mount';
+import { qrPath } from '../../renderer/src/lib/qr-path';
 
 const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 const CODES = Array.from({ length: 10 }, (_, i) => `aaaa-bbbb-cc${String(i).padStart(2, '0')}`);
@@ -107,6 +108,15 @@ describe('AccountPage: two-factor', () => {
     );
     expect(wrapper.get('[data-testid="two-factor-link"]').attributes('href')).toBe(
       `otpauth://totp/Herald:ann?secret=${SECRET}`,
+    );
+    // The same link as a QR code, named for screen readers, drawn as qrPath draws it.
+    const qr = wrapper.get('[data-testid="two-factor-qr"]');
+    expect(qr.attributes('role')).toBe('img');
+    expect(qr.attributes('aria-label')).toBe(
+      'QR code of the setup link, for your authenticator app',
+    );
+    expect(qr.get('path').attributes('d')).toBe(
+      qrPath(`otpauth://totp/Herald:ann?secret=${SECRET}`).d,
     );
 
     await wrapper.get('input[data-testid="two-factor-code"]').setValue('000000');

@@ -764,7 +764,8 @@ const en = {
     twoFactorRequired: 'Required by your administrator',
     setUp: 'Set up two-factor',
     setupHelp:
-      'Add Herald to your authenticator app (Google Authenticator, Microsoft Authenticator, 1Password, Aegis…): open the setup link on your phone, or type the key by hand.',
+      'Add Herald to your authenticator app (Google Authenticator, Microsoft Authenticator, 1Password, Aegis…): scan the QR code with it, open the setup link on your phone, or type the key by hand.',
+    setupQr: 'QR code of the setup link, for your authenticator app',
     setupLink: 'Setup link',
     secretKey: 'Key',
     confirmCode: 'Code from the app',

@@ -737,7 +737,8 @@ const zhCN: MessageSchema = {
     twoFactorRequired: '管理员要求开启',
     setUp: '设置两步验证',
     setupHelp:
-      '将 Herald 添加到你的身份验证器应用（Google Authenticator、Microsoft Authenticator、1Password、Aegis 等）：在手机上打开设置链接，或手动输入密钥。',
+      '将 Herald 添加到你的身份验证器应用（Google Authenticator、Microsoft Authenticator、1Password、Aegis 等）：用它扫描二维码，在手机上打开设置链接，或手动输入密钥。',
+    setupQr: '设置链接的二维码，供身份验证器应用扫描',
     setupLink: '设置链接',
     secretKey: '密钥',
     confirmCode: '应用中的验证码',

@@ -1,6 +1,8 @@
+import jsQR from 'jsqr';
 import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { base32Decode, totpAt } from '../../../server/crypto/totp';
 import { startHttpPeer, type HttpPeer } from '../../helpers/recording-peer';
 import { ADMIN, startTestHerald, type TestHerald } from '../../helpers/herald';
 import { ConsolePage } from './console-page';
@@ -12,6 +14,27 @@ const VIEWER = { username: 'reader', password: 'reader-password-1' };
 const TITLE = 'Nightly report from backup-01';
 /** Sent once the viewer exists: what came before a teammate joined starts read for them. */
 const NEW_TITLE = 'Morning check on backup-01';
+
+/**
+ * Run in the page on an `<svg>`: draws it, as the browser renders it, onto a canvas at twice its
+ * size and answers the pixels (RGBA, base64). A string: this file's types know no DOM.
+ */
+const DRAW_SVG = `async (svg) => {
+  const scale = 2;
+  const box = svg.getBoundingClientRect();
+  const image = new Image();
+  image.src = 'data:image/svg+xml;base64,' + btoa(new XMLSerializer().serializeToString(svg));
+  await image.decode();
+  const canvas = document.createElement('canvas');
+  canvas.width = Math.round(box.width * scale);
+  canvas.height = Math.round(box.height * scale);
+  const context = canvas.getContext('2d');
+  context.drawImage(image, 0, 0, canvas.width, canvas.height);
+  const { data, width, height } = context.getImageData(0, 0, canvas.width, canvas.height);
+  let binary = '';
+  for (const byte of data) binary += String.fromCharCode(byte);
+  return { rgba: btoa(binary), width, height };
+}`;
 
 /** The nav links of the console's sidebar, by test id (the header's account link is not one). */
 const navLinks = (page: Page) =>
@@ -272,6 +295,31 @@ describe.skipIf(!haveChromium)(
       await viewer.byTestId('account-must-enrol').waitFor();
       expect(new URL(viewer.page.url()).pathname).toBe('/account');
       expect(await viewer.byTestId('page-logs').count()).toBe(0);
+    });
+
+    it('lets the viewer enrol by scanning the QR code: it holds the setup link, whose key gives the code', async () => {
+      await viewer.byTestId('two-factor-setup-start').click();
+      await viewer.byTestId('two-factor-setup').waitFor();
+      const link = await viewer.byTestId('two-factor-link').getAttribute('href');
+      expect(link).toMatch(/^otpauth:\/\/totp\//);
+
+      // What a phone's camera does: the code as drawn on the page, read by a QR decoder (here,
+      // in the test: the console's CSP rightly refuses a script the page did not bring).
+      const drawn = (await viewer.page.evaluate(
+        `(${DRAW_SVG})(document.querySelector('[data-testid="two-factor-qr"]'))`,
+      )) as {
+        rgba: string;
+        width: number;
+        height: number;
+      };
+      const rgba = new Uint8ClampedArray(Buffer.from(drawn.rgba, 'base64'));
+      const scanned = jsQR(rgba, drawn.width, drawn.height)?.data ?? null;
+      expect(scanned).toBe(link);
+
+      const secret = new URL(scanned!).searchParams.get('secret')!;
+      await viewer.byTestId('two-factor-code').fill(totpAt(base32Decode(secret), Date.now()));
+      await viewer.byTestId('two-factor-enable').click();
+      await viewer.byTestId('recovery-codes').waitFor();
     });
 
     it('raised no page error in either browser', () => {

@@ -123,6 +123,7 @@ describe('AccountPage: two-factor', () => {
     await wrapper.get('[data-testid="two-factor-enable"]').trigger('submit');
     await settle(10);
     expect(wrapper.get('[data-testid="two-factor-error"]').text()).toMatch(/^code: is not correct/);
+    expect(wrapper.get('[data-testid="two-factor-error"]').attributes('role')).toBe('alert');
 
     await wrapper.get('input[data-testid="two-factor-code"]').setValue('123456');
     await wrapper.get('form').trigger('submit');
@@ -169,6 +170,9 @@ describe('AccountPage: two-factor', () => {
     await settle(10);
     expect(wrapper.get('[data-testid="two-factor-disable-error"]').text()).toBe(
       'password: is not correct',
+    );
+    expect(wrapper.get('[data-testid="two-factor-disable-error"]').attributes('role')).toBe(
+      'alert',
     );
     await wrapper.get('input[data-testid="two-factor-password"]').setValue('ann password');
     await wrapper.get('[data-testid="two-factor-disable"]').trigger('submit');
@@ -225,6 +229,29 @@ describe('AccountPage: sessions and password', () => {
         new: 'new password',
       }),
     );
+  });
+
+  it('shows the server’s refusal of a password change under the fields, as an alert', async () => {
+    const { wrapper } = await mountAccount(
+      {},
+      { 'POST /account/password': () => fail(400, 'current: is not correct') },
+    );
+    expect(wrapper.find('[data-testid="password-error"]').exists()).toBe(false);
+    await wrapper.get('input[data-testid="password-current"]').setValue('wrong password');
+    await wrapper.get('input[data-testid="password-new"]').setValue('new password');
+    await wrapper.get('input[data-testid="password-confirm"]').setValue('new password');
+    await wrapper.get('[data-testid="password-save"]').trigger('submit');
+    await vi.waitFor(() =>
+      expect(wrapper.find('[data-testid="password-error"]').exists()).toBe(true),
+    );
+    const error = wrapper.get('[data-testid="password-error"]');
+    expect(error.text()).toBe('current: is not correct');
+    expect(error.attributes('role')).toBe('alert');
+    expect(error.get('.el-alert').classes()).toContain('el-alert--error');
+    // The form keeps what was typed.
+    expect(
+      wrapper.get<HTMLInputElement>('input[data-testid="password-current"]').element.value,
+    ).toBe('wrong password');
   });
 });
 

@@ -2,7 +2,9 @@ import { ElForm, type FormInstance } from 'element-plus';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { defineComponent, h, reactive, ref } from 'vue';
 
+import { newPasswordSchema } from '../../contract';
 import NewPasswordFields from '../../renderer/src/components/NewPasswordFields.vue';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../renderer/src/lib/new-password';
 import { mountWithApp, settle } from './helpers/mount';
 
 /** An el-form holding the fields the way the console's forms do; the test keeps its model. */
@@ -91,6 +93,14 @@ describe('NewPasswordFields', () => {
     await type('pw', 'x'.repeat(200));
     await type('pw-confirm', 'x'.repeat(200));
     expect(await validate()).toBe(true);
+  });
+
+  it('the limits are the server’s: what the contract’s schema takes, at both ends', () => {
+    const takes = (length: number) => newPasswordSchema.safeParse('x'.repeat(length)).success;
+    expect(takes(PASSWORD_MIN_LENGTH - 1)).toBe(false);
+    expect(takes(PASSWORD_MIN_LENGTH)).toBe(true);
+    expect(takes(PASSWORD_MAX_LENGTH)).toBe(true);
+    expect(takes(PASSWORD_MAX_LENGTH + 1)).toBe(false);
   });
 
   it('refuses a repetition that differs, and passes once it matches', async () => {

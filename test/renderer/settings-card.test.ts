@@ -118,7 +118,11 @@ describe('SettingsCardFrame and SettingsForm', () => {
 
     await wrapper.get('form').trigger('submit');
     await settle();
-    expect(wrapper.get('[data-testid="naming-error"]').text()).toContain('name: is taken');
+    const error = wrapper.get('[data-testid="naming-error"]');
+    expect(error.text()).toContain('name: is taken');
+    // Announced as it appears, as FormDialog's refusal is (FormError).
+    expect(error.attributes('role')).toBe('alert');
+    expect(error.get('.el-alert').classes()).toContain('el-alert--error');
     expect(toasts()).toEqual([]);
     expect(onSaved).not.toHaveBeenCalled();
 

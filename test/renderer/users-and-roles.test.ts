@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import type { UserRole } from '../../contract';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../../renderer/src/lib/new-password';
 import ConsoleLayout from '../../renderer/src/layouts/ConsoleLayout.vue';
 import UsersPage from '../../renderer/src/pages/UsersPage.vue';
 import { FakeEventSource } from './helpers/fake-event-source';
@@ -27,6 +28,13 @@ function type(testid: string, value: string) {
 }
 const click = (testid: string) =>
   document.querySelector<HTMLElement>(`[data-testid="${testid}"]`)!.click();
+/** The messages under a dialog's fields; Element Plus shows a field's state after a debounce. */
+const expectFieldErrors = (messages: string[]) =>
+  vi.waitFor(() =>
+    expect(
+      [...document.querySelectorAll('.el-form-item__error')].map((e) => e.textContent?.trim()),
+    ).toEqual(messages),
+  );
 
 const signedInAs = (role: UserRole) => signedInContext(role);
 
@@ -159,9 +167,14 @@ describe('UsersPage', () => {
     );
   });
 
-  it('refuses a password shorter than 8 characters before asking the server', async () => {
+  it('holds a password it sets to the rule of every new password: its length, its message', async () => {
+    const created: unknown[] = [];
     const { calls } = installFakeApi({
       'GET /users': () => ok({ items: [], total: 0, page: 1, pageSize: 0 }),
+      'POST /users': (req: FakeRequest) => {
+        created.push(req.body);
+        return ok({ ...account({ id: 6, username: 'lee' }), inviteUrl: null });
+      },
     });
     const { wrapper } = mountWithApp(UsersPage, {}, signedInAs('admin'));
     await settle();
@@ -170,13 +183,55 @@ describe('UsersPage', () => {
     type('user-username', 'lee');
     click('user-how-password');
     await settle();
-    type('user-password', 'short');
+    const passwordInput = document.querySelector<HTMLInputElement>(
+      'input[data-testid="user-password"]',
+    )!;
+    expect(passwordInput.maxLength).toBe(PASSWORD_MAX_LENGTH);
+
+    // Empty: asked for, as "with a password" needs one.
+    click('user-save');
+    await expectFieldErrors(['Enter a password']);
+
+    type('user-password', 'x'.repeat(PASSWORD_MIN_LENGTH - 1));
+    click('user-save');
+    // Next to the field, in NewPasswordFields' words, with the limits of lib/new-password.ts.
+    await expectFieldErrors([`${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`]);
+    await settle();
+    expect(calls.filter((c) => c.method === 'POST')).toEqual([]);
+
+    type('user-password', 'x'.repeat(PASSWORD_MIN_LENGTH));
     click('user-save');
     await settle();
-    expect(document.querySelector('[data-testid="user-error"]')?.textContent).toContain(
-      'at least 8 characters',
-    );
-    expect(calls.filter((c) => c.method === 'POST')).toEqual([]);
+    expect(created).toEqual([
+      { username: 'lee', role: 'viewer', password: 'x'.repeat(PASSWORD_MIN_LENGTH) },
+    ]);
+  });
+
+  it('keeps an edited account’s password when the field is left empty, and checks a new one', async () => {
+    const patches: unknown[] = [];
+    installFakeApi({
+      'GET /users': () => ok({ items: [account()], total: 1, page: 1, pageSize: 1 }),
+      'PATCH /users/:id': (req: FakeRequest) => {
+        patches.push(req.body);
+        return ok(account({ role: 'viewer' }));
+      },
+    });
+    const { wrapper } = mountWithApp(UsersPage, {}, signedInAs('admin'));
+    await settle();
+    await wrapper.get('[data-testid="user-edit"]').trigger('click');
+    await settle();
+
+    type('user-password', 'short');
+    click('user-save');
+    await expectFieldErrors([`${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`]);
+    expect(patches).toEqual([]);
+
+    type('user-password', '');
+    click('user-role-viewer');
+    await settle();
+    click('user-save');
+    await settle();
+    expect(patches).toEqual([{ role: 'viewer' }]);
   });
 
   it('resets a teammate’s two-factor after asking', async () => {

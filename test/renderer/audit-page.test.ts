@@ -29,6 +29,20 @@ afterEach(() => {
   document.body.innerHTML = '';
 });
 
+/** The page over a fake API that answers one entry and keeps every query it was sent. */
+async function mountRecording() {
+  const requests: FakeRequest[] = [];
+  installFakeApi({
+    'GET /audit': (req) => {
+      requests.push(req);
+      return ok({ items: [entry()], total: 1, page: 1, pageSize: 20 });
+    },
+  });
+  const { wrapper } = mountWithApp(AuditPage);
+  await settle();
+  return { requests, wrapper };
+}
+
 describe('AuditPage', () => {
   it('shows who did what to which target, each change as before → after and secrets only as changed', async () => {
     installFakeApi({
@@ -65,15 +79,7 @@ describe('AuditPage', () => {
   });
 
   it('sends the filters as the query', async () => {
-    const requests: FakeRequest[] = [];
-    installFakeApi({
-      'GET /audit': (req) => {
-        requests.push(req);
-        return ok({ items: [entry()], total: 1, page: 1, pageSize: 20 });
-      },
-    });
-    const { wrapper } = mountWithApp(AuditPage);
-    await settle();
+    const { requests, wrapper } = await mountRecording();
     await wrapper.get('input[data-testid="audit-user"]').setValue('admin');
     await wrapper.get('input[data-testid="audit-search"]').setValue('robot');
     await vi.waitFor(() => {
@@ -93,15 +99,7 @@ describe('AuditPage', () => {
   });
 
   it('offers every action the log records, an invite’s acceptance among them, and asks for the one chosen', async () => {
-    const requests: FakeRequest[] = [];
-    installFakeApi({
-      'GET /audit': (req) => {
-        requests.push(req);
-        return ok({ items: [entry()], total: 1, page: 1, pageSize: 20 });
-      },
-    });
-    const { wrapper } = mountWithApp(AuditPage);
-    await settle();
+    const { requests, wrapper } = await mountRecording();
     const select = wrapper
       .findAllComponents(ElSelect)
       .find((s) => s.attributes('data-testid') === 'audit-action')!;

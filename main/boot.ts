@@ -377,6 +377,9 @@ export async function boot(ctx: BootContext): Promise<Desktop | null> {
   const refreshUnread = (): Promise<void> => person.refresh();
   const onReads = (reads: ReadsEvent): void => person.onReads(reads);
   server.events.on('reads', onReads);
+  // Someone deleted a message, maybe one unread here: the badge counts again.
+  const onMessageDeleted = (): void => void refreshUnread();
+  server.events.on('messageDeleted', onMessageDeleted);
   void refreshUnread();
   registerReaderHandlers(ipc, {
     // Only the window's own page gets past the registrar, so the sender is `win`.
@@ -433,6 +436,7 @@ export async function boot(ctx: BootContext): Promise<Desktop | null> {
           clearInterval(unreadTimer);
           server.events.off('message', onMessage);
           server.events.off('reads', onReads);
+          server.events.off('messageDeleted', onMessageDeleted);
           unsubscribeSettings();
           ipc.dispose();
         },

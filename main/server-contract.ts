@@ -40,6 +40,8 @@ export interface EmbeddedServer {
     off(event: 'message', listener: (message: HostedMessageEvent) => void): unknown;
     on(event: 'reads', listener: (reads: ReadsEvent) => void): unknown;
     off(event: 'reads', listener: (reads: ReadsEvent) => void): unknown;
+    on(event: 'messageDeleted', listener: (deleted: { id: number }) => void): unknown;
+    off(event: 'messageDeleted', listener: (deleted: { id: number }) => void): unknown;
   };
   deliveries: { pause(): void; resume(): void; readonly paused: boolean };
   /** Read state is per person: the user's unread count. */

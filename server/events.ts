@@ -31,6 +31,11 @@ export interface HeraldEventMap {
    * console streams and a desktop window signed in as them follow it.
    */
   reads: [ReadsEvent];
+  /**
+   * A hosted message was deleted: whoever shows it or counts it unread (every person's streams,
+   * the desktop window) reads the list and the count again.
+   */
+  messageDeleted: [{ id: number }];
   delivery: [{ id: number; sendId: number; status: DeliveryStatus }];
   send: [{ id: number; status: SendStatus }];
   /** A schedule was created, changed or deleted: the scheduler looks at its due times again. */

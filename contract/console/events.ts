@@ -28,6 +28,11 @@ export const consoleEventSchemas = {
     read: z.boolean(),
     unreadCount: z.number().int().min(0),
   }),
+  /**
+   * A hosted message was deleted (by anyone): drop it from what is shown and read the unread
+   * count again (it may have been unread). Every signed-in person's streams get it.
+   */
+  messageDeleted: z.strictObject({ id: z.number().int().positive() }),
   /** A delivery's status changed. */
   delivery: z.strictObject({
     id: z.number().int().positive(),
@@ -45,6 +50,7 @@ export const consoleEventSchemas = {
 export type ConsoleEventName = keyof typeof consoleEventSchemas;
 export type MessageEvent = z.infer<typeof consoleEventSchemas.message>;
 export type ReadEvent = z.infer<typeof consoleEventSchemas.read>;
+export type MessageDeletedEvent = z.infer<typeof consoleEventSchemas.messageDeleted>;
 export type DeliveryEvent = z.infer<typeof consoleEventSchemas.delivery>;
 export type SendEvent = z.infer<typeof consoleEventSchemas.send>;
 export type ScheduleEvent = z.infer<typeof consoleEventSchemas.schedule>;

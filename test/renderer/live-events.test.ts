@@ -179,4 +179,40 @@ describe('read events (read state is per person)', () => {
     expect(badge().exists()).toBe(false);
     wrapper.unmount();
   });
+
+  it('drops a message someone deleted from the list and the badge, through the layout’s stream', async () => {
+    let items = [
+      { id: 2, title: 'two', read: false },
+      { id: 1, title: 'one', read: true },
+    ];
+    installFakeApi({
+      'GET /messages': () =>
+        ok({
+          items: items.map((m) => ({ ...m })),
+          total: items.length,
+          page: 1,
+          pageSize: 20,
+          unreadCount: items.filter((m) => !m.read).length,
+        }),
+    });
+    const { wrapper, pinia } = mountWithApp(
+      ConsoleLayout,
+      { global: { stubs: { 'router-view': true } } },
+      signedInContext(),
+    );
+    const messages = useMessagesStore(pinia);
+    await messages.load();
+    Source.instances[0].open();
+    await settle();
+    const badge = () => wrapper.find('[data-testid="nav-unread-count"]');
+    expect(badge().text()).toContain('1');
+
+    items = items.filter((m) => m.id !== 2);
+    Source.instances[0].emit('messageDeleted', { id: 2 });
+    await settle();
+    expect(messages.items.map((m) => m.id)).toEqual([1]);
+    expect(messages.unreadCount).toBe(0);
+    expect(badge().exists()).toBe(false);
+    wrapper.unmount();
+  });
 });

@@ -79,6 +79,37 @@ describe('useMessagesStore', () => {
     expect(store.freshIds).toContain(2);
   });
 
+  it('onMessageDeleted() reads the count again, and the list only when it shows the message', async () => {
+    let items = [message(3), message(2), message(1, true)];
+    const { calls } = installFakeApi({
+      'GET /messages': (req) =>
+        req.query.get('unread') === 'true'
+          ? ok({ items: [], total: 0, page: 1, pageSize: 1, unreadCount: 1 })
+          : ok({
+              items,
+              total: items.length,
+              page: 1,
+              pageSize: 20,
+              unreadCount: items.filter((m) => !m.read).length,
+            }),
+    });
+    const store = useMessagesStore();
+    await store.load();
+    const lists = () => calls.filter((c) => c.query.get('unread') !== 'true').length;
+
+    // Someone else deleted message 3, unread here: the count is the server's, the list reloads.
+    items = [message(2), message(1, true)];
+    await store.onMessageDeleted({ id: 3 });
+    expect(store.unreadCount).toBe(1);
+    expect(store.items.map((m) => m.id)).toEqual([2, 1]);
+    expect(lists()).toBe(2);
+
+    // One not on this page: the count only.
+    await store.onMessageDeleted({ id: 99 });
+    expect(lists()).toBe(2);
+    expect(calls.filter((c) => c.query.get('unread') === 'true')).toHaveLength(2);
+  });
+
   it('setRead() and readAll() keep the unread count in step', async () => {
     installFakeApi({
       'GET /messages': () =>

@@ -1,5 +1,6 @@
 import type {
   DeliveryEvent,
+  MessageDeletedEvent,
   MessageEvent as HostedMessageEvent,
   ReadEvent,
   ScheduleEvent,
@@ -18,6 +19,8 @@ export interface ConsoleEventHandlers {
   message?: (event: HostedMessageEvent) => void;
   /** The signed-in person's read state changed (in this or another of their windows). */
   read?: (event: ReadEvent) => void;
+  /** Someone deleted a hosted message. */
+  messageDeleted?: (event: MessageDeletedEvent) => void;
   delivery?: (event: DeliveryEvent) => void;
   send?: (event: SendEvent) => void;
   /** A schedule was created, changed, deleted, or ran: its times and last send may be new. */
@@ -33,7 +36,7 @@ export interface ConsoleEventHandlers {
  */
 export const REOPEN_AFTER_CLOSE_MS = 5_000;
 
-const EVENT_NAMES = ['message', 'read', 'delivery', 'send', 'schedule'] as const;
+const EVENT_NAMES = ['message', 'read', 'messageDeleted', 'delivery', 'send', 'schedule'] as const;
 
 /**
  * Subscribes to the console's Server-Sent Events and reports the connection state; the returned

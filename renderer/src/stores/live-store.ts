@@ -10,7 +10,7 @@ import { useMessagesStore } from './messages-store';
  * The console event stream, opened once by the layout (`connect()`): counters it bumps, so
  * pages that show sends, deliveries and schedules can refresh when something changes without
  * each opening its own stream, the stream's connection state for the layout's indicator, and
- * new hosted messages handed to the messages store.
+ * new, read and deleted hosted messages handed to the messages store.
  */
 export const useLiveStore = defineStore('live', () => {
   const sendVersion = ref(0);
@@ -62,6 +62,7 @@ export const useLiveStore = defineStore('live', () => {
         onMessage?.(event);
       },
       read: (event) => void messages.onRead(event),
+      messageDeleted: (event) => void messages.onMessageDeleted(event).catch(() => undefined),
       send: () => onSend(),
       schedule: () => onSchedule(),
       delivery: (event) => onDelivery(event),

@@ -1,7 +1,7 @@
 import { defineStore } from 'pinia';
 import { ref, toRef } from 'vue';
 
-import type { MessageEvent, ReadEvent } from '@contract';
+import type { MessageDeletedEvent, MessageEvent, ReadEvent } from '@contract';
 
 import { messagesApi } from '../api/messages-api';
 import { reportUnreadChanged } from '../lib/desktop-bridge';
@@ -52,6 +52,16 @@ export const useMessagesStore = defineStore('messages', () => {
     unreadCount.value = event.unreadCount;
     for (const m of items.value) if (event.id === null || m.id === event.id) m.read = event.read;
     if (list.filters.unreadOnly && loaded.value) await load();
+  }
+
+  /**
+   * Someone (maybe this person, in this window) deleted a message: the count again, since it
+   * may have been unread here, and the list if it shows the message.
+   */
+  async function onMessageDeleted(event: MessageDeletedEvent): Promise<void> {
+    freshIds.value = freshIds.value.filter((id) => id !== event.id);
+    await refreshUnread();
+    if (loaded.value && items.value.some((m) => m.id === event.id)) await load();
   }
 
   function applyRead(id: number, read: boolean): void {
@@ -113,6 +123,7 @@ export const useMessagesStore = defineStore('messages', () => {
     refreshUnread,
     onNewMessage,
     onRead,
+    onMessageDeleted,
     applyRead,
     setRead,
     readAll,

@@ -24,6 +24,7 @@ type WireEvent =
   | ['c', number]
   | ['x', number]
   | ['r', number, number | null, boolean, number]
+  | ['e', number]
   | ['g', 'settings' | 'sources'];
 
 interface Wire {
@@ -39,6 +40,7 @@ export type RemoteEvent =
   | { name: 'schedule'; payload: { id: number } }
   | { name: 'scheduleRun'; payload: { id: number } }
   | { name: 'reads'; payload: HeraldEventMap['reads'][0] }
+  | { name: 'messageDeleted'; payload: { id: number } }
   | { name: 'configuration'; payload: HeraldEventMap['configuration'][0] };
 
 export interface EventRelayDeps {
@@ -94,6 +96,7 @@ export class PostgresEventRelay {
     on('schedule', (c) => ['c', c.id]);
     on('scheduleRun', (x) => ['x', x.id]);
     on('reads', (r) => ['r', r.userId, r.id, r.read, r.unreadCount]);
+    on('messageDeleted', (m) => ['e', m.id]);
     on('configuration', (g) => ['g', g.what]);
   }
 
@@ -231,6 +234,8 @@ function fromWire(e: WireEvent): RemoteEvent | null {
         name: 'reads',
         payload: { userId: e[1], id: e[2], read: e[3], unreadCount: e[4] },
       };
+    case 'e':
+      return { name: 'messageDeleted', payload: { id: e[1] } };
     case 'g':
       return e[1] === 'settings' || e[1] === 'sources'
         ? { name: 'configuration', payload: { what: e[1] } }

@@ -187,5 +187,6 @@ export class MessageService {
   async remove(id: number): Promise<void> {
     const m = await this.get(id);
     await this.deps.writeLock.run(() => m.destroy());
+    this.deps.events.emit('messageDeleted', { id });
   }
 }

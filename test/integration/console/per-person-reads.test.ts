@@ -222,6 +222,30 @@ describe('hosted messages: read state per person', () => {
     }
   });
 
+  it('announces a deleted message on every person’s streams, and each count follows', async () => {
+    const b = await person();
+    await a.ok('POST', '/messages/read-all');
+    const [m] = await messages('deleted while unread');
+    const aStream = await streamEvents(herald.url, a.cookie);
+    const bStream = await streamEvents(herald.url, b.client.cookie);
+    try {
+      const before = await count(b.client);
+      await a.ok('PATCH', `/messages/${m}`, { read: true });
+      await a.ok('DELETE', `/messages/${m}`);
+      for (const s of [aStream, bStream]) {
+        await s.until((text) => text.includes('event: messageDeleted\n'));
+        expect(
+          [...s.text.matchAll(/event: messageDeleted\ndata: (.*)\n/g)].map((x) => x[1]),
+        ).toEqual([`{"id":${m}}`]);
+      }
+      // Unread for B, read for A: B's count drops, A's stays.
+      expect(await count(b.client)).toBe(before - 1);
+      expect(await count(a)).toBe(0);
+    } finally {
+      for (const s of [aStream, bStream]) s.close();
+    }
+  });
+
   it('answers the desktop shell for the person a session holds', async () => {
     const b = await person();
     const token = decodeURIComponent(b.client.cookie.split('=')[1]);

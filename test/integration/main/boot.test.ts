@@ -304,6 +304,13 @@ describe('boot', () => {
     // The other person signs in in the window: their count.
     electron.setCookie('herald_session', other.cookie.split('=')[1]!);
     await vi.waitFor(() => expect(hooks.unread).toBe(1));
+
+    // An administrator deletes that unread message in a browser: the window's count follows at
+    // once (well before the periodic re-read), without the page asking.
+    const [unread] = (await other.ok('GET', '/messages?unread=true')).items;
+    expect(unread.title).toBe('While signed out');
+    await client.ok('DELETE', `/messages/${unread.id}`);
+    await vi.waitFor(() => expect(hooks.unread).toBe(0));
   });
 
   it('boot() saves do-not-disturb switched from the tray menu and shows it in the tray', async () => {

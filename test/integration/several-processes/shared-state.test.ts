@@ -260,6 +260,23 @@ describe('several processes on one PostgreSQL database', { shuffle: false }, () 
     }
   });
 
+  it("stream a hosted message's deletion on the other process", async () => {
+    const [a, b] = await pair();
+    const hosted = await a.createChannel('hosted');
+    const { token } = await a.createTask('to delete', [
+      { channelId: hosted.id, contentType: 'text' },
+    ]);
+    expect((await a.sendV1({ token, title: 'deleted across', text: 'x' })).body.code).toBe(200);
+    const [message] = (await a.console.ok('GET', '/messages')).items;
+    const onB = await streamEvents(b);
+    try {
+      await a.console.ok('DELETE', `/messages/${message.id}`);
+      await onB.until((t) => t.includes(`event: messageDeleted\ndata: {"id":${message.id}}`));
+    } finally {
+      onB.close();
+    }
+  });
+
   it('take up settings the other process saved', async () => {
     const [a, b] = await pair();
     await a.console.ok('PUT', '/settings', { v1WaitMs: 4_321 });

@@ -61,12 +61,14 @@ export function createEventRouter(deps: EventRouterDeps, streams: LiveStreams): 
     const onReads = (r: HeraldEventMap['reads'][0]) => {
       if (r.userId === userId) send('read', { id: r.id, read: r.read, unreadCount: r.unreadCount });
     };
+    const onMessageDeleted = (m: { id: number }) => send('messageDeleted', { id: m.id });
     const onDelivery = (d: HeraldEventMap['delivery'][0]) => send('delivery', d);
     const onSend = (s: HeraldEventMap['send'][0]) => send('send', s);
     // An id and nothing else: every signed-in person may hear that a schedule changed or ran.
     const onSchedule = (c: { id: number }) => send('schedule', { id: c.id });
     deps.events.on('message', onMessage);
     deps.events.on('reads', onReads);
+    deps.events.on('messageDeleted', onMessageDeleted);
     deps.events.on('delivery', onDelivery);
     deps.events.on('send', onSend);
     deps.events.on('schedule', onSchedule);
@@ -77,6 +79,7 @@ export function createEventRouter(deps: EventRouterDeps, streams: LiveStreams): 
       clearInterval(heartbeat);
       deps.events.off('message', onMessage);
       deps.events.off('reads', onReads);
+      deps.events.off('messageDeleted', onMessageDeleted);
       deps.events.off('delivery', onDelivery);
       deps.events.off('send', onSend);
       deps.events.off('schedule', onSchedule);

@@ -77,7 +77,10 @@ async function untilDelivered(ids: string[]) {
 describe('the lean durable dispatcher of the bench floor', () => {
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'herald-lean-'));
-    peer = await startHttpPeer({ status: 200, body: '{"ok":true}', delayMs: 5 });
+    // A peer slower than the accepts (64 in flight × 40 ms: 1,600 deliveries/s), so a backlog
+    // of deliveries builds up behind the answered sends, as under the bench's load: the kill
+    // below lands with deliveries pending however fast the machine is.
+    peer = await startHttpPeer({ status: 200, body: '{"ok":true}', delayMs: 40 });
   });
   afterEach(async () => {
     for (const s of started.splice(0)) await stopGroup(s.child);

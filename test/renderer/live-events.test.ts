@@ -23,6 +23,36 @@ afterEach(() => {
   document.body.innerHTML = '';
 });
 
+/**
+ * The console's layout over a fake API whose message list is `items()` at each request (its
+ * unread count from them), the list loaded and the layout's stream open: the messages store
+ * and the sidebar's unread badge.
+ */
+async function layoutWithMessages(
+  items: () => Array<{ id: number; title: string; read: boolean }>,
+) {
+  installFakeApi({
+    'GET /messages': () =>
+      ok({
+        items: items().map((m) => ({ ...m })),
+        total: items().length,
+        page: 1,
+        pageSize: 20,
+        unreadCount: items().filter((m) => !m.read).length,
+      }),
+  });
+  const { wrapper, pinia } = mountWithApp(
+    ConsoleLayout,
+    { global: { stubs: { 'router-view': true } } },
+    signedInContext(),
+  );
+  const messages = useMessagesStore(pinia);
+  await messages.load();
+  Source.instances[0].open();
+  await settle();
+  return { wrapper, messages, badge: () => wrapper.find('[data-testid="nav-unread-count"]') };
+}
+
 describe('subscribeConsoleEvents', () => {
   it('reports connecting, open, and reconnecting while the browser retries a dropped stream', () => {
     const states: StreamState[] = [];
@@ -137,30 +167,10 @@ describe('ConsoleLayout live indicator', () => {
 
 describe('read events (read state is per person)', () => {
   it('a read or read-all in another of the person’s windows updates the badge and the list', async () => {
-    const items = [
+    const { wrapper, messages, badge } = await layoutWithMessages(() => [
       { id: 2, title: 'two', read: false },
       { id: 1, title: 'one', read: false },
-    ];
-    installFakeApi({
-      'GET /messages': () =>
-        ok({
-          items: items.map((m) => ({ ...m })),
-          total: 2,
-          page: 1,
-          pageSize: 20,
-          unreadCount: 2,
-        }),
-    });
-    const { wrapper, pinia } = mountWithApp(
-      ConsoleLayout,
-      { global: { stubs: { 'router-view': true } } },
-      signedInContext(),
-    );
-    const messages = useMessagesStore(pinia);
-    await messages.load();
-    Source.instances[0].open();
-    await settle();
-    const badge = () => wrapper.find('[data-testid="nav-unread-count"]');
+    ]);
     expect(badge().text()).toContain('2');
 
     Source.instances[0].emit('read', { id: 1, read: true, unreadCount: 1 });
@@ -185,26 +195,7 @@ describe('read events (read state is per person)', () => {
       { id: 2, title: 'two', read: false },
       { id: 1, title: 'one', read: true },
     ];
-    installFakeApi({
-      'GET /messages': () =>
-        ok({
-          items: items.map((m) => ({ ...m })),
-          total: items.length,
-          page: 1,
-          pageSize: 20,
-          unreadCount: items.filter((m) => !m.read).length,
-        }),
-    });
-    const { wrapper, pinia } = mountWithApp(
-      ConsoleLayout,
-      { global: { stubs: { 'router-view': true } } },
-      signedInContext(),
-    );
-    const messages = useMessagesStore(pinia);
-    await messages.load();
-    Source.instances[0].open();
-    await settle();
-    const badge = () => wrapper.find('[data-testid="nav-unread-count"]');
+    const { wrapper, messages, badge } = await layoutWithMessages(() => items);
     expect(badge().text()).toContain('1');
 
     items = items.filter((m) => m.id !== 2);

@@ -23,6 +23,16 @@ const message = (id: number, read = false): HostedMessage => ({
   updatedAt: '2026-01-01T00:00:00Z',
 });
 
+/** A page of the message list as the server answers it, its unread count from the items. */
+const listPage = (items: HostedMessage[]) =>
+  ok({
+    items,
+    total: items.length,
+    page: 1,
+    pageSize: 20,
+    unreadCount: items.filter((m) => !m.read).length,
+  });
+
 beforeEach(() => setActivePinia(createPinia()));
 afterEach(() => vi.unstubAllGlobals());
 
@@ -53,14 +63,7 @@ describe('useMessagesStore', () => {
   it('onNewMessage() counts the message and reloads a list that is showing', async () => {
     let items = [message(1, true)];
     installFakeApi({
-      'GET /messages': () =>
-        ok({
-          items,
-          total: items.length,
-          page: 1,
-          pageSize: 20,
-          unreadCount: items.filter((m) => !m.read).length,
-        }),
+      'GET /messages': () => listPage(items),
     });
     const store = useMessagesStore();
     await store.load();
@@ -85,13 +88,7 @@ describe('useMessagesStore', () => {
       'GET /messages': (req) =>
         req.query.get('unread') === 'true'
           ? ok({ items: [], total: 0, page: 1, pageSize: 1, unreadCount: 1 })
-          : ok({
-              items,
-              total: items.length,
-              page: 1,
-              pageSize: 20,
-              unreadCount: items.filter((m) => !m.read).length,
-            }),
+          : listPage(items),
     });
     const store = useMessagesStore();
     await store.load();

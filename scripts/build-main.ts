@@ -18,9 +18,9 @@ import { build } from 'esbuild';
 import { appRoot } from '../server/lib/app-root';
 import {
   BUNDLE_EXTERNALS,
-  WORKER_ENTRIES,
   bundlePlugins,
   esmRequireBanner,
+  workerEntryPoints,
 } from './build-server.mjs';
 
 // Found by walking up: this file also runs bundled into out/server/launcher.js.
@@ -104,9 +104,7 @@ export async function buildMain(options: { minify?: boolean } = {}): Promise<Bui
   // Each worker in one file of its own (no shared chunks beside the main bundle).
   const workers = await build({
     absWorkingDir: root,
-    entryPoints: Object.fromEntries(
-      Object.entries(WORKER_ENTRIES).map(([name, file]) => [name, path.join(root, file)]),
-    ),
+    entryPoints: workerEntryPoints(),
     outdir: outMain,
     bundle: true,
     platform: 'node',

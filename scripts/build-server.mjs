@@ -115,6 +115,12 @@ export const WORKER_ENTRIES = {
   'backup-worker': 'server/features/backup/backup-worker.ts',
 };
 
+/** WORKER_ENTRIES as esbuild entry points: each output name → its source's absolute path. */
+export const workerEntryPoints = () =>
+  Object.fromEntries(
+    Object.entries(WORKER_ENTRIES).map(([name, file]) => [name, path.join(root, file)]),
+  );
+
 /** The esbuild plugins every Herald bundle that holds the server uses. */
 export const bundlePlugins = [sequelizeStackOnFailureOnly, umzugWithoutCli];
 
@@ -128,9 +134,7 @@ export async function buildServer() {
     entryPoints: {
       cli: path.join(root, 'server', 'bin.ts'),
       launcher: path.join(root, 'scripts', 'launcher.ts'),
-      ...Object.fromEntries(
-        Object.entries(WORKER_ENTRIES).map(([name, file]) => [name, path.join(root, file)]),
-      ),
+      ...workerEntryPoints(),
     },
     outdir: outDir,
     bundle: true,

@@ -46,10 +46,13 @@ export const APP_MAIN = 'out/main/index.js';
 /** Build outputs the packaged app is made of (folders, relative to the project root). */
 export const APP_FOLDERS = ['out/main', 'out/preload', 'renderer/dist'];
 
+/** The worker threads' bundles beside the main process's (scripts/build-main.ts). */
+export const MAIN_WORKER_FILES = Object.keys(WORKER_ENTRIES).map((name) => `out/main/${name}.js`);
+
 /** Files that must exist before staging: each comes from `npm run build`. */
 const REQUIRED_BUILD_FILES = [
   APP_MAIN,
-  ...Object.keys(WORKER_ENTRIES).map((name) => `out/main/${name}.js`),
+  ...MAIN_WORKER_FILES,
   'out/preload/index.cjs',
   'renderer/dist/index.html',
   // Not in the app folder: electron-builder.yml's extraResources copies it from the project.

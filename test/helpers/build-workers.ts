@@ -11,10 +11,10 @@ import path from 'node:path';
 
 import { build } from 'esbuild';
 
-import { esmRequireBanner, WORKER_ENTRIES } from '../../scripts/build-server.mjs';
+import { esmRequireBanner, workerEntryPoints } from '../../scripts/build-server.mjs';
 
 /** Each worker's variable (server/lib/worker-file.ts callers). */
-const VARIABLES: Record<keyof typeof WORKER_ENTRIES, string> = {
+const VARIABLES: Record<keyof ReturnType<typeof workerEntryPoints>, string> = {
   'write-worker': 'HERALD_WRITE_WORKER_FILE',
   'backup-worker': 'HERALD_BACKUP_WORKER_FILE',
 };
@@ -23,10 +23,10 @@ export default async function setup(): Promise<() => void> {
   // Inside the project, so the workers' own imports (better-sqlite3) resolve to node_modules.
   mkdirSync(path.resolve('out/test'), { recursive: true });
   const dir = mkdtempSync(path.resolve('out/test/workers-'));
-  for (const [name, source] of Object.entries(WORKER_ENTRIES)) {
+  for (const [name, source] of Object.entries(workerEntryPoints())) {
     const outfile = path.join(dir, `${name}.mjs`);
     await build({
-      entryPoints: [path.resolve(source)],
+      entryPoints: [source],
       outfile,
       bundle: true,
       platform: 'node',
@@ -38,7 +38,7 @@ export default async function setup(): Promise<() => void> {
       sourcemap: 'inline',
       logLevel: 'warning',
     });
-    process.env[VARIABLES[name as keyof typeof WORKER_ENTRIES]] = outfile;
+    process.env[VARIABLES[name as keyof typeof VARIABLES]] = outfile;
   }
   // `auto` leaves the worker off on a machine of fewer than four CPUs, such as CI's: the suite
   // writes through it wherever it runs (tests of the other modes set their own).

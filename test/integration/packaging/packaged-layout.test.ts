@@ -55,7 +55,6 @@ import {
   MAIN_EXTERNALS_FILE,
   RUNTIME_ASSETS,
 } from '../../../scripts/build-main';
-import { WORKER_ENTRIES } from '../../../scripts/build-server.mjs';
 import {
   addonAbi,
   APP_MAIN,
@@ -64,6 +63,7 @@ import {
   distTarget,
   ELECTRON_REBUILD_MODULES,
   electronVersion,
+  MAIN_WORKER_FILES,
   packagedDependencies,
   rebuildOptions,
   stageApp,
@@ -97,7 +97,7 @@ const config = load(readFileSync(path.join(root, 'electron-builder.yml'), 'utf8'
 const MAIN_RUNTIME_PATHS = [
   '../preload/index.cjs',
   // server/lib/worker-file.ts: each worker thread beside the bundle that starts it.
-  ...Object.keys(WORKER_ENTRIES).map((name) => `${name}.js`),
+  ...MAIN_WORKER_FILES.map((file) => path.basename(file)),
   // main/boot.ts rendererDir; server/config/herald-config.ts defaultRendererDir.
   '../../renderer/dist/index.html',
 ];
@@ -355,7 +355,7 @@ let staged: StagedApp;
 function mainBuildIsStale(): boolean {
   const outputs = [
     APP_MAIN,
-    ...Object.keys(WORKER_ENTRIES).map((name) => `out/main/${name}.js`),
+    ...MAIN_WORKER_FILES,
     'out/preload/index.cjs',
     DESKTOP_CLI,
     MAIN_EXTERNALS_FILE,

@@ -6,7 +6,8 @@ import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { buildServer, cliFile, outDir } from '../../../scripts/build-server.mjs';
+import { cliFile, outDir } from '../../../scripts/build-server.mjs';
+import { ensureServerBundle } from '../../helpers/server-bundle';
 import { freePort } from '../../helpers/herald-process';
 
 const root = path.join(import.meta.dirname, '..', '..', '..');
@@ -70,9 +71,7 @@ describe('the Docker image', () => {
   let data: string;
 
   beforeAll(async () => {
-    await buildServer();
-    const { stop } = await import('esbuild');
-    await stop();
+    await ensureServerBundle();
     app = mkdtempSync(path.join(tmpdir(), 'herald-image-app-'));
     data = mkdtempSync(path.join(tmpdir(), 'herald-image-data-'));
     cpSync(path.join(root, 'package.json'), path.join(app, 'package.json'));

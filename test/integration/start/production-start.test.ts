@@ -5,11 +5,12 @@ import path from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { buildServer, outDir, serverBuildIsStale } from '../../../scripts/build-server.mjs';
+import { outDir, serverBuildIsStale } from '../../../scripts/build-server.mjs';
 import { checkBackup } from '../../../server/features/backup/backup-check';
 import { ADMIN, ConsoleClient, textInstances } from '../../helpers/herald';
 import { freePort } from '../../helpers/herald-process';
 import { startHttpPeer } from '../../helpers/recording-peer';
+import { ensureServerBundle } from '../../helpers/server-bundle';
 import { createTestDatabase, dropTestDatabase } from '../../helpers/test-database';
 import { buildSqliteMessageNest } from '../message-nest/mn-fixture';
 
@@ -17,16 +18,15 @@ const root = path.join(import.meta.dirname, '..', '..', '..');
 
 /**
  * `npm start` runs the compiled bundle (scripts/start.mjs → out/server). These tests build it
- * once and start it as a user does, headless.
+ * unless it is up to date (once per run: test/helpers/server-bundle.ts) and start it as a user
+ * does, headless.
  */
 describe('the production bundle behind npm start', () => {
   let dataDir: string;
 
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'herald-bundle-'));
-    await buildServer();
-    const { stop } = await import('esbuild');
-    await stop();
+    await ensureServerBundle();
   }, 120_000);
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 

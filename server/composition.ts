@@ -233,6 +233,7 @@ async function composeParts(
     },
     dataDir: config.dataDir,
     sqlite: !config.databaseUrl,
+    onlineBackup: db.driver === 'better-sqlite3',
     masterKey,
     version,
     clock,

@@ -26,6 +26,8 @@ export interface Database {
   read: SqlExecutor;
   /** The SQLite write worker's slot (null: off, node-sqlite3, or PostgreSQL). */
   writeWorker: WriteWorkerSlot | null;
+  /** The SQLite driver of both connections; null on PostgreSQL. */
+  driver: WriteDriver | null;
   /** Drains the writer, then closes both connections. */
   close(): Promise<void>;
 }
@@ -193,6 +195,7 @@ export async function openDatabase(
     writer,
     read: readSql,
     writeWorker: slot,
+    driver: connections.betterSqlite ? 'better-sqlite3' : 'sqlite3',
     async close() {
       await writer.close();
       // Before the main connections: the last to close checkpoints the WAL and removes it.

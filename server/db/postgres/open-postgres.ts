@@ -113,6 +113,7 @@ export async function openPostgresDatabase(url: string): Promise<Database> {
     read: pgExecutor(pool),
     // PostgreSQL's server does the work SQLite does in this process.
     writeWorker: null,
+    driver: null,
     async close() {
       await writer.close();
       write.release();

@@ -25,6 +25,12 @@ import { postgresBackupAdvice } from './postgres-advice';
 
 const log = createLogger('backup');
 
+/** Why a backup is refused on node-sqlite3 (a development Electron run); docs/desktop.md. */
+export const NO_ONLINE_BACKUP =
+  'Backups here need better-sqlite3, which does not load in this runtime (a development ' +
+  'Electron run, on node-sqlite3). Make the same backup while Herald runs from a terminal: ' +
+  '`npm run backup -- --out FILE --data-dir FOLDER` (docs/running-for-a-team.md).';
+
 /** How often the schedule is looked at; a backup is due once its interval has passed. */
 export const SCHEDULE_CHECK_MS = 10 * 60_000;
 
@@ -32,6 +38,11 @@ export interface BackupServiceDeps {
   dataDir: string;
   /** False on PostgreSQL, where pg_dump backs Herald up. */
   sqlite: boolean;
+  /**
+   * False where better-sqlite3 does not load and Herald runs on node-sqlite3 (a development
+   * Electron run): a backup needs better-sqlite3's online backup. Unset: true.
+   */
+  onlineBackup?: boolean;
   /** The key Herald runs with: into each backup unless left out. */
   masterKey: Buffer;
   version: string;
@@ -70,6 +81,11 @@ export class BackupService {
     if (!this.deps.sqlite) throw conflict(postgresBackupAdvice());
   }
 
+  /** Before a backup on SQLite: refused, with what to do, where it cannot be made. */
+  private refuseWithoutOnlineBackup(): void {
+    if (this.deps.onlineBackup === false) throw conflict(NO_ONLINE_BACKUP);
+  }
+
   /** On a thread of its own (backup-thread.ts): sends and deliveries go on meanwhile. */
   private backup(out: string, withoutKey: boolean): Promise<BackupMade> {
     return writeBackupOffThread({
@@ -95,6 +111,7 @@ export class BackupService {
   /** A backup made now into a private scratch folder; the caller streams it and removes it. */
   async download(options: { withoutKey: boolean; user?: string }): Promise<Download> {
     this.refuseOnPostgres();
+    this.refuseWithoutOnlineBackup();
     const scratch = mkdtempSync(join(tmpdir(), 'herald-backup-'));
     const remove = () => rmSync(scratch, { recursive: true, force: true });
     const name = scheduledName(new Date(this.deps.clock.now()));
@@ -148,6 +165,7 @@ export class BackupService {
       return null;
     }
     try {
+      this.refuseWithoutOnlineBackup();
       mkdirSync(folder, { recursive: true, mode: PRIVATE_DIR_MODE });
       const made = await this.backup(
         join(folder, scheduledName(new Date(now))),

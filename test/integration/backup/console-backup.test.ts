@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY_FILE } from '../../../server/crypto/server-key';
 import { readMeta } from '../../../server/features/backup/backup-format';
 import { scheduledName } from '../../../server/features/backup/backup-schedule';
-import { BackupService } from '../../../server/features/backup/backup-service';
+import { BackupService, NO_ONLINE_BACKUP } from '../../../server/features/backup/backup-service';
 import { ManualClock } from '../../helpers/manual-clock';
 import { startTestHerald, type TestHerald } from '../../helpers/herald';
 import { onPostgres } from '../../helpers/test-database';
@@ -112,10 +112,16 @@ describe.skipIf(onPostgres())('scheduled backups', () => {
     rmSync(folder, { recursive: true, force: true });
   });
 
-  const serviceAt = (herald: TestHerald, clock: ManualClock, backupsByDefault: boolean) =>
+  const serviceAt = (
+    herald: TestHerald,
+    clock: ManualClock,
+    backupsByDefault: boolean,
+    onlineBackup?: boolean,
+  ) =>
     new BackupService({
       dataDir: herald.dataDir,
       sqlite: true,
+      onlineBackup,
       masterKey: Buffer.from(readFileSync(join(herald.dataDir, KEY_FILE), 'utf8').trim(), 'base64'),
       version: 'test',
       clock,
@@ -133,6 +139,18 @@ describe.skipIf(onPostgres())('scheduled backups', () => {
     const made = await desktop.runScheduled();
     expect(made?.file).toBe(join(herald.dataDir, 'backups', scheduledName(new Date(clock.now()))));
     expect((await desktop.schedule()).lastBackupAt).toBe('2026-11-27T14:00:00.000Z');
+  });
+
+  it('on node-sqlite3 (a development Electron run) refuses with what to do, and makes nothing', async () => {
+    const herald = await startTestHerald();
+    heralds.push(herald);
+    const clock = new ManualClock(Date.parse('2026-11-27T14:00:00Z'));
+    const service = serviceAt(herald, clock, true, false);
+    const refused = await service.download({ withoutKey: false }).catch((err: unknown) => err);
+    expect(refused).toMatchObject({ code: 409, message: NO_ONLINE_BACKUP });
+    await expect(service.runScheduled()).rejects.toThrow(NO_ONLINE_BACKUP);
+    expect(await service.schedule()).toMatchObject({ lastError: NO_ONLINE_BACKUP });
+    expect(existsSync(join(herald.dataDir, 'backups'))).toBe(false);
   });
 
   it('backs up once its interval has passed and keeps the newest N', async () => {

@@ -38,6 +38,10 @@ describe.each(['better-sqlite3', 'sqlite3'] as const)('model writes on %s', (wri
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('says which driver it runs on (backups need better-sqlite3)', () => {
+    expect(db.driver).toBe(writeDriver);
+  });
+
   it('create returns the new id; update and destroy count the rows they changed', async () => {
     const due = new Date('2026-11-23T10:00:00.000Z');
     const a = await db.writer.run(() => Item.create({ name: 'a', done: true, dueAt: due }));

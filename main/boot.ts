@@ -380,6 +380,8 @@ export async function boot(ctx: BootContext): Promise<Desktop | null> {
   // Someone deleted a message, maybe one unread here: the badge counts again.
   const onMessageDeleted = (): void => void refreshUnread();
   server.events.on('messageDeleted', onMessageDeleted);
+  // Retention deleted old messages, maybe unread ones: the same.
+  server.events.on('messagesPruned', onMessageDeleted);
   void refreshUnread();
   registerReaderHandlers(ipc, {
     // Only the window's own page gets past the registrar, so the sender is `win`.
@@ -437,6 +439,7 @@ export async function boot(ctx: BootContext): Promise<Desktop | null> {
           server.events.off('message', onMessage);
           server.events.off('reads', onReads);
           server.events.off('messageDeleted', onMessageDeleted);
+          server.events.off('messagesPruned', onMessageDeleted);
           unsubscribeSettings();
           ipc.dispose();
         },

@@ -42,6 +42,8 @@ export interface EmbeddedServer {
     off(event: 'reads', listener: (reads: ReadsEvent) => void): unknown;
     on(event: 'messageDeleted', listener: (deleted: { id: number }) => void): unknown;
     off(event: 'messageDeleted', listener: (deleted: { id: number }) => void): unknown;
+    on(event: 'messagesPruned', listener: () => void): unknown;
+    off(event: 'messagesPruned', listener: () => void): unknown;
   };
   deliveries: { pause(): void; resume(): void; readonly paused: boolean };
   /** Read state is per person: the user's unread count. */

@@ -306,7 +306,7 @@ async function composeParts(
       // After the dispatcher: runs missed while Herald was closed are sent (or skipped) here.
       await scheduler.start();
       stopJobs = startJobs([
-        ...housekeepingJobs({ sequelize, writeLock, settings, clock, shared }),
+        ...housekeepingJobs({ sequelize, writeLock, settings, clock, events, shared }),
         { name: 'scheduled backup', everyMs: SCHEDULE_CHECK_MS, run: () => backups.runScheduled() },
       ]);
       readiness.ready();
@@ -404,7 +404,7 @@ function composeApp(
         dispatcher: parts.dispatcher,
       },
       events: { events },
-      maintenance: { sequelize, writeLock, settings, clock },
+      maintenance: { sequelize, writeLock, settings, clock, events },
       import: {
         registry,
         writeLock,

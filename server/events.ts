@@ -36,6 +36,11 @@ export interface HeraldEventMap {
    * the desktop window) reads the list and the count again.
    */
   messageDeleted: [{ id: number }];
+  /**
+   * Retention deleted `count` hosted messages created before `before` (ISO): as messageDeleted,
+   * once per prune run rather than once per message.
+   */
+  messagesPruned: [{ count: number; before: string }];
   delivery: [{ id: number; sendId: number; status: DeliveryStatus }];
   send: [{ id: number; status: SendStatus }];
   /** A schedule was created, changed or deleted: the scheduler looks at its due times again. */

@@ -12,25 +12,26 @@ const HOURLY = 60 * 60_000;
 /** What the housekeeping prunes with, and the PostgreSQL shared limits when there are some. */
 export type HousekeepingDeps = Pick<
   HeraldParts,
-  'sequelize' | 'writeLock' | 'settings' | 'clock'
+  'sequelize' | 'writeLock' | 'settings' | 'clock' | 'events'
 > & {
   shared: SharedState | null;
 };
 
 /** The hourly housekeeping, as the job table startJobs runs once Herald listens. */
 export function housekeepingJobs(deps: HousekeepingDeps): Job[] {
-  const { sequelize, writeLock, settings, clock, shared } = deps;
+  const { sequelize, writeLock, settings, clock, events, shared } = deps;
   return [
     {
       name: 'prune history',
       everyMs: HOURLY,
       run: () =>
-        pruneHistorySerially(
+        pruneHistorySerially({
           sequelize,
           writeLock,
-          () => settings.get().retention,
-          () => clock.now(),
-        ),
+          events,
+          retention: () => settings.get().retention,
+          now: () => clock.now(),
+        }),
     },
     {
       name: 'prune idempotency keys',

@@ -33,6 +33,14 @@ export const consoleEventSchemas = {
    * count again (it may have been unread). Every signed-in person's streams get it.
    */
   messageDeleted: z.strictObject({ id: z.number().int().positive() }),
+  /**
+   * Retention deleted `count` hosted messages created before `before`: as messageDeleted, once
+   * per prune run rather than once per message. Every signed-in person's streams get it.
+   */
+  messagesPruned: z.strictObject({
+    count: z.number().int().positive(),
+    before: timestampSchema,
+  }),
   /** A delivery's status changed. */
   delivery: z.strictObject({
     id: z.number().int().positive(),
@@ -51,6 +59,7 @@ export type ConsoleEventName = keyof typeof consoleEventSchemas;
 export type MessageEvent = z.infer<typeof consoleEventSchemas.message>;
 export type ReadEvent = z.infer<typeof consoleEventSchemas.read>;
 export type MessageDeletedEvent = z.infer<typeof consoleEventSchemas.messageDeleted>;
+export type MessagesPrunedEvent = z.infer<typeof consoleEventSchemas.messagesPruned>;
 export type DeliveryEvent = z.infer<typeof consoleEventSchemas.delivery>;
 export type SendEvent = z.infer<typeof consoleEventSchemas.send>;
 export type ScheduleEvent = z.infer<typeof consoleEventSchemas.schedule>;

@@ -206,4 +206,22 @@ describe('read events (read state is per person)', () => {
     expect(badge().exists()).toBe(false);
     wrapper.unmount();
   });
+
+  it('reads the list and the badge again when retention pruned old messages, through the layout’s stream', async () => {
+    let items = [
+      { id: 3, title: 'three', read: false },
+      { id: 2, title: 'two', read: false },
+      { id: 1, title: 'one', read: false },
+    ];
+    const { wrapper, messages, badge } = await layoutWithMessages(() => items);
+    expect(badge().text()).toContain('3');
+
+    items = items.filter((m) => m.id === 3);
+    Source.instances[0].emit('messagesPruned', { count: 2, before: '2026-10-28T00:00:00.000Z' });
+    await settle();
+    expect(messages.items.map((m) => m.id)).toEqual([3]);
+    expect(messages.unreadCount).toBe(1);
+    expect(badge().text()).toContain('1');
+    wrapper.unmount();
+  });
 });

@@ -1,6 +1,7 @@
 import type {
   DeliveryEvent,
   MessageDeletedEvent,
+  MessagesPrunedEvent,
   MessageEvent as HostedMessageEvent,
   ReadEvent,
   ScheduleEvent,
@@ -21,6 +22,8 @@ export interface ConsoleEventHandlers {
   read?: (event: ReadEvent) => void;
   /** Someone deleted a hosted message. */
   messageDeleted?: (event: MessageDeletedEvent) => void;
+  /** Retention deleted old hosted messages. */
+  messagesPruned?: (event: MessagesPrunedEvent) => void;
   delivery?: (event: DeliveryEvent) => void;
   send?: (event: SendEvent) => void;
   /** A schedule was created, changed, deleted, or ran: its times and last send may be new. */
@@ -36,7 +39,15 @@ export interface ConsoleEventHandlers {
  */
 export const REOPEN_AFTER_CLOSE_MS = 5_000;
 
-const EVENT_NAMES = ['message', 'read', 'messageDeleted', 'delivery', 'send', 'schedule'] as const;
+const EVENT_NAMES = [
+  'message',
+  'read',
+  'messageDeleted',
+  'messagesPruned',
+  'delivery',
+  'send',
+  'schedule',
+] as const;
 
 /**
  * Subscribes to the console's Server-Sent Events and reports the connection state; the returned

@@ -63,6 +63,7 @@ export const useLiveStore = defineStore('live', () => {
       },
       read: (event) => void messages.onRead(event),
       messageDeleted: (event) => void messages.onMessageDeleted(event).catch(() => undefined),
+      messagesPruned: () => void messages.onMessagesPruned().catch(() => undefined),
       send: () => onSend(),
       schedule: () => onSchedule(),
       delivery: (event) => onDelivery(event),

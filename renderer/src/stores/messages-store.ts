@@ -64,6 +64,12 @@ export const useMessagesStore = defineStore('messages', () => {
     if (loaded.value && items.value.some((m) => m.id === event.id)) await load();
   }
 
+  /** Retention deleted old messages: which ones is not said, so the count and list are read again. */
+  async function onMessagesPruned(): Promise<void> {
+    await refreshUnread();
+    if (loaded.value) await load();
+  }
+
   function applyRead(id: number, read: boolean): void {
     const item = items.value.find((m) => m.id === id);
     if (item && item.read !== read) {
@@ -124,6 +130,7 @@ export const useMessagesStore = defineStore('messages', () => {
     onNewMessage,
     onRead,
     onMessageDeleted,
+    onMessagesPruned,
     applyRead,
     setRead,
     readAll,

@@ -1,6 +1,7 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 
 import type { Retention } from '../../config/settings-schema';
+import type { HeraldEvents } from '../../events';
 import { createLogger } from '../../lib/logger';
 import type { WriteLock } from '../writer';
 import { compactHistoryTotals, deleteCounting, onPostgres } from '../postgres/history-postgres';
@@ -195,17 +196,35 @@ function yieldToRequests(): Promise<void> {
 
 const inFlight = new WeakMap<Sequelize, Promise<unknown>>();
 
-/** pruneHistory, one run at a time per database: the hourly job and "Prune now" queue up. */
-export function pruneHistorySerially(
-  sequelize: Sequelize,
-  writeLock: WriteLock,
-  retention: () => Retention,
-  now: () => number,
-): Promise<PruneResult> {
+export interface PruneDeps {
+  sequelize: Sequelize;
+  writeLock: WriteLock;
+  /** Told of hosted messages pruned (messagesPruned), for the consoles and the desktop badge. */
+  events: HeraldEvents;
+  retention(): Retention;
+  now(): number;
+}
+
+/**
+ * pruneHistory, one run at a time per database: the hourly job and "Prune now" queue up. A run
+ * that deleted hosted messages says so once, after its last batch committed.
+ */
+export function pruneHistorySerially(deps: PruneDeps): Promise<PruneResult> {
+  const { sequelize, writeLock, events } = deps;
+  const run = async () => {
+    const retention = deps.retention();
+    const now = deps.now();
+    const result = await pruneHistory(sequelize, writeLock, retention, now);
+    if (result.hostedMessages > 0) {
+      events.emit('messagesPruned', {
+        count: result.hostedMessages,
+        before: new Date(now - retention.messagesDays * DAY_MS).toISOString(),
+      });
+    }
+    return result;
+  };
   const previous = inFlight.get(sequelize) ?? Promise.resolve();
-  const next = previous
-    .catch(() => undefined)
-    .then(() => pruneHistory(sequelize, writeLock, retention(), now()));
+  const next = previous.catch(() => undefined).then(run);
   inFlight.set(sequelize, next);
   return next;
 }

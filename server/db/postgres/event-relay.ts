@@ -25,6 +25,7 @@ type WireEvent =
   | ['x', number]
   | ['r', number, number | null, boolean, number]
   | ['e', number]
+  | ['p', number, string]
   | ['g', 'settings' | 'sources'];
 
 interface Wire {
@@ -41,6 +42,7 @@ export type RemoteEvent =
   | { name: 'scheduleRun'; payload: { id: number } }
   | { name: 'reads'; payload: HeraldEventMap['reads'][0] }
   | { name: 'messageDeleted'; payload: { id: number } }
+  | { name: 'messagesPruned'; payload: HeraldEventMap['messagesPruned'][0] }
   | { name: 'configuration'; payload: HeraldEventMap['configuration'][0] };
 
 export interface EventRelayDeps {
@@ -97,6 +99,7 @@ export class PostgresEventRelay {
     on('scheduleRun', (x) => ['x', x.id]);
     on('reads', (r) => ['r', r.userId, r.id, r.read, r.unreadCount]);
     on('messageDeleted', (m) => ['e', m.id]);
+    on('messagesPruned', (p) => ['p', p.count, p.before]);
     on('configuration', (g) => ['g', g.what]);
   }
 
@@ -236,6 +239,8 @@ function fromWire(e: WireEvent): RemoteEvent | null {
       };
     case 'e':
       return { name: 'messageDeleted', payload: { id: e[1] } };
+    case 'p':
+      return { name: 'messagesPruned', payload: { count: e[1], before: e[2] } };
     case 'g':
       return e[1] === 'settings' || e[1] === 'sources'
         ? { name: 'configuration', payload: { what: e[1] } }

@@ -179,10 +179,37 @@ describe('hosted messages: read state per person', () => {
       ),
     );
     await a.ok('PUT', '/settings', { retention: { messagesDays: 30 } });
+    // Both people's consoles hear of it once (which messages is not said): their counts are stale.
+    const streams = [
+      await streamEvents(herald.url, a.cookie),
+      await streamEvents(herald.url, b.client.cookie),
+    ];
     try {
+      const startedAt = Date.now();
       const pruned = await a.ok('POST', '/maintenance/prune');
       expect(pruned.deleted.hostedMessages).toBeGreaterThanOrEqual(2);
+      for (const s of streams) {
+        await s.until((text) => text.includes('event: messagesPruned\n'));
+        const events = [...s.text.matchAll(/event: messagesPruned\ndata: (.*)\n/g)];
+        expect(events).toHaveLength(1);
+        const data = JSON.parse(events[0][1]);
+        expect(data.count).toBe(pruned.deleted.hostedMessages);
+        // Thirty days before the prune ran.
+        const before = Date.parse(data.before);
+        expect(before).toBeGreaterThanOrEqual(startedAt - 30 * 86_400_000 - 1);
+        expect(before).toBeLessThanOrEqual(Date.now() - 30 * 86_400_000);
+      }
+      // Nothing left to prune: no event.
+      expect((await a.ok('POST', '/maintenance/prune')).deleted.hostedMessages).toBe(0);
+      // A later event, so that a second messagesPruned would have arrived before it.
+      const [sentinel] = await messages('sentinel');
+      await a.ok('DELETE', `/messages/${sentinel}`);
+      for (const s of streams) {
+        await s.until((text) => text.includes(`event: messageDeleted\ndata: {"id":${sentinel}}`));
+        expect(s.text.match(/event: messagesPruned\n/g)).toHaveLength(1);
+      }
     } finally {
+      for (const s of streams) s.close();
       await a.ok('PUT', '/settings', { retention: { messagesDays: 0 } });
     }
     expect((await readRows(old1)) + (await readRows(old2))).toBe(0);

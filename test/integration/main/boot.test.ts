@@ -14,7 +14,7 @@ import { derivePaths, ensureDirs } from '../../../main/paths';
 import { createDesktopSettings, type SettingsStoreLike } from '../../../main/settings';
 import { createShutdown } from '../../../main/shutdown';
 import { installTestHooks, type TestHooks } from '../../../main/test-hooks';
-import { User } from '../../../server/db/models';
+import { HostedMessage, User } from '../../../server/db/models';
 import { startServer, type HeraldServer } from '../../../server/index';
 import { ConsoleClient } from '../../helpers/herald';
 import { createFakeElectron, type FakeElectron, type FakeImage } from '../../mocks/electron';
@@ -310,6 +310,19 @@ describe('boot', () => {
     const [unread] = (await other.ok('GET', '/messages?unread=true')).items;
     expect(unread.title).toBe('While signed out');
     await client.ok('DELETE', `/messages/${unread.id}`);
+    await vi.waitFor(() => expect(hooks.unread).toBe(0));
+
+    // Retention prunes an old unread message: the same, without the 15 s re-read.
+    expect((await send('Old and unread')).status).toBe(200);
+    await vi.waitFor(() => expect(hooks.unread).toBe(1));
+    await (desktop!.server as HeraldServer).ctx.writeLock.run(() =>
+      HostedMessage.update(
+        { createdAt: new Date('2020-01-01T00:00:00Z') },
+        { where: { title: 'Old and unread' }, silent: true },
+      ),
+    );
+    await client.ok('PUT', '/settings', { retention: { messagesDays: 30 } });
+    expect((await client.ok('POST', '/maintenance/prune')).deleted.hostedMessages).toBe(1);
     await vi.waitFor(() => expect(hooks.unread).toBe(0));
   });
 

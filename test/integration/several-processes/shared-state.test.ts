@@ -277,6 +277,26 @@ describe('several processes on one PostgreSQL database', { shuffle: false }, () 
     }
   });
 
+  it("stream retention's prune of hosted messages on the other process", async () => {
+    const [a, b] = await pair();
+    const hosted = await a.createChannel('hosted');
+    const { token } = await a.createTask('to prune', [
+      { channelId: hosted.id, contentType: 'text' },
+    ]);
+    expect((await a.sendV1({ token, title: 'pruned across', text: 'x' })).body.code).toBe(200);
+    await pgQuery(
+      `UPDATE hosted_messages SET created_at = '2020-01-01T00:00:00Z' WHERE title = 'pruned across'`,
+    );
+    await a.console.ok('PUT', '/settings', { retention: { messagesDays: 30 } });
+    const onB = await streamEvents(b);
+    try {
+      expect((await a.console.ok('POST', '/maintenance/prune')).deleted.hostedMessages).toBe(1);
+      await onB.until((t) => /event: messagesPruned\ndata: \{"count":1,"before":"[^"]+"\}/.test(t));
+    } finally {
+      onB.close();
+    }
+  });
+
   it('take up settings the other process saved', async () => {
     const [a, b] = await pair();
     await a.console.ok('PUT', '/settings', { v1WaitMs: 4_321 });

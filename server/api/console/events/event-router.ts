@@ -62,6 +62,8 @@ export function createEventRouter(deps: EventRouterDeps, streams: LiveStreams): 
       if (r.userId === userId) send('read', { id: r.id, read: r.read, unreadCount: r.unreadCount });
     };
     const onMessageDeleted = (m: { id: number }) => send('messageDeleted', { id: m.id });
+    const onMessagesPruned = (p: HeraldEventMap['messagesPruned'][0]) =>
+      send('messagesPruned', { count: p.count, before: p.before });
     const onDelivery = (d: HeraldEventMap['delivery'][0]) => send('delivery', d);
     const onSend = (s: HeraldEventMap['send'][0]) => send('send', s);
     // An id and nothing else: every signed-in person may hear that a schedule changed or ran.
@@ -69,6 +71,7 @@ export function createEventRouter(deps: EventRouterDeps, streams: LiveStreams): 
     deps.events.on('message', onMessage);
     deps.events.on('reads', onReads);
     deps.events.on('messageDeleted', onMessageDeleted);
+    deps.events.on('messagesPruned', onMessagesPruned);
     deps.events.on('delivery', onDelivery);
     deps.events.on('send', onSend);
     deps.events.on('schedule', onSchedule);
@@ -80,6 +83,7 @@ export function createEventRouter(deps: EventRouterDeps, streams: LiveStreams): 
       deps.events.off('message', onMessage);
       deps.events.off('reads', onReads);
       deps.events.off('messageDeleted', onMessageDeleted);
+      deps.events.off('messagesPruned', onMessagesPruned);
       deps.events.off('delivery', onDelivery);
       deps.events.off('send', onSend);
       deps.events.off('schedule', onSchedule);

@@ -10,7 +10,7 @@ const routes = consoleRoutes.maintenance;
 
 export type MaintenanceRouterDeps = Pick<
   HeraldParts,
-  'sequelize' | 'writeLock' | 'settings' | 'clock'
+  'sequelize' | 'writeLock' | 'settings' | 'clock' | 'events'
 >;
 
 /** The Settings page's database panel: size and row counts, and "Prune now". */
@@ -22,12 +22,13 @@ export function createMaintenanceRouter(deps: MaintenanceRouterDeps): Router {
     retention: deps.settings.get().retention,
   }));
   serve(routes.prune, async () => {
-    const deleted = await pruneHistorySerially(
-      deps.sequelize,
-      deps.writeLock,
-      () => deps.settings.get().retention,
-      () => deps.clock.now(),
-    );
+    const deleted = await pruneHistorySerially({
+      sequelize: deps.sequelize,
+      writeLock: deps.writeLock,
+      events: deps.events,
+      retention: () => deps.settings.get().retention,
+      now: () => deps.clock.now(),
+    });
     return { deleted, retention: deps.settings.get().retention };
   });
   return router;

@@ -26,7 +26,7 @@ const usernameSchema = z
 export const newPasswordSchema = z
   .string({ error: 'is required' })
   .min(8, 'must be at least 8 characters')
-  .max(200);
+  .max(200, 'must be at most 200 characters');
 
 /** An account, as the Users page lists it. */
 export const userAccountSchema = named(

@@ -4,7 +4,7 @@ import argon2 from 'argon2';
 import { Op } from 'sequelize';
 
 import type { TwoFactorState } from '../../../contract/console/two-factor';
-import type { UserRole } from '../../../contract/console/users';
+import { newPasswordSchema, type UserRole } from '../../../contract/console/users';
 import { Session, User } from '../../db/models';
 import { AppError, conflict, unauthorized } from '../../lib/errors';
 import type { HeraldParts } from '../../parts';
@@ -166,7 +166,13 @@ export class AuthService {
   ): Promise<boolean> {
     if (!username || !password) return false;
     if (!(await this.setupRequired())) return false;
-    if (password.length < 8) throw new Error('HERALD_ADMIN_PASSWORD must be at least 8 characters');
+    // The rule every password set in the console follows.
+    const checked = newPasswordSchema.safeParse(password);
+    if (!checked.success) {
+      throw new Error(
+        `HERALD_ADMIN_PASSWORD ${checked.error.issues[0]?.message ?? 'is not allowed'}`,
+      );
+    }
     await this.setup(username, password);
     return true;
   }

@@ -40,6 +40,12 @@ describe('composition root', () => {
     );
     expect(openFilesUnder(dir)).toEqual([]);
 
+    process.env.HERALD_ADMIN_PASSWORD = 'x'.repeat(201);
+    await expect(startServer({ dataDir: dir, port: 0, startDispatcher: false })).rejects.toThrow(
+      'HERALD_ADMIN_PASSWORD must be at most 200 characters',
+    );
+    expect(openFilesUnder(dir)).toEqual([]);
+
     process.env.HERALD_ADMIN_PASSWORD = 'long enough now';
     const server = await startServer({ dataDir: dir, port: 0, startDispatcher: false });
     try {

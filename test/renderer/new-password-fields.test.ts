@@ -103,6 +103,24 @@ describe('NewPasswordFields', () => {
     expect(takes(PASSWORD_MAX_LENGTH + 1)).toBe(false);
   });
 
+  it('counts characters as the server does: an emoji is one of them', async () => {
+    // Both count code points (zod's length checks and the form's rule alike): four emoji are
+    // too short for either, eight fit, two hundred fit and 201 are too long.
+    for (const [password, fits] of [
+      ['🔑'.repeat(7), false],
+      ['🔑'.repeat(8), true],
+      ['🔑'.repeat(200), true],
+      ['🔑'.repeat(201), false],
+    ] as const) {
+      expect(newPasswordSchema.safeParse(password).success).toBe(fits);
+      const { validate } = harness({ testid: 'pw' });
+      await type('pw', password);
+      await type('pw-confirm', password);
+      expect(await validate()).toBe(fits);
+      document.body.innerHTML = '';
+    }
+  });
+
   it('refuses a repetition that differs, and passes once it matches', async () => {
     const { validate } = harness({ testid: 'pw' });
     await type('pw', 'long enough');

@@ -77,8 +77,8 @@ describe.skipIf(electron.binary === null)(
     const pageErrors: Error[] = [];
 
     beforeAll(async () => {
-      const { buildMain } = await import('../../../scripts/build-main');
-      const { mainFile } = await buildMain();
+      const { ensureMainBundle } = await import('../../helpers/main-bundle');
+      const mainFile = await ensureMainBundle();
       userData = mkdtempSync(path.join(tmpdir(), 'herald-electron-'));
       const port = await freePort();
       origin = `http://127.0.0.1:${port}`;

@@ -49,12 +49,9 @@ import { load } from 'js-yaml';
 import { Minimatch } from 'minimatch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import {
-  buildMain,
-  DESKTOP_CLI,
-  MAIN_EXTERNALS_FILE,
-  RUNTIME_ASSETS,
-} from '../../../scripts/build-main';
+import { ensureMainBundle } from '../../helpers/main-bundle';
+
+import { MAIN_EXTERNALS_FILE, RUNTIME_ASSETS } from '../../../scripts/build-main';
 import {
   addonAbi,
   APP_MAIN,
@@ -347,35 +344,9 @@ function sha256(file: string): string {
 const temp = mkdtempSync(path.join(os.tmpdir(), 'herald-packaging-'));
 let staged: StagedApp;
 
-/**
- * Whether out/main must be built: missing, incomplete or older than what goes into it. Built
- * only then, because the Electron end-to-end suite builds (and first deletes) out/main as well
- * and may be running beside this file.
- */
-function mainBuildIsStale(): boolean {
-  const outputs = [
-    APP_MAIN,
-    ...MAIN_WORKER_FILES,
-    'out/preload/index.cjs',
-    DESKTOP_CLI,
-    MAIN_EXTERNALS_FILE,
-  ].concat(RUNTIME_ASSETS.map((asset) => `out/main/assets/${asset}`));
-  if (outputs.some((file) => !existsSync(path.join(root, file)))) return true;
-  const builtAt = statSync(path.join(root, APP_MAIN)).mtimeMs;
-  const inputs = [
-    'package.json',
-    'scripts/build-main.ts',
-    'scripts/build-server.mjs',
-    ...['main', 'server', 'contract', 'cli', 'build'].flatMap((dir) =>
-      walk(path.join(root, dir)).map((file) => `${dir}/${file}`),
-    ),
-  ];
-  return inputs.some((file) => statSync(path.join(root, file)).mtimeMs > builtAt);
-}
-
 beforeAll(async () => {
   // What `npm run build` makes and dist packages: the main bundles and the console.
-  if (mainBuildIsStale()) await buildMain();
+  await ensureMainBundle();
   if (!existsSync(path.join(root, 'renderer', 'dist', 'index.html'))) {
     execSync('npm run build:renderer', { cwd: root, stdio: 'inherit' });
   }

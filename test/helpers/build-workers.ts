@@ -12,12 +12,7 @@ import path from 'node:path';
 import { build } from 'esbuild';
 
 import { esmRequireBanner, workerEntryPoints } from '../../scripts/build-server.mjs';
-
-/** Each worker's variable (server/lib/worker-file.ts callers). */
-const VARIABLES: Record<keyof ReturnType<typeof workerEntryPoints>, string> = {
-  'write-worker': 'HERALD_WRITE_WORKER_FILE',
-  'backup-worker': 'HERALD_BACKUP_WORKER_FILE',
-};
+import { WORKER_VARIABLES, type WorkerName } from '../../server/lib/worker-file';
 
 export default async function setup(): Promise<() => void> {
   // Inside the project, so the workers' own imports (better-sqlite3) resolve to node_modules.
@@ -38,7 +33,7 @@ export default async function setup(): Promise<() => void> {
       sourcemap: 'inline',
       logLevel: 'warning',
     });
-    process.env[VARIABLES[name as keyof typeof VARIABLES]] = outfile;
+    process.env[WORKER_VARIABLES[name as WorkerName]] = outfile;
   }
   // `auto` leaves the worker off on a machine of fewer than four CPUs, such as CI's: the suite
   // writes through it wherever it runs (tests of the other modes set their own).

@@ -23,8 +23,7 @@ export type RemoteSettled = { ok: true; value: unknown } | { ok: false; error: E
  * HERALD_WRITE_WORKER_FILE names one (the test suite builds it once per run); then the hot
  * path writes on the main thread as it does on PostgreSQL.
  */
-export const writeWorkerFile = (): string | null =>
-  workerFile('write-worker', 'HERALD_WRITE_WORKER_FILE');
+export const writeWorkerFile = (): string | null => workerFile('write-worker');
 
 export const AUTO_MIN_CPUS = 4;
 

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 
-import { workerFile } from '../../lib/worker-file';
+import { WORKER_VARIABLES, workerFile } from '../../lib/worker-file';
 import { BackupRefused } from './backup-refused';
 import { writeBackup, type BackupMade, type BackupOptions } from './make-backup';
 
@@ -23,14 +23,14 @@ export type BackupAnswer =
   { ok: true; made: BackupMade } | { ok: false; refused: boolean; message: string };
 
 /** The environment variable that names a compiled backup thread (the test suite's). */
-export const BACKUP_WORKER_VARIABLE = 'HERALD_BACKUP_WORKER_FILE';
+export const BACKUP_WORKER_VARIABLE = WORKER_VARIABLES['backup-worker'];
 
 /**
  * writeBackup on the backup thread (backup-worker.ts), or on this thread when there is none
  * (Herald run from its TypeScript sources). A refusal comes back as the BackupRefused it was.
  */
 export async function writeBackupOffThread(options: BackupOptions): Promise<BackupMade> {
-  const file = workerFile('backup-worker', BACKUP_WORKER_VARIABLE);
+  const file = workerFile('backup-worker');
   if (!file) return writeBackup(options);
   return (await runBackupThread(file, options)).made;
 }

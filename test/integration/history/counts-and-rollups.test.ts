@@ -146,6 +146,48 @@ describe('daily roll-ups', () => {
     },
   );
 
+  it.runIf(onPostgres())(
+    'are moved off `sending` by the upgrade that stopped counting it (PostgreSQL)',
+    async () => {
+      await insertSends(herald, [['before upgrade on postgres', 'body']]);
+      const send = await Send.findOne({ where: { title: 'before upgrade on postgres' } });
+      await insertDeliveries(herald, send!.id, ['queued', 'queued']);
+      const [fresh, retried] = await Delivery.findAll({
+        where: { sendId: send!.id },
+        order: [['id', 'ASC']],
+      });
+      const { sequelize, writeLock } = herald.server.ctx;
+      await writeLock.run(() => Delivery.update({ attempts: 2 }, { where: { id: retried.id } }));
+      await expectRollupsToMatchRows();
+      // What the roll-up function before 2026-11-28-1100 appended for two claims: each left its
+      // waiting status (queued at 0 attempts, retrying after) for `sending`. Then the migration
+      // is forgotten, so it runs again at the next start.
+      await writeLock.run(async () => {
+        await Delivery.update({ status: 'sending' }, { where: { id: [fresh.id, retried.id] } });
+        for (const [id, waiting] of [
+          [fresh.id, 'queued'],
+          [retried.id, 'retrying'],
+        ] as const) {
+          await sequelize.query(`INSERT INTO delivery_day_rollup (day, channel_id, status, n)
+            SELECT ${day()}, channel_id, '${waiting}', -1 FROM deliveries WHERE id = ${id}
+            UNION ALL
+            SELECT ${day()}, channel_id, 'sending', 1 FROM deliveries WHERE id = ${id}`);
+        }
+        await sequelize.query(
+          "DELETE FROM schema_migrations WHERE name = '2026-11-28-1100-lighter-hot-path'",
+        );
+      });
+      expect((await rollupRows()).filter((r) => r.status === 'sending')).toEqual([
+        expect.objectContaining({ status: 'sending', n: expect.anything() }),
+      ]);
+      const dataDir = herald.dataDir;
+      await herald.close();
+      herald = await startTestHerald({ dataDir, startDispatcher: false });
+      expect((await rollupRows()).some((r) => r.status === 'sending')).toBe(false);
+      await expectRollupsToMatchRows();
+    },
+  );
+
   it('equal a GROUP BY over the rows after inserts, updates and deletes', async () => {
     const texts: Array<[string, string]> = [];
     for (let i = 0; i < 30; i++) texts.push([`send ${i}`, 'body']);

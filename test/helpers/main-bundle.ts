@@ -17,7 +17,8 @@ import { withBuildLock } from './build-lock';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
-function walk(dir: string, prefix = ''): string[] {
+/** Every file under `dir`, as paths relative to it with `/` between folders. */
+export function walk(dir: string, prefix = ''): string[] {
   const files: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const rel = prefix === '' ? entry.name : `${prefix}/${entry.name}`;

@@ -49,7 +49,7 @@ import { load } from 'js-yaml';
 import { Minimatch } from 'minimatch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { ensureMainBundle } from '../../helpers/main-bundle';
+import { ensureMainBundle, walk } from '../../helpers/main-bundle';
 
 import { MAIN_EXTERNALS_FILE, RUNTIME_ASSETS } from '../../../scripts/build-main';
 import {
@@ -132,17 +132,6 @@ function matchesAll(relative: string, patterns: Minimatch[]): boolean {
 function asArray(value: string[] | string | undefined): string[] {
   if (value === undefined) return [];
   return Array.isArray(value) ? value : [value];
-}
-
-/** Every file under `dir`, as posix paths relative to `dir`. */
-function walk(dir: string, prefix = ''): string[] {
-  const files: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const rel = prefix === '' ? entry.name : `${prefix}/${entry.name}`;
-    if (entry.isDirectory()) files.push(...walk(path.join(dir, entry.name), rel));
-    else files.push(rel);
-  }
-  return files;
 }
 
 /**

@@ -45,7 +45,15 @@ export type HostedMessage = z.infer<typeof hostedMessageSchema>;
 /** One message with its content rendered to sanitised HTML. */
 export const hostedMessageDetailSchema = named(
   'HostedMessageDetail',
-  hostedMessageSchema.extend({ safeHtml: z.string() }),
+  hostedMessageSchema.extend({
+    safeHtml: z.string(),
+    /**
+     * Whether the reader loads its remote images without asking: the administrator's
+     * `showRemoteImages` setting, which every role's reader follows (only an administrator
+     * reads the settings themselves).
+     */
+    showRemoteImages: z.boolean(),
+  }),
 );
 export type HostedMessageDetail = z.infer<typeof hostedMessageDetailSchema>;
 

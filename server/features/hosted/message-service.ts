@@ -129,7 +129,11 @@ export class MessageService {
   async detail(userId: number, id: number) {
     const m = await this.get(id);
     const read = await this.isRead(userId, id);
-    return { ...this.toDto(m, read), safeHtml: safeHtmlOf(m.content, m.format) };
+    return {
+      ...this.toDto(m, read),
+      safeHtml: safeHtmlOf(m.content, m.format),
+      showRemoteImages: this.deps.settings.get().showRemoteImages,
+    };
   }
 
   async setRead(userId: number, id: number, read: boolean) {

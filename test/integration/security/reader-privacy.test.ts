@@ -1,7 +1,9 @@
+import argon2 from 'argon2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { settingsSchema } from '../../../server/config/settings-schema';
-import { startTestHerald, type TestHerald } from '../../helpers/herald';
+import { HostedMessage, User } from '../../../server/db/models';
+import { ConsoleClient, startTestHerald, type TestHerald } from '../../helpers/herald';
 
 describe('reader privacy: the "always show remote images" setting', () => {
   let herald: TestHerald;
@@ -37,6 +39,31 @@ describe('reader privacy: the "always show remote images" setting', () => {
     expect((await herald.console.ok('GET', '/settings')).showRemoteImages).toBe(true);
     const off = await herald.console.ok('PUT', '/settings', { showRemoteImages: false });
     expect(off.showRemoteImages).toBe(false);
+  });
+
+  it('reaches every role’s reader with the message, though only an administrator reads the settings', async () => {
+    const { writeLock } = herald.server.ctx;
+    const passwordHash = await argon2.hash('viewer password', { type: argon2.argon2id });
+    await writeLock.run(() => User.create({ username: 'reader', passwordHash, role: 'viewer' }));
+    const viewer = new ConsoleClient(herald.url);
+    await viewer.ok('POST', '/login', { username: 'reader', password: 'viewer password' });
+    const m = await writeLock.run(() =>
+      HostedMessage.create({
+        channelId: null,
+        deliveryId: null,
+        title: 'with a picture',
+        content: '<img src="https://tracker.example/p.gif">',
+        format: 'html',
+        url: null,
+      }),
+    );
+    expect((await viewer.get('/settings')).status).toBe(403);
+    for (const on of [true, false]) {
+      await herald.console.ok('PUT', '/settings', { showRemoteImages: on });
+      for (const reader of [herald.console, viewer]) {
+        expect((await reader.ok('GET', `/messages/${m.id}`)).showRemoteImages).toBe(on);
+      }
+    }
   });
 
   it('answers 400 in the envelope for a value that is not a boolean', async () => {

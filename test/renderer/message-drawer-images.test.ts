@@ -1,0 +1,56 @@
+// @vitest-environment jsdom
+// DOMPurify (MessageContent) needs a DOM whose tree walk it supports (see render-content.ts).
+import { afterEach, describe, expect, it } from 'vitest';
+
+import MessageDrawer from '../../renderer/src/components/MessageDrawer.vue';
+import { installFakeApi, ok } from './helpers/fake-api';
+import { mountWithApp, settle, signedInContext } from './helpers/mount';
+
+const detail = (showRemoteImages: boolean) => ({
+  id: 7,
+  channelId: 1,
+  title: 'Weekly report',
+  content: '<p>chart</p><img src="https://charts.example/w.png" alt="chart">',
+  format: 'html',
+  url: null,
+  previewUrl: null,
+  read: true,
+  priority: null,
+  createdAt: '2026-12-01T08:00:00.000Z',
+  updatedAt: '2026-12-01T08:00:00.000Z',
+  safeHtml: '<p>chart</p><img src="https://charts.example/w.png" alt="chart">',
+  showRemoteImages,
+});
+
+afterEach(() => {
+  document.body.innerHTML = '';
+});
+
+describe('MessageDrawer remote images', () => {
+  it.each(['viewer', 'admin'] as const)(
+    'follows the setting the message carries, for a %s, without reading the settings',
+    async (role) => {
+      for (const on of [false, true]) {
+        const api = installFakeApi({ 'GET /messages/:id': () => ok(detail(on)) });
+        const { wrapper } = mountWithApp(
+          MessageDrawer,
+          { props: { messageId: 7 } },
+          signedInContext(role),
+        );
+        await settle(10);
+        const img = document.querySelector('[data-testid="message-content"] img[alt="chart"]');
+        const hidden = document.querySelector('[data-testid="remote-images-hidden"]');
+        if (on) {
+          expect(img?.getAttribute('src')).toBe('https://charts.example/w.png');
+          expect(hidden).toBeNull();
+        } else {
+          expect(img?.getAttribute('src') ?? '').not.toContain('charts.example');
+          expect(hidden).not.toBeNull();
+        }
+        expect(api.calls.map((c) => `${c.method} ${c.path}`)).toEqual(['GET /messages/7']);
+        wrapper.unmount();
+        document.body.innerHTML = '';
+      }
+    },
+  );
+});

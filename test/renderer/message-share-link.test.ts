@@ -17,9 +17,11 @@ const detail = (previewUrl: string | null) => ({
   url: null,
   previewUrl,
   read: true,
+  priority: null,
   createdAt: '2026-12-01T08:00:00.000Z',
   updatedAt: '2026-12-01T08:00:00.000Z',
   safeHtml: '<pre class="herald-text">disk at 98%</pre>',
+  showRemoteImages: false,
 });
 
 let copied: string[];

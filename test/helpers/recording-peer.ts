@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 
 export interface ReceivedRequest {
   method: string;
@@ -31,6 +31,12 @@ export interface HttpPeer {
   defaultReply: PeerReply;
   /** Resolves once `n` requests have arrived. */
   waitForRequests(n: number, timeoutMs?: number): Promise<ReceivedRequest[]>;
+  /**
+   * Resolves once no client holds a connection open: after a client process is killed, every
+   * request it had written has been read and recorded by then (its sockets close after their
+   * data).
+   */
+  waitForNoConnections(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -40,6 +46,8 @@ export async function startHttpPeer(
   const received: ReceivedRequest[] = [];
   const hanging: ServerResponse[] = [];
   const waiters: Array<() => void> = [];
+  const open = new Set<Socket>();
+  const idleWaiters: Array<() => void> = [];
   const peer: HttpPeer = {
     url: '',
     received,
@@ -64,6 +72,19 @@ export async function startHttpPeer(
           if (!check()) waiters.push(waiter);
         };
         if (!check()) waiters.push(waiter);
+      });
+    },
+    waitForNoConnections(timeoutMs = 10_000) {
+      return new Promise((resolve, reject) => {
+        if (open.size === 0) return resolve();
+        const timer = setTimeout(
+          () => reject(new Error(`the peer still has ${open.size} connections open`)),
+          timeoutMs,
+        );
+        idleWaiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
       });
     },
     close: () =>
@@ -111,6 +132,13 @@ export async function startHttpPeer(
           if (!res.destroyed) answer();
         }, reply.delayMs);
       }
+    });
+  });
+  server.on('connection', (socket: Socket) => {
+    open.add(socket);
+    socket.on('close', () => {
+      open.delete(socket);
+      if (open.size === 0) for (const w of idleWaiters.splice(0)) w();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -228,8 +228,9 @@ export async function runCrashScenario(s: CrashScenario): Promise<CrashRun> {
     const crashExit = await crashing.exit;
     const atKill = await readDb(dataDir, channelPaths);
 
-    // Everything the crashed process sent has reached the peer by now: the restart starts
-    // after the copy above, and loopback delivers what was written before the kill at once.
+    // Everything the crashed process sent has reached the peer once its connections are closed
+    // (each closes after its data): on a busy machine the peer may still be reading them here.
+    await peer.waitForNoConnections();
     const boundary = peer.received.length;
     const restarted = await startHeraldProcess(dataDir, port);
     processes.push(restarted);

@@ -58,6 +58,8 @@ describe.skipIf(!haveChromium)(
     let admin: ConsolePage;
     let viewer: ConsolePage;
     const pageErrors: string[] = [];
+    /** Console API calls the viewer's own pages made and were refused. */
+    const viewerRefused: string[] = [];
     let inviteLink = '';
     let taskToken = '';
 
@@ -132,6 +134,11 @@ describe.skipIf(!haveChromium)(
     it('the link, opened in another browser, sets a password and signs the viewer in', async () => {
       // A fresh context: no cookie of the administrator's, as for the person the link was sent to.
       viewer = await openPage();
+      viewer.page.on('response', (r) => {
+        if (r.status() === 403 && r.url().includes('/api/console/')) {
+          viewerRefused.push(`${r.request().method()} ${new URL(r.url()).pathname}`);
+        }
+      });
       await viewer.page.goto(inviteLink);
       await viewer.byTestId('invite-form').waitFor();
       expect(await viewer.byTestId('invite-for').textContent()).toContain(VIEWER.username);
@@ -218,6 +225,11 @@ describe.skipIf(!haveChromium)(
       expect(
         await viewer.row('messages-table', NEW_TITLE).getByTestId('message-unread-dot').count(),
       ).toBe(0);
+    });
+
+    it("asked for nothing beyond a viewer's share on the viewer's pages", () => {
+      // The reader once read the settings for "always show remote images": a 403 for a viewer.
+      expect(viewerRefused).toEqual([]);
     });
 
     it("sends a typed address of an editor's page to the dashboard", async () => {

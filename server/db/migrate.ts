@@ -17,6 +17,7 @@ import * as auditLog from './migrations/2026-11-27-1200-audit-log';
 import * as twoFactor from './migrations/2026-11-27-1300-two-factor';
 import * as instanceTemplateCode from './migrations/2026-11-28-1000-instance-template-code';
 import * as lighterHotPath from './migrations/2026-11-28-1100-lighter-hot-path';
+import * as hostedInsertLock from './migrations/2026-11-29-1000-hosted-insert-lock';
 
 interface MigrationModule {
   up(params: { context: QueryInterface }): Promise<void>;
@@ -44,6 +45,7 @@ const migrations: Array<[string, MigrationModule]> = [
   ['2026-11-27-1300-two-factor', twoFactor],
   ['2026-11-28-1000-instance-template-code', instanceTemplateCode],
   ['2026-11-28-1100-lighter-hot-path', lighterHotPath],
+  ['2026-11-29-1000-hosted-insert-lock', hostedInsertLock],
 ];
 
 /** The names this code knows, in order: a database that lacks one is behind the code. */

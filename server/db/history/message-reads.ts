@@ -1,5 +1,7 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 
+import { settleHostedInserts } from '../postgres/hosted-insert-lock';
+
 /**
  * Who has read which hosted message (migration 2026-11-27-1100-per-person-reads): per user a
  * watermark (`read_through`: every message up to it is read) and exceptions to it
@@ -154,6 +156,8 @@ export async function readAllFor(
   transaction: Transaction,
   userId: number,
 ): Promise<number> {
+  // On PostgreSQL, messages another process is committing right now get their place first.
+  await settleHostedInserts(sequelize, transaction);
   const before = await unreadCountOf(sequelize, userId, transaction);
   const replacements = { reader: userId };
   // One statement, one snapshot: `below` counts exactly the messages up to the new watermark.

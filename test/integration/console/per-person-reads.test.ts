@@ -2,8 +2,11 @@ import argon2 from 'argon2';
 import { QueryTypes } from 'sequelize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import pg from 'pg';
+
 import { HostedMessage, User } from '../../../server/db/models';
 import { ConsoleClient, startTestHerald, type TestHerald } from '../../helpers/herald';
+import { keptDatabases, onPostgres } from '../../helpers/test-database';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- tests read loosely typed JSON answers */
 
@@ -272,6 +275,41 @@ describe('hosted messages: read state per person', () => {
       for (const s of [aStream, bStream]) s.close();
     }
   });
+
+  it.runIf(onPostgres())(
+    'read-all waits for a message another process is committing with a lower id (PostgreSQL)',
+    async () => {
+      await a.ok('POST', '/messages/read-all');
+      // Another process's insert, under way: its id is drawn, its commit still to come.
+      const other = new pg.Client({ connectionString: keptDatabases.get(herald.dataDir)!.url });
+      await other.connect();
+      try {
+        await other.query('BEGIN');
+        const [{ id: slow }] = (
+          await other.query(
+            `INSERT INTO hosted_messages (title, content, format, created_at, updated_at)
+             VALUES ('committed late', 'x', 'text', now(), now()) RETURNING id`,
+          )
+        ).rows as Array<{ id: number }>;
+        // This process stores a message with a higher id and commits it at once.
+        const [fast] = await messages('committed first');
+        expect(fast).toBeGreaterThan(slow);
+        const readAll = a.ok('POST', '/messages/read-all');
+        let answered = false;
+        void readAll.then(() => (answered = true));
+        await new Promise((r) => setTimeout(r, 300));
+        // Read-all waits for the insert under way instead of drawing its line past it.
+        expect(answered).toBe(false);
+        await other.query('COMMIT');
+        await readAll;
+      } finally {
+        await other.end();
+      }
+      // Both are read, and the count agrees with the list.
+      expect(await count(a)).toBe(0);
+      expect(await unreadIds(a)).toEqual([]);
+    },
+  );
 
   it('answers the desktop shell for the person a session holds', async () => {
     const b = await person();

@@ -89,7 +89,7 @@ describe('migrations on PostgreSQL', { shuffle: false }, () => {
   it('apply every migration once, and again nothing', async () => {
     const applied = await migrate(db.sequelize);
     expect(applied).toContain('2026-11-23-1100-history-index');
-    expect(applied.at(-1)).toBe('2026-11-28-1100-lighter-hot-path');
+    expect(applied.at(-1)).toBe('2026-11-29-1000-hosted-insert-lock');
     expect(await migrate(db.sequelize)).toEqual([]);
     const tables = (
       await select<{ tablename: string }>(

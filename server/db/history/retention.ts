@@ -20,6 +20,10 @@ const VACUUM_BATCH_PAGES = 2000;
 /** Deliveries in these states still have work to do: their sends are never pruned. */
 const UNFINISHED = `('pending', 'queued', 'sending', 'retrying')`;
 
+/** The moment before which `retention` prunes hosted messages (when messagesDays is set). */
+const messagesCutoff = (retention: Retention, now: number): Date =>
+  new Date(now - retention.messagesDays * DAY_MS);
+
 export interface PruneResult {
   sends: number;
   deliveries: number;
@@ -60,7 +64,7 @@ export async function pruneHistory(
     }
   }
   if (retention.messagesDays > 0) {
-    const cutoff = dbTime(new Date(now - retention.messagesDays * DAY_MS));
+    const cutoff = dbTime(messagesCutoff(retention, now));
     for (;;) {
       const n = await inTransaction(sequelize, writeLock, (transaction) =>
         deleted(
@@ -218,7 +222,7 @@ export function pruneHistorySerially(deps: PruneDeps): Promise<PruneResult> {
     if (result.hostedMessages > 0) {
       events.emit('messagesPruned', {
         count: result.hostedMessages,
-        before: new Date(now - retention.messagesDays * DAY_MS).toISOString(),
+        before: messagesCutoff(retention, now).toISOString(),
       });
     }
     return result;

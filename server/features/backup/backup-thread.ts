@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 
-import { WORKER_VARIABLES, workerFile } from '../../lib/worker-file';
+import { workerFile } from '../../lib/worker-file';
 import { BackupRefused } from './backup-refused';
 import { writeBackup, type BackupMade, type BackupOptions } from './make-backup';
 
@@ -21,9 +21,6 @@ export interface BackupJob {
 /** What it answers, once. */
 export type BackupAnswer =
   { ok: true; made: BackupMade } | { ok: false; refused: boolean; message: string };
-
-/** The environment variable that names a compiled backup thread (the test suite's). */
-export const BACKUP_WORKER_VARIABLE = WORKER_VARIABLES['backup-worker'];
 
 /**
  * writeBackup on the backup thread (backup-worker.ts), or on this thread when there is none

@@ -11,12 +11,14 @@ import { loadServerKey } from '../../../server/crypto/server-key';
 import { checkBackup } from '../../../server/features/backup/backup-check';
 import { BackupRefused } from '../../../server/features/backup/backup-refused';
 import {
-  BACKUP_WORKER_VARIABLE,
   runBackupThread,
   writeBackupOffThread,
 } from '../../../server/features/backup/backup-thread';
+import { WORKER_VARIABLES } from '../../../server/lib/worker-file';
 import { startTestHerald, type TestHerald } from '../../helpers/herald';
 import { onPostgres } from '../../helpers/test-database';
+
+const BACKUP_WORKER_VARIABLE = WORKER_VARIABLES['backup-worker'];
 
 /** The suite's compiled backup thread (test/helpers/build-workers.ts). */
 const workerFile = () => {

@@ -260,13 +260,16 @@ describe('several processes on one PostgreSQL database', { shuffle: false }, () 
     }
   });
 
+  /** A hosted message stored by `a` through a V1 send to a hosted channel of its own. */
+  async function hostedMessageOn(a: TestHerald, title: string): Promise<void> {
+    const hosted = await a.createChannel('hosted');
+    const { token } = await a.createTask(title, [{ channelId: hosted.id, contentType: 'text' }]);
+    expect((await a.sendV1({ token, title, text: 'x' })).body.code).toBe(200);
+  }
+
   it("stream a hosted message's deletion on the other process", async () => {
     const [a, b] = await pair();
-    const hosted = await a.createChannel('hosted');
-    const { token } = await a.createTask('to delete', [
-      { channelId: hosted.id, contentType: 'text' },
-    ]);
-    expect((await a.sendV1({ token, title: 'deleted across', text: 'x' })).body.code).toBe(200);
+    await hostedMessageOn(a, 'deleted across');
     const [message] = (await a.console.ok('GET', '/messages')).items;
     const onB = await streamEvents(b);
     try {
@@ -279,11 +282,7 @@ describe('several processes on one PostgreSQL database', { shuffle: false }, () 
 
   it("stream retention's prune of hosted messages on the other process", async () => {
     const [a, b] = await pair();
-    const hosted = await a.createChannel('hosted');
-    const { token } = await a.createTask('to prune', [
-      { channelId: hosted.id, contentType: 'text' },
-    ]);
-    expect((await a.sendV1({ token, title: 'pruned across', text: 'x' })).body.code).toBe(200);
+    await hostedMessageOn(a, 'pruned across');
     await pgQuery(
       `UPDATE hosted_messages SET created_at = '2020-01-01T00:00:00Z' WHERE title = 'pruned across'`,
     );

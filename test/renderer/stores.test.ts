@@ -108,26 +108,33 @@ describe('useMessagesStore', () => {
   });
 
   it('onMessagesPruned() reads the count again, and the list once it is shown', async () => {
-    let unread = 2;
+    let items = [message(3), message(2)];
     const { calls } = installFakeApi({
       'GET /messages': (req) =>
         req.query.get('unread') === 'true'
-          ? ok({ items: [], total: 0, page: 1, pageSize: 1, unreadCount: unread })
-          : ok({ items: [message(1)], total: 1, page: 1, pageSize: 20, unreadCount: unread }),
+          ? ok({
+              items: [],
+              total: 0,
+              page: 1,
+              pageSize: 1,
+              unreadCount: items.filter((m) => !m.read).length,
+            })
+          : listPage(items),
     });
     const store = useMessagesStore();
     const lists = () => calls.filter((c) => c.query.get('unread') !== 'true').length;
 
     // No list shown yet (the badge only): the count alone.
-    unread = 1;
+    items = [message(3)];
     await store.onMessagesPruned();
     expect(store.unreadCount).toBe(1);
     expect(lists()).toBe(0);
 
     await store.load();
-    unread = 0;
+    items = [];
     await store.onMessagesPruned();
     expect(store.unreadCount).toBe(0);
+    expect(store.items).toEqual([]);
     expect(lists()).toBe(2);
   });
 

@@ -13,13 +13,15 @@
  * --profile runs Herald under `node --cpu-prof` and prints where the profile went.
  * --history and --postgres run other benchmarks (scripts/bench-history.ts, bench-postgres.ts).
  *
- * Each row is a function of its own in scripts/bench/ (accept-rows, deliver-row, floor-row,
- * worker-row, start-row), measured against the processes scripts/bench/rig.ts starts.
+ * Each row is a function of its own in scripts/bench/ (accept-rows, deliver-row, floor-row and
+ * the budget row that follows it, worker-row, start-row), measured against the processes
+ * scripts/bench/rig.ts starts.
  */
 import { appRoot } from '../server/lib/app-root';
 import { ensureServerBuilt } from './build-server.mjs';
 import { v1Row, v2Row, twoRow } from './bench/accept-rows';
 import { deliverRow } from './bench/deliver-row';
+import { budgetRow } from './bench/budget-row';
 import { floorRow } from './bench/floor-row';
 import { readOptions } from './bench/options';
 import { writeReport } from './bench/report';
@@ -43,7 +45,7 @@ async function main() {
     if (options.runs('v1')) await v1Row(rig);
     if (options.runs('two')) await twoRow(rig);
     if (options.runs('deliver')) await deliverRow(rig);
-    if (options.runs('floor')) await floorRow(rig);
+    if (options.runs('floor')) await budgetRow(rig, await floorRow(rig));
     if (options.runs('worker')) await workerRow(rig);
     await rig.stopHerald();
     if (options.runs('start')) await startRow(rig);

@@ -126,17 +126,47 @@ export const bundlePlugins = [sequelizeStackOnFailureOnly, umzugWithoutCli];
 
 /** Builds out/server from scratch and records the sources it read. */
 export async function buildServer() {
-  const { build } = await import('esbuild');
-  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
-  rmSync(outDir, { recursive: true, force: true });
-  const result = await build({
-    absWorkingDir: root,
-    entryPoints: {
+  const result = await bundle(
+    {
       cli: path.join(root, 'server', 'bin.ts'),
       launcher: path.join(root, 'scripts', 'launcher.ts'),
       ...workerEntryPoints(),
     },
-    outdir: outDir,
+    outDir,
+  );
+  // Plugin stand-ins appear as "namespace:name" and have no file: a missing file would make
+  // every later start rebuild.
+  const inputs = Object.keys(result.metafile.inputs)
+    .filter((file) => !file.includes('node_modules') && existsSync(path.resolve(root, file)))
+    .concat('package.json', 'package-lock.json');
+  writeFileSync(inputsFile, JSON.stringify(inputs));
+  return { cliFile, launcherFile };
+}
+
+/** The bench's paused Herald (scripts/bench/paused-herald.ts), built as out/server is. */
+export const pausedHeraldFile = path.join(root, 'out', 'bench', 'paused-herald.js');
+
+/** Builds out/bench afresh: the production server's code, behind the bench's own entry. */
+export async function buildPausedHerald() {
+  await bundle(
+    {
+      'paused-herald': path.join(root, 'scripts', 'bench', 'paused-herald.ts'),
+      ...workerEntryPoints(),
+    },
+    path.dirname(pausedHeraldFile),
+  );
+  return pausedHeraldFile;
+}
+
+/** Bundles the entry points into `dir`, emptied first, with the production server's settings. */
+async function bundle(entryPoints, dir) {
+  const { build } = await import('esbuild');
+  const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+  rmSync(dir, { recursive: true, force: true });
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints,
+    outdir: dir,
     bundle: true,
     splitting: true,
     platform: 'node',
@@ -160,14 +190,8 @@ export async function buildServer() {
     metafile: true,
     logLevel: 'warning',
   });
-  await keepOutputAscii();
-  // Plugin stand-ins appear as "namespace:name" and have no file: a missing file would make
-  // every later start rebuild.
-  const inputs = Object.keys(result.metafile.inputs)
-    .filter((file) => !file.includes('node_modules') && existsSync(path.resolve(root, file)))
-    .concat('package.json', 'package-lock.json');
-  writeFileSync(inputsFile, JSON.stringify(inputs));
-  return { cliFile, launcherFile };
+  await keepOutputAscii(dir);
+  return result;
 }
 
 /**
@@ -175,12 +199,12 @@ export async function buildServer() {
  * ascii-regex-literals.mjs). The few escaped characters shift later columns of their own line
  * in the source map; those lines hold only validator's alphabet tables.
  */
-async function keepOutputAscii() {
+async function keepOutputAscii(dir) {
   // Loaded here, like esbuild: `npm start` imports this file on every start, mostly not to build.
   const { escapeRegexLiterals } = await import('./ascii-regex-literals.mjs');
-  for (const name of readdirSync(outDir)) {
+  for (const name of readdirSync(dir)) {
     if (!name.endsWith('.js')) continue;
-    const file = path.join(outDir, name);
+    const file = path.join(dir, name);
     const before = readFileSync(file, 'utf8');
     const { source, leftNonAscii } = escapeRegexLiterals(before);
     if (source !== before) writeFileSync(file, source);

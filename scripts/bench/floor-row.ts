@@ -14,10 +14,10 @@ import { cpuMs, spawnUntil, stopGroup } from './processes';
 import type { Rig } from './rig';
 import { median, round1, round2 } from './shared';
 
-const CONNECTIONS = 64;
+export const CONNECTIONS = 64;
 
 /** A V2 send whose `host` placeholder carries its own id, so the peer counts it per send. */
-const floorBody = (token: string) =>
+export const floorBody = (token: string) =>
   JSON.stringify({ token, title: 'bench', placeholders: { host: 'sid-[<id>]', pct: 98 } });
 
 interface Run {
@@ -56,7 +56,8 @@ async function deliverRun(rig: Rig, url: string, sends: number, cpu: () => numbe
   };
 }
 
-export async function floorRow(rig: Rig) {
+/** Records the row; returns the floor's deliveries per second (the median of its runs). */
+export async function floorRow(rig: Rig): Promise<number> {
   const { rounds, floorSends: sends } = rig.options;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'herald-bench-floor-'));
   const lean = await spawnUntil(
@@ -103,4 +104,5 @@ export async function floorRow(rig: Rig) {
     rounds,
     bar: '≥ 0.6× the floor, every delivery made',
   });
+  return floor.deliveriesPerSecond;
 }

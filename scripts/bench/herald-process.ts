@@ -6,17 +6,21 @@ import { ConsoleClient } from './shared';
 /** The administrator every bench Herald is started with. */
 export const ADMIN = { username: 'bench', password: 'bench password 1234' };
 
-/** Herald as production runs it (out/server/cli.js, NODE_ENV=production), once it listens. */
+/**
+ * Herald as production runs it (out/server/cli.js, NODE_ENV=production), once it listens;
+ * `script` runs another build of the same server (the budget row's paused Herald).
+ */
 export async function startHerald(
   root: string,
   dataDir: string,
   port: number,
   profileDir?: string,
   env: Record<string, string> = {},
+  script = cliFile,
 ): Promise<Spawned> {
   const args = [
     ...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : []),
-    cliFile,
+    script,
     '--port',
     String(port),
     '--data-dir',

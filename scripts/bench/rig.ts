@@ -29,6 +29,8 @@ export interface Rig {
   peerStats(method?: 'GET' | 'DELETE'): Promise<PeerStats>;
   heraldUrl: string;
   heraldCpuMs(): number;
+  /** The webhook peer's CPU time so far. */
+  peerCpuMs(): number;
   api: BenchConsole;
   tokens: {
     /** V2 to 1 hosted instance. */
@@ -131,6 +133,7 @@ export async function startRig(root: string, options: BenchOptions): Promise<Rig
       peerStats,
       heraldUrl,
       heraldCpuMs: () => cpuMs(herald.child.pid!) ?? NaN,
+      peerCpuMs: () => cpuMs(peer.child.pid!) ?? NaN,
       api,
       tokens,
       v1Body: JSON.stringify({

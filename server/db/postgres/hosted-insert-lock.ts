@@ -1,5 +1,6 @@
 import type { Sequelize, Transaction } from 'sequelize';
 
+import { ADVISORY_LOCKS } from './advisory-locks';
 import { onPostgres } from './history-postgres';
 
 /**
@@ -12,10 +13,9 @@ import { onPostgres } from './history-postgres';
  * Every INSERT into hosted_messages holds this advisory lock shared until its transaction ends.
  * A statement trigger takes it before any id is drawn (migration
  * 2026-11-29-1000-hosted-insert-lock). settleHostedInserts takes it exclusively, which waits
- * for the inserts under way and holds new ones back until its own transaction ends. Its two
- * int4 keys are 'HRLD' and 2; the processes lock of hot-path.ts is 'HRLD', 1.
+ * for the inserts under way and holds new ones back until its own transaction ends.
  */
-export const HOSTED_INSERT_LOCK_KEYS = '1213352004, 2';
+export const HOSTED_INSERT_LOCK_KEYS = ADVISORY_LOCKS.hostedInserts;
 
 /** In a write transaction, before reading the newest hosted message: see above. SQLite's one writer needs nothing. */
 export async function settleHostedInserts(

@@ -20,6 +20,7 @@
  * sends, and startup recovery asks whether another process runs.
  */
 import { OPEN_STATUSES, TRANSITIONS, sqlList, type SendStatus } from '../delivery-transitions';
+import { ADVISORY_LOCKS } from '../../db/postgres/advisory-locks';
 import { DIALECTS, dialectOf, perDialect } from '../../db/sql-dialect';
 import type { SqlExecutor } from '../../db/sql';
 import {
@@ -101,12 +102,12 @@ const CONCURRENCY = {
     /**
      * Every Herald process on the database holds this advisory lock shared, on its Writer's
      * connection, from its startup recovery on; PostgreSQL releases it when the connection
-     * ends, a SIGKILL included. (Two int4 keys: 'HRLD', 1.)
+     * ends, a SIGKILL included.
      */
     processes: {
-      alone: 'SELECT pg_try_advisory_lock(1213352004, 1) AS alone',
-      join: 'SELECT pg_advisory_lock_shared(1213352004, 1)',
-      release: 'SELECT pg_advisory_unlock(1213352004, 1)',
+      alone: `SELECT pg_try_advisory_lock(${ADVISORY_LOCKS.processes}) AS alone`,
+      join: `SELECT pg_advisory_lock_shared(${ADVISORY_LOCKS.processes})`,
+      release: `SELECT pg_advisory_unlock(${ADVISORY_LOCKS.processes})`,
     },
   },
 } as const;

@@ -8,6 +8,8 @@
  *                      each found beside the chunk that starts it: server/lib/worker-file.ts)
  * plus the chunk they share. Plain JavaScript, because scripts/start.mjs builds with it before
  * anything can compile TypeScript. Run: `node scripts/build-server.mjs`.
+ * `buildPausedHerald` builds the same server behind the bench's paused entry into out/bench
+ * (scripts/bench/paused-herald.ts): never shipped, built by the bench when it runs.
  */
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

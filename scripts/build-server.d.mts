@@ -6,7 +6,7 @@ export declare function buildServer(): Promise<{ cliFile: string; launcherFile: 
 export declare function serverBuildIsStale(): boolean;
 /** The bench's paused Herald, out/bench/paused-herald.js. */
 export declare const pausedHeraldFile: string;
-/** Builds out/bench afresh (scripts/bench/paused-herald.ts with the server); its entry file. */
+/** Builds out/bench afresh (scripts/bench/paused-herald.ts with the server), stops esbuild; its entry file. */
 export declare function buildPausedHerald(): Promise<string>;
 export declare function ensureServerBuilt(): Promise<boolean>;
 /** The banner that gives an ESM bundle require(), __filename and __dirname. */

@@ -148,7 +148,10 @@ export async function buildServer() {
 /** The bench's paused Herald (scripts/bench/paused-herald.ts), built as out/server is. */
 export const pausedHeraldFile = path.join(root, 'out', 'bench', 'paused-herald.js');
 
-/** Builds out/bench afresh: the production server's code, behind the bench's own entry. */
+/**
+ * Builds out/bench afresh: the production server's code, behind the bench's own entry; then
+ * stops esbuild's service process, as ensureServerBuilt does.
+ */
 export async function buildPausedHerald() {
   await bundle(
     {
@@ -157,6 +160,8 @@ export async function buildPausedHerald() {
     },
     path.dirname(pausedHeraldFile),
   );
+  const { stop } = await import('esbuild');
+  await stop();
   return pausedHeraldFile;
 }
 

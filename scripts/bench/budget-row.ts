@@ -7,7 +7,6 @@
  * a second the cores could carry with every core busy all the time; against the floor's rate
  * from the row before, that is the highest ratio any layout of Herald's threads could reach.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,23 +26,18 @@ const WARM_UP_SHARE = 0.2;
 export async function budgetRow(rig: Rig, floorPerSecond: number) {
   const sends = rig.options.floorSends;
   const script = await buildPausedHerald();
-  await (await import('esbuild')).stop();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'herald-bench-budget-'));
   const port = await freePort();
   const herald = await startHerald(rig.root, dir, port, undefined, {}, script);
   const pid = herald.child.pid!;
   const heraldCpu = () => cpuMs(pid) ?? NaN;
   // Resumes the paused deliveries, or pauses them again (paused-herald.ts).
-  const toggle = () => execFileSync('kill', ['-USR2', String(pid)]);
+  const toggle = () => process.kill(pid, 'SIGUSR2');
   try {
     const url = `http://127.0.0.1:${port}`;
     const api = new BenchConsole(url);
     await api.call('POST', '/login', ADMIN);
-    const hooks = [
-      await api.channel('webhook', { url: `${rig.peerUrl}/hook-a` }),
-      await api.channel('webhook', { url: `${rig.peerUrl}/hook-b` }),
-    ];
-    const body = floorBody(await api.token('templates', hooks));
+    const body = floorBody(await api.token('templates', await api.peerHooks(rig.peerUrl)));
     const sendUrl = `${url}/api/v2/message/send`;
     /** Accepts `n` sends, then delivers them; the CPU and time of each part. */
     const run = async (n: number) => {

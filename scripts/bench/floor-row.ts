@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+import { PEER_HOOKS } from './herald-process';
 import { waitUntil } from './load';
 import { cpuMs, spawnUntil, stopGroup } from './processes';
 import type { Rig } from './rig';
@@ -67,7 +68,7 @@ export async function floorRow(rig: Rig): Promise<number> {
       '--db',
       path.join(dir, 'lean.db'),
       '--targets',
-      `${rig.peerUrl}/hook-a,${rig.peerUrl}/hook-b`,
+      PEER_HOOKS.map((hook) => rig.peerUrl + hook).join(','),
     ],
     /^(\d+)\n/m,
     { cwd: rig.root },

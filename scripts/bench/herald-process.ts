@@ -3,6 +3,9 @@ import { cliFile } from '../build-server.mjs';
 import { spawnUntil, type Spawned } from './processes';
 import { ConsoleClient } from './shared';
 
+/** The webhook peer's paths that it counts per send id (peer.mjs HOOK_BITS). */
+export const PEER_HOOKS = ['/hook-a', '/hook-b'] as const;
+
 /** The administrator every bench Herald is started with. */
 export const ADMIN = { username: 'bench', password: 'bench password 1234' };
 
@@ -46,6 +49,16 @@ export class BenchConsole extends ConsoleClient {
   async channel(type: string, config: Record<string, unknown> = {}): Promise<number> {
     const name = `bench-${type}-${Math.random().toString(36).slice(2, 8)}`;
     return (await this.call<{ id: number }>('POST', '/channels', { name, type, config })).id;
+  }
+
+  /**
+   * A webhook channel to each hook the peer counts per send (peer.mjs), in PEER_HOOKS' order;
+   * their ids.
+   */
+  async peerHooks(peerUrl: string): Promise<number[]> {
+    const ids: number[] = [];
+    for (const hook of PEER_HOOKS) ids.push(await this.channel('webhook', { url: peerUrl + hook }));
+    return ids;
   }
 
   /** A V2 template (or, with `v1`, a V1 task) bound to the channels; returns its token. */

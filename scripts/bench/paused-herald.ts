@@ -1,9 +1,10 @@
 /**
  * Herald for the budget row (budget-row.ts): the production server, bundled as out/server is
  * (scripts/build-server.mjs `buildPausedHerald`), started with its deliveries paused, as the
- * desktop tray's switch pauses them. SIGUSR2 resumes them, and the next pauses them again. So the sends of a load are accepted
- * with nothing else running, and their deliveries are made afterwards with nothing else
- * running: the CPU of each part alone, and how fast the delivery path goes by itself.
+ * desktop tray's switch pauses them. SIGUSR2 resumes them, and the next pauses them again. So
+ * the sends of a load are accepted with nothing else running, and their deliveries are made
+ * afterwards with nothing else running: the CPU of each part alone, and how fast the delivery
+ * path goes by itself.
  *
  *   node out/bench/paused-herald.js --port N --data-dir DIR
  *

@@ -111,10 +111,7 @@ export async function startRig(root: string, options: BenchOptions): Promise<Rig
     const api = new BenchConsole(heraldUrl);
     await api.call('POST', '/login', ADMIN);
     const hosted = await api.channel('hosted');
-    const hooks = [
-      await api.channel('webhook', { url: `${peerUrl}/hook-a` }),
-      await api.channel('webhook', { url: `${peerUrl}/hook-b` }),
-    ];
+    const hooks = await api.peerHooks(peerUrl);
     const tokens = {
       v2One: await api.token('templates', [hosted]),
       v1One: await api.token('tasks', [hosted]),

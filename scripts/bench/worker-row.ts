@@ -45,11 +45,7 @@ export async function workerRow(rig: Rig) {
 
       const fullSpeedAccept: number[] = [];
       const fullSpeedDeliver: number[] = [];
-      const hooksHere = [
-        await c.channel('webhook', { url: `${rig.peerUrl}/hook-a` }),
-        await c.channel('webhook', { url: `${rig.peerUrl}/hook-b` }),
-      ];
-      const hooksToken = await c.token('templates', hooksHere);
+      const hooksToken = await c.token('templates', await c.peerHooks(rig.peerUrl));
       for (let i = 0; i < rounds; i++) {
         const bareRps = (await load(`${rig.bareUrl}/api/v2/message/send`, v2Body(token), 64)).rps;
         fullSpeedAccept.push((await load(send, v2Body(token), 64)).rps / bareRps);

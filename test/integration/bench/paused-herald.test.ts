@@ -32,7 +32,6 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'herald-paused-'));
   peer = await startHttpPeer({ status: 200, body: '{"ok":true}' });
   const script = await buildPausedHerald();
-  await (await import('esbuild')).stop();
   const port = await freePort();
   herald = await startHerald(process.cwd(), dir, port, undefined, {}, script);
   const url = `http://127.0.0.1:${port}`;

@@ -15,7 +15,8 @@ import { restoreBackup } from './restore';
 
 const BACKUP_USAGE = `Usage: herald backup --out FILE [--data-dir DIR] [--without-key]
        (npm run backup -- --out FILE from a checkout)
-  --out FILE      where the backup goes (written 0600; replaced if it exists)
+  --out FILE      where the backup goes (written 0600; replaced if it exists; folders it
+                  names that do not exist are made, 0700)
   --data-dir DIR  the data folder (HERALD_DATA_DIR, default ./data); Herald may be running on it
   --without-key   leave the server key out (an off-site copy): restoring it then needs
                   HERALD_SECRET_KEY or HERALD_SECRET_KEY_FILE set to the key

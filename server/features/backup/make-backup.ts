@@ -1,11 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, existsSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 import BetterSqlite3 from 'better-sqlite3';
 
 import { FINGERPRINT_SETTING, keyFingerprint } from '../../crypto/key-fingerprint';
-import { PRIVATE_FILE_MODE } from '../../data-dir/permissions';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../data-dir/permissions';
 import {
   FORMAT,
   FORMAT_VERSION,
@@ -98,6 +107,9 @@ export async function writeBackup(opts: BackupOptions): Promise<BackupMade> {
     dirname(opts.out),
     `.${basename(opts.out)}.${randomBytes(4).toString('hex')}.partial`,
   );
+  // A folder named in --out that does not exist yet (the Docker docs' /data/backups) is made,
+  // owner-only like the data folder; one that exists keeps its mode.
+  mkdirSync(dirname(opts.out), { recursive: true, mode: PRIVATE_DIR_MODE });
   // Born owner-only: the copy holds every sealed secret, and the key unless left out.
   closeSync(openSync(partial, 'wx', PRIVATE_FILE_MODE));
   try {

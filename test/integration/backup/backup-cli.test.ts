@@ -73,5 +73,19 @@ describe.skipIf(onPostgres())(
       expect(pg.code).toBe(1);
       expect(pg.stderr).toContain('pg_dump --format=custom');
     }, 60_000);
+
+    it('makes the folders --out names that do not exist yet, owner-only', async () => {
+      const folder = join(scratch, 'backups');
+      const file = join(folder, 'nightly', 'now.herald-backup');
+      expect(existsSync(folder)).toBe(false);
+      const made = await runBin(['backup', '--out', file, '--data-dir', dataDir]);
+      expect(made.code, made.stderr).toBe(0);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      if (process.platform !== 'win32') {
+        expect(statSync(folder).mode & 0o777).toBe(0o700);
+        expect(statSync(join(folder, 'nightly')).mode & 0o777).toBe(0o700);
+      }
+      expect(readdirSync(join(folder, 'nightly'))).toEqual(['now.herald-backup']);
+    }, 60_000);
   },
 );

@@ -20,6 +20,17 @@ export const SECRET_VARIABLES = [
 export type SecretVariableName = (typeof SECRET_VARIABLES)[number];
 
 /**
+ * What to add to an unreadable secret file's message. Compose mounts a secret with the host
+ * file's owner and mode, so a 0600 file of root's is unreadable to the image's `node` user: say
+ * whom it must be readable by.
+ */
+export function readerHint(code: string | undefined): string {
+  return code === 'EACCES' && process.getuid
+    ? `; make it readable by the user Herald runs as (uid ${process.getuid()})`
+    : '';
+}
+
+/**
  * `name`'s value, from the variable or from the file `name_FILE` names, with one trailing line
  * end taken off (what `echo` and editors add; anything else in the file is the secret). Both
  * set, an unreadable file or an empty one stops the start with the variables' names.
@@ -45,7 +56,9 @@ export function readSecretVariable(
     text = readFile(path);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'unreadable';
-    throw new Error(`${origin} cannot be read (${code}): it must name a file holding ${name}`);
+    throw new Error(
+      `${origin} cannot be read (${code}): it must name a file holding ${name}${readerHint(code)}`,
+    );
   }
   const secret = text.replace(/\r?\n$/, '');
   if (secret === '') throw new Error(`${origin} is empty: it must hold ${name}`);

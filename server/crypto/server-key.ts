@@ -8,6 +8,7 @@ import {
   parseServerKeySource,
   type ServerKeySource,
 } from '../config/server-key-source';
+import { readerHint } from '../config/secret-variable';
 
 export const KEY_FILE = 'secret.key';
 
@@ -33,7 +34,9 @@ export function readServerKey(source: ServerKeySource, dataDir: string): ServerK
       text = readFileSync(source.path, 'utf8');
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code ?? String(err);
-      throw new Error(`${origin} cannot be read (${code}): it must name the key file`);
+      throw new Error(
+        `${origin} cannot be read (${code}): it must name the key file${readerHint(code)}`,
+      );
     }
     const key = decodeRawKey(text);
     if (!key) {

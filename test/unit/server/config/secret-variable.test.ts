@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 import { readHeraldConfig } from '../../../../server/config/herald-config';
 import {
+  readerHint,
   readSecretVariable,
   SECRET_VARIABLES,
   secretVariableSet,
@@ -73,6 +74,20 @@ describe.each(SECRET_VARIABLES)('%s_FILE', (name) => {
       `${name}_FILE (${missing}) cannot be read (ENOENT)`,
     );
     expect(() => read({ [`${name}_FILE`]: dir })).toThrow(/cannot be read \(EISDIR\)/);
+  });
+
+  it('says whom a file it may not read must be readable by', () => {
+    // As readFileSync fails on a 0600 file of another user (tests may run as root, who reads all).
+    const denied = () => {
+      throw Object.assign(new Error("EACCES: permission denied, open '/run/secrets/x'"), {
+        code: 'EACCES',
+      });
+    };
+    const env = { [`${name}_FILE`]: '/run/secrets/x' };
+    expect(readerHint('ENOENT')).toBe('');
+    expect(() => readSecretVariable(env, name, denied)).toThrow(
+      `${name}_FILE (/run/secrets/x) cannot be read (EACCES): it must name a file holding ${name}; make it readable by the user Herald runs as (uid ${process.getuid!()})`,
+    );
   });
 
   it('refuses an empty file rather than starting without the secret', () => {

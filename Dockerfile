@@ -5,6 +5,9 @@ ARG NODE_IMAGE=node:20-bookworm-slim
 
 FROM ${NODE_IMAGE} AS toolchain
 # sqlite3, better-sqlite3 and argon2 are native modules; sqlite3 has no prebuilt binary here.
+# The toolchain is not pinned (hadolint DL3008): it takes bookworm's current fixes, and none of it
+# reaches the final stage.
+# hadolint ignore=DL3008
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*

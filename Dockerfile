@@ -25,6 +25,12 @@ COPY package.json package-lock.json ./
 # Electron (optional) is the desktop app's, not the server's.
 RUN npm ci --omit=dev --omit=optional --no-audit --no-fund \
  && npm cache clean --force
+# What compiling the native modules left behind (object files, static libraries, the bundled
+# SQLite sources, better-sqlite3's test extension): Node loads only build/Release/*.node.
+RUN find node_modules -path '*/build/Release/*' \
+      \( -name obj.target -o -name obj -o -name .deps -o -name '*.a' -o -name test_extension.node \) \
+      -prune -exec rm -rf {} + \
+ && rm -rf node_modules/better-sqlite3/deps node_modules/sqlite3/deps
 
 FROM ${NODE_IMAGE}
 ENV NODE_ENV=production \

@@ -13,6 +13,9 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 
 FROM toolchain AS build
+# Electron, an optional dependency for the desktop app, has no place in the image: its install
+# script would download a whole Chromium build for nothing.
+ENV ELECTRON_SKIP_BINARY_DOWNLOAD=1
 WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund

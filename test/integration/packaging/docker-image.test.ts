@@ -61,10 +61,10 @@ function bareImports(entry: string): Set<string> {
 }
 
 /**
- * The Docker image (Dockerfile) cannot be built here (no registry for base images, no daemon),
- * so this checks what the image relies on: its runtime stage installs `dependencies` only, and
- * its last stage runs `CMD` with its `ENV` from `/app` holding the bundle, package.json and the
- * console, with `HEALTHCHECK` deciding health.
+ * What the Docker image (Dockerfile) relies on, checked without Docker: its runtime stage
+ * installs `dependencies` only, and its last stage runs `CMD` with its `ENV` from `/app` holding
+ * the bundle, package.json and the console, with `HEALTHCHECK` deciding health. Building and
+ * running the image itself needs a daemon: `npm run docker:check` (scripts/docker-check.ts).
  */
 describe('the Docker image', () => {
   let app: string;
@@ -99,6 +99,14 @@ describe('the Docker image', () => {
       (name) => !builtins.has(name) && !(name in pkg.dependencies) && !lazyOptional.has(name),
     );
     expect(missing).toEqual([]);
+  });
+
+  it('builds without downloading Electron, which the server does not use', () => {
+    const buildStage = dockerfile.split(/^FROM /m).find((stage) => / AS build\n/.test(stage))!;
+    const skip = buildStage.indexOf('ENV ELECTRON_SKIP_BINARY_DOWNLOAD=1');
+    expect(skip).toBeGreaterThan(-1);
+    expect(skip).toBeLessThan(buildStage.indexOf('npm ci'));
+    expect(pkg.dependencies).not.toHaveProperty('electron');
   });
 
   it('runs as an unprivileged user with its data in a volume', () => {

@@ -51,7 +51,8 @@ RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]
 EXPOSE 8765
+# It asks the port Herald listens on: HERALD_PORT, which a user may change with `-e`.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:8765/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.HERALD_PORT || 8765) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Herald stops on SIGTERM within 15 s; node as PID 1 receives it directly (exec form).
 CMD ["node", "out/server/cli.js"]

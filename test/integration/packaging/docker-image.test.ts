@@ -129,16 +129,23 @@ describe('the Docker image', () => {
     child.stdout.on('data', (d: Buffer) => (output += d.toString()));
     child.stderr.on('data', (d: Buffer) => (output += d.toString()));
     try {
-      const healthcheck = execForm(instruction('HEALTHCHECK')[0]!).map((arg) =>
-        arg.replace(':8765/', `:${port}/`),
-      );
+      // The check runs in the container's environment: the image's ENV with the port a user
+      // gave (`-e HERALD_PORT=…`), which it must follow.
+      const healthcheck = execForm(instruction('HEALTHCHECK')[0]!);
       expect(healthcheck[0]).toBe('node');
+      const check = (portEnv: Record<string, string>) =>
+        spawnSync(process.execPath, healthcheck.slice(1), {
+          timeout: 5000,
+          env: { PATH: process.env.PATH, ...env, ...portEnv },
+        }).status === 0;
       let healthy = false;
       for (let i = 0; i < 100 && !healthy; i++) {
-        healthy = spawnSync(process.execPath, healthcheck.slice(1), { timeout: 5000 }).status === 0;
+        healthy = check({});
         if (!healthy) await new Promise((r) => setTimeout(r, 100));
       }
       expect(healthy, output).toBe(true);
+      // Nothing listens on the image's default port here: the check must not pass by it.
+      expect(check({ HERALD_PORT: String(await freePort()) })).toBe(false);
       // JSON logs, for the container's log driver: the health check's own access line.
       for (let i = 0; i < 50 && !/^\{"level":"info"/m.test(output); i++)
         await new Promise((r) => setTimeout(r, 100));

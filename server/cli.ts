@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
+import { errorMessage } from './lib/errors';
+import { announce } from './lib/logger';
 import {
   DEFAULT_HOST,
   DEFAULT_PORT,
@@ -81,6 +83,29 @@ export function setupBanner(url: string, setupCode: string): string {
   ].join('\n');
 }
 
+/**
+ * The same, as one line with the code and the link as fields, for the JSON log format: so every
+ * line a container prints is a record, and `grep -o 'setup code: [^ ]*'` finds the code in both.
+ */
+export function setupRecord(
+  url: string,
+  setupCode: string,
+): {
+  msg: string;
+  fields: Record<string, string>;
+} {
+  const setupUrl = `${url}/sign-in?code=${setupCode}`;
+  return {
+    msg:
+      `No administrator yet: create one in the console at ${setupUrl} or enter the one-time ` +
+      `setup code: ${setupCode} (or start Herald with HERALD_ADMIN_USER and HERALD_ADMIN_PASSWORD set)`,
+    fields: { setupUrl, setupCode },
+  };
+}
+
+const say = (level: 'info' | 'error', msg: string, fields?: Record<string, unknown>) =>
+  announce('server', level, msg, fields);
+
 /** Runs Herald without Electron: the server and console at the printed URL, until SIGINT/SIGTERM. */
 export async function runHeadless(argv: string[]): Promise<void> {
   const options = parseHeadlessOptions(argv);
@@ -89,7 +114,7 @@ export async function runHeadless(argv: string[]): Promise<void> {
     server = await startServer(options);
   } catch (err) {
     if (err instanceof PortInUseError || err instanceof DataDirLockedError) {
-      console.error(err.message);
+      say('error', err.message);
       process.exit(1);
     }
     throw err;
@@ -99,24 +124,31 @@ export async function runHeadless(argv: string[]): Promise<void> {
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal} received: stopping Herald…`);
+    say('info', `${signal} received: stopping Herald…`, { signal });
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
     server.close().then(
       () => process.exit(0),
       (err: unknown) => {
-        console.error(err);
+        say('error', `stopping Herald failed: ${errorMessage(err)}`, { err });
         process.exit(1);
       },
     );
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
-  console.log(`Herald is running at ${server.url} (data: ${options.dataDir})`);
+  say('info', `Herald is running at ${server.url} (data: ${options.dataDir})`, {
+    url: server.url,
+    dataDir: options.dataDir,
+  });
   const setupCode = server.setupCode();
-  if (setupCode) console.log(setupBanner(server.url, setupCode));
+  if (setupCode) {
+    const { msg, fields } = setupRecord(server.url, setupCode);
+    announce('server', 'info', msg, fields, setupBanner(server.url, setupCode));
+  }
   if (options.host !== '127.0.0.1' && options.host !== 'localhost' && options.host !== '::1') {
-    console.log(
+    say(
+      'info',
       `Listening on ${options.host}: other machines on the network can reach the console and the send APIs ` +
         `(by address; add the host names they use to HERALD_ALLOWED_HOSTS).`,
     );
@@ -128,7 +160,7 @@ const isMain =
   import.meta.url === new URL(`file://${resolve(process.argv[1])}`).href;
 if (isMain) {
   runHeadless(process.argv.slice(2)).catch((err: unknown) => {
-    console.error(err instanceof Error ? err.message : err);
+    say('error', errorMessage(err), { err });
     process.exit(1);
   });
 }

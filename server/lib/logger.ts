@@ -130,6 +130,27 @@ export function createEventLogger(
   };
 }
 
+/**
+ * announce() writes what a process says to whoever started it (the address it listens on, the
+ * setup code, why it stops) whatever the threshold: as a record like every other line in JSON,
+ * so a log shipper or `jq` can read the whole output, and as `text` itself (which may span
+ * lines) in the text format.
+ */
+export function announce(
+  module: string,
+  level: 'info' | 'error',
+  msg: string,
+  fields: Record<string, unknown> = {},
+  text: string = msg,
+): void {
+  if ((fixedFormat ?? logFormat()) === 'text') {
+    output.write(text, level);
+    return;
+  }
+  writing = level;
+  root.child({ module })[level](fields, msg);
+}
+
 export function createLogger(module: string): Logger {
   const child = root.child({ module });
   const log = (level: LogLevel, msg: string, extra?: unknown): void => {

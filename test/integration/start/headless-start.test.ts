@@ -93,3 +93,68 @@ describe('headless start', () => {
     60_000,
   );
 });
+
+/** Starts `server/cli.ts` on a new folder, stops it with SIGTERM once it runs: what it printed. */
+async function startAndStop(
+  format: 'json' | 'text',
+): Promise<{ code: number | null; output: string }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'herald-announce-'));
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(root, 'server/cli.ts'), '--data-dir', dataDir, '--port', '0'],
+    {
+      cwd: root,
+      env: { ...process.env, HERALD_LOG: 'error', HERALD_LOG_FORMAT: format },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let output = '';
+  const closed = new Promise<number | null>((r) => child.on('close', (c) => r(c)));
+  const read = (c: Buffer) => {
+    output += c.toString();
+    if (output.includes('setup code') && !child.killed) child.kill('SIGTERM');
+  };
+  child.stdout!.on('data', read);
+  child.stderr!.on('data', read);
+  try {
+    return { code: await closed, output };
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+describe('what the headless start prints', () => {
+  it('in JSON, every line is a record: the address, the setup code as a field, the stop', async () => {
+    const { code, output } = await startAndStop('json');
+    expect(code).toBe(0);
+    const lines = output.split('\n').filter((line) => line !== '');
+    const records = lines.map((line) => {
+      try {
+        return JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        throw new Error(`not a JSON record: ${line}`);
+      }
+    });
+    const running = records.find((r) => String(r.msg).startsWith('Herald is running at '));
+    expect(running?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const setup = records.find((r) => r.setupCode !== undefined);
+    expect(setup?.setupCode).toMatch(/^[A-Z0-9]{5}-[A-Z0-9]{5}$/);
+    expect(setup?.setupUrl).toBe(
+      `${String(running?.url)}/sign-in?code=${String(setup?.setupCode)}`,
+    );
+    expect(setup?.level).toBe('info');
+    expect(records.at(-1)).toMatchObject({
+      msg: 'SIGTERM received: stopping Herald…',
+      signal: 'SIGTERM',
+    });
+  }, 60_000);
+
+  it('in text, the plain lines and the banner a person reads', async () => {
+    const { code, output } = await startAndStop('text');
+    expect(code).toBe(0);
+    expect(output).toMatch(/^Herald is running at http:\/\/127\.0\.0\.1:\d+ \(data: /m);
+    expect(output).toMatch(/^ {2}or enter the one-time setup code: [A-Z0-9]{5}-[A-Z0-9]{5}$/m);
+    expect(output).not.toContain('{"level"');
+    expect(output).toMatch(/^SIGTERM received: stopping Herald…$/m);
+  }, 60_000);
+});

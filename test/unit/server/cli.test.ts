@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { parseHeadlessOptions, setupBanner } from '../../../server/cli';
+import { parseHeadlessOptions, setupBanner, setupRecord } from '../../../server/cli';
 
 describe('parseHeadlessOptions()', () => {
   it('parseHeadlessOptions() defaults to 127.0.0.1:8765 and ./data', () => {
@@ -38,5 +38,22 @@ describe('setupBanner()', () => {
     const banner = setupBanner('http://127.0.0.1:8765', 'K7XQM-4RTPW');
     expect(banner).toContain('http://127.0.0.1:8765/sign-in?code=K7XQM-4RTPW');
     expect(banner).toMatch(/one-time setup code: K7XQM-4RTPW$/m);
+  });
+});
+
+describe('setupRecord()', () => {
+  it('setupRecord() is one line with the code and the link as fields, the code findable by grep', () => {
+    const { msg, fields } = setupRecord('http://127.0.0.1:8765', 'K7XQM-4RTPW');
+    expect(msg).not.toContain('\n');
+    expect(fields).toEqual({
+      setupUrl: 'http://127.0.0.1:8765/sign-in?code=K7XQM-4RTPW',
+      setupCode: 'K7XQM-4RTPW',
+    });
+    // The docs' `grep -o 'setup code: [^ ]*'` and the README walkthrough's reading of it.
+    expect(/setup code: [^ ]*/.exec(msg)?.[0]).toBe('setup code: K7XQM-4RTPW');
+    // grep reads line by line: the banner's line ends after the code.
+    expect(
+      /setup code: [^ \n]*/.exec(setupBanner('http://127.0.0.1:8765', 'K7XQM-4RTPW'))?.[0],
+    ).toBe('setup code: K7XQM-4RTPW');
   });
 });

@@ -143,8 +143,19 @@ async function main(): Promise<void> {
   check(health === 'healthy', 'the HEALTHCHECK reports healthy');
 
   // As the docs find it: `grep -o 'setup code: [^ ]*'`, in the JSON record the image logs.
-  const code = /setup code: ([^ \n]+)/.exec(docker('logs', first))?.[1];
+  const firstLogs = run(['logs', first]);
+  const code = /setup code: ([^ \n]+)/.exec(firstLogs.out)?.[1];
   check(code !== undefined, 'the logs show the one-time setup code');
+  const notJson = `${firstLogs.out}\n${firstLogs.err}`.split('\n').filter((line) => {
+    if (line.trim() === '') return false;
+    try {
+      JSON.parse(line);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  check(notJson.length === 0, 'every line it logs is a JSON record', notJson[0] ?? '');
   const admin = new ConsoleClient(base);
   const password = 'docker check password 1';
   await admin.call('POST', '/setup', { username: 'admin', password, setupCode: code });

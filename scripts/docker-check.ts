@@ -79,11 +79,12 @@ const volume = `herald-check-${randomBytes(3).toString('hex')}`;
 const containers: string[] = [];
 const servers: { close(): void }[] = [];
 
-async function startContainer(port: number): Promise<string> {
+async function startContainer(port: number, extra: string[] = []): Promise<string> {
   const name = `${volume}-${containers.length + 1}`;
   docker(
     'run',
     '-d',
+    ...extra,
     '--name',
     name,
     '-p',
@@ -237,7 +238,8 @@ async function main(): Promise<void> {
     `exit ${exit}, ${stopSeconds} s`,
   );
 
-  const second = await startContainer(port);
+  // The second runs with a read-only root, as the docs say it can: Herald writes only to /data.
+  const second = await startContainer(port, ['--read-only']);
   const again = new ConsoleClient(base);
   await again.call('POST', '/login', { username: 'admin', password });
   const page = await again.call<{ items: { title: string }[] }>('GET', '/messages?q=docker');
@@ -246,6 +248,20 @@ async function main(): Promise<void> {
     'a new container on the volume keeps the administrator and the messages',
   );
   check(!/setup code/.test(docker('logs', second)), 'no setup code once an administrator exists');
+
+  const signIn = await fetch(`${base}/api/console/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password }),
+  });
+  const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0]!;
+  const download = await fetch(`${base}/api/console/backup`, { headers: { Cookie: cookie } });
+  const bytes = Buffer.from(await download.arrayBuffer());
+  check(
+    download.status === 200 && bytes.subarray(0, 15).toString('latin1') === 'SQLite format 3',
+    'with a read-only root, the console’s backup download works',
+    `${download.status}, ${bytes.length} bytes`,
+  );
 }
 
 main()

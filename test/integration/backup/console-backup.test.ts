@@ -1,4 +1,13 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -8,7 +17,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KEY_FILE } from '../../../server/crypto/server-key';
 import { readMeta } from '../../../server/features/backup/backup-format';
 import { scheduledName } from '../../../server/features/backup/backup-schedule';
-import { BackupService, NO_ONLINE_BACKUP } from '../../../server/features/backup/backup-service';
+import {
+  BackupService,
+  DOWNLOAD_SCRATCH_PREFIX,
+  NO_ONLINE_BACKUP,
+  STALE_DOWNLOAD_MS,
+} from '../../../server/features/backup/backup-service';
 import { ManualClock } from '../../helpers/manual-clock';
 import { startTestHerald, type TestHerald } from '../../helpers/herald';
 import { onPostgres } from '../../helpers/test-database';
@@ -66,6 +80,55 @@ describe('Settings → Backup: the download and the schedule', () => {
     expect(without.status).toBe(200);
     expect(metaOf(Buffer.from(await without.arrayBuffer())).key).toBeNull();
   });
+
+  it.skipIf(onPostgres())(
+    'stages the download in the data folder, not the temp folder, and removes it once sent',
+    async () => {
+      // As a container run with --read-only: the system's temp folder cannot be written.
+      const tmp = process.env.TMPDIR;
+      process.env.TMPDIR = join(scratch, 'no-such-folder');
+      try {
+        const res = await download();
+        expect(res.status).toBe(200);
+        expect(
+          Buffer.from(await res.arrayBuffer())
+            .subarray(0, 16)
+            .toString('latin1'),
+        ).toBe(SQLITE_MAGIC);
+      } finally {
+        if (tmp === undefined) delete process.env.TMPDIR;
+        else process.env.TMPDIR = tmp;
+      }
+      const staged = () =>
+        readdirSync(herald.dataDir).filter((n) => n.startsWith(DOWNLOAD_SCRATCH_PREFIX));
+      for (let i = 0; i < 50 && staged().length > 0; i++)
+        await new Promise((r) => setTimeout(r, 20));
+      expect(staged()).toEqual([]);
+    },
+  );
+
+  it.skipIf(onPostgres())(
+    'removes what a download cut short a day ago left, never one under way',
+    async () => {
+      const stale = join(herald.dataDir, `${DOWNLOAD_SCRATCH_PREFIX}crashed`);
+      const fresh = join(herald.dataDir, `${DOWNLOAD_SCRATCH_PREFIX}under-way`);
+      for (const folder of [stale, fresh]) {
+        mkdirSync(folder);
+        writeFileSync(join(folder, 'herald.herald-backup'), 'partial');
+      }
+      const dayAndAHalfAgo = new Date(Date.now() - STALE_DOWNLOAD_MS * 1.5);
+      utimesSync(stale, dayAndAHalfAgo, dayAndAHalfAgo);
+      try {
+        const res = await download();
+        expect(res.status).toBe(200);
+        await res.arrayBuffer();
+        expect(existsSync(stale)).toBe(false);
+        expect(existsSync(join(fresh, 'herald.herald-backup'))).toBe(true);
+      } finally {
+        rmSync(fresh, { recursive: true, force: true });
+      }
+    },
+  );
 
   it.runIf(onPostgres())('on PostgreSQL refuses with the pg_dump line', async () => {
     const res = await download();

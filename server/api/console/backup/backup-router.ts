@@ -30,7 +30,12 @@ export function createBackupRouter({ backups, audit }: BackupRouterDeps): Router
       withoutKey: query.withoutKey,
       user: req.user?.username,
     });
-    await recordBackup(audit, 'backup.create', download.name, actorOf(req));
+    try {
+      await recordBackup(audit, 'backup.create', download.name, actorOf(req));
+    } catch (err) {
+      download.remove();
+      throw err;
+    }
     res.setHeader('Content-Type', 'application/octet-stream');
     res.setHeader('Content-Length', String(download.made.bytes));
     res.setHeader('Content-Disposition', `attachment; filename="${download.name}"`);

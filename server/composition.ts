@@ -412,6 +412,7 @@ function composeApp(
         channels: parts.channels,
         schedules: parts.schedules,
         settings,
+        dataDir: config.dataDir,
       },
       audit: {
         log: parts.audit,

@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { BackupSchedule, BackupSchedulePatch } from '../../../contract/console/backup';
 import { DB_FILE, PRIVATE_DIR_MODE } from '../../data-dir/permissions';
+import { stagingFolder } from '../../data-dir/staging';
 import type { WriteLock } from '../../db/writer';
 import type { Clock } from '../../lib/clock';
 import { conflict } from '../../lib/errors';
@@ -53,16 +54,8 @@ export interface BackupServiceDeps {
   observer?: BackupObserver;
 }
 
-/**
- * A console download is staged in the data folder, not the system's temp folder: it is writable
- * where the root file system is read-only (a container run with --read-only), the copy of every
- * sealed secret stays beside the database it came from, owner-only, and a tmpfs /tmp may be
- * smaller than the database.
- */
+/** The console's backup downloads are staged in the data folder (data-dir/staging.ts). */
 export const DOWNLOAD_SCRATCH_PREFIX = '.backup-download-';
-
-/** A staged download older than this was cut short by a crash: the next download removes it. */
-export const STALE_DOWNLOAD_MS = 24 * 3_600_000;
 
 /** A backup made for a download: the file, its name for the browser, and its removal. */
 export interface Download {
@@ -122,8 +115,7 @@ export class BackupService {
   async download(options: { withoutKey: boolean; user?: string }): Promise<Download> {
     this.refuseOnPostgres();
     this.refuseWithoutOnlineBackup();
-    this.removeStaleDownloads();
-    const scratch = mkdtempSync(join(this.deps.dataDir, DOWNLOAD_SCRATCH_PREFIX));
+    const scratch = stagingFolder(this.deps.dataDir, DOWNLOAD_SCRATCH_PREFIX);
     const remove = () => rmSync(scratch, { recursive: true, force: true });
     const name = scheduledName(new Date(this.deps.clock.now()));
     try {
@@ -133,20 +125,6 @@ export class BackupService {
     } catch (err) {
       remove();
       throw err;
-    }
-  }
-
-  private removeStaleDownloads(): void {
-    // File times are the file system's: the real clock, not an injected one.
-    const before = Date.now() - STALE_DOWNLOAD_MS;
-    for (const name of readdirSync(this.deps.dataDir)) {
-      if (!name.startsWith(DOWNLOAD_SCRATCH_PREFIX)) continue;
-      const folder = join(this.deps.dataDir, name);
-      try {
-        if (statSync(folder).mtimeMs < before) rmSync(folder, { recursive: true, force: true });
-      } catch (err) {
-        log.warn(`a stale backup download (${folder}) could not be removed: ${String(err)}`);
-      }
     }
   }
 

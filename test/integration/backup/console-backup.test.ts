@@ -21,8 +21,8 @@ import {
   BackupService,
   DOWNLOAD_SCRATCH_PREFIX,
   NO_ONLINE_BACKUP,
-  STALE_DOWNLOAD_MS,
 } from '../../../server/features/backup/backup-service';
+import { STALE_STAGING_MS } from '../../../server/data-dir/staging';
 import { ManualClock } from '../../helpers/manual-clock';
 import { startTestHerald, type TestHerald } from '../../helpers/herald';
 import { onPostgres } from '../../helpers/test-database';
@@ -116,7 +116,7 @@ describe('Settings → Backup: the download and the schedule', () => {
         mkdirSync(folder);
         writeFileSync(join(folder, 'herald.herald-backup'), 'partial');
       }
-      const dayAndAHalfAgo = new Date(Date.now() - STALE_DOWNLOAD_MS * 1.5);
+      const dayAndAHalfAgo = new Date(Date.now() - STALE_STAGING_MS * 1.5);
       utimesSync(stale, dayAndAHalfAgo, dayAndAHalfAgo);
       try {
         const res = await download();

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { UPLOAD_SCRATCH_PREFIX } from '../../../server/api/console/import/import-router';
 import { encodeMessageNestToken } from '../../../server/crypto/message-nest-token';
 import { startTestHerald, type TestHerald } from '../../helpers/herald';
 import { buildSqliteMessageNest } from './mn-fixture';
@@ -69,6 +70,23 @@ describe('Settings → Import: POST /api/console/import/message-nest', { shuffle
     expect((await herald.console.ok('GET', '/channels')).items).toEqual([]);
     expect((await herald.console.ok('GET', '/tasks')).items).toEqual([]);
     expect((await herald.console.ok('GET', '/settings')).sendApi).toEqual({ httpStatus: 'code' });
+  });
+
+  it('stages the upload in the data folder, not the temp folder, and leaves nothing', async () => {
+    // As a container run with --read-only: the system's temp folder cannot be written.
+    const tmp = process.env.TMPDIR;
+    process.env.TMPDIR = join(work, 'no-such-folder');
+    try {
+      const r = await upload('?dryRun=1');
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      expect(r.body.data.counts.channels.created).toBe(14);
+    } finally {
+      if (tmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = tmp;
+    }
+    expect(readdirSync(herald.dataDir).filter((n) => n.startsWith(UPLOAD_SCRATCH_PREFIX))).toEqual(
+      [],
+    );
   });
 
   it('imports, turns on always200, and a second upload creates nothing twice', async () => {

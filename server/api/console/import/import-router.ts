@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 
 import { CONSOLE_BASE, consoleRoutes } from '../../../../contract';
+import { stagingFolder } from '../../../data-dir/staging';
 import { AppError } from '../../../lib/errors';
 import { importMessageNest } from '../../../features/import/message-nest/importer';
 import { openSqliteSource } from '../../../features/import/message-nest/sqlite-source';
@@ -21,6 +21,9 @@ export const IMPORT_UPLOAD_PATH = expressPath(route, CONSOLE_BASE);
 export const IMPORT_UPLOAD_LIMIT_BYTES = 256 * 1024 * 1024;
 
 const SQLITE_MAGIC = Buffer.from('SQLite format 3\u0000', 'latin1');
+
+/** An upload is staged in the data folder while it is imported (data-dir/staging.ts). */
+export const UPLOAD_SCRATCH_PREFIX = '.import-upload-';
 
 const tooLarge = () =>
   new AppError(
@@ -50,7 +53,7 @@ function readUpload(req: Request, res: Response, next: NextFunction) {
 /** What the console import writes with: the same parts the command-line importer is given. */
 export type ImportRouterDeps = Pick<
   HeraldParts,
-  'registry' | 'writeLock' | 'clock' | 'channels' | 'schedules' | 'settings'
+  'registry' | 'writeLock' | 'clock' | 'channels' | 'schedules' | 'settings' | 'dataDir'
 >;
 
 export function createImportRouter(deps: ImportRouterDeps): Router {
@@ -72,7 +75,7 @@ export function createImportRouter(deps: ImportRouterDeps): Router {
           "the uploaded file is not a SQLite database: choose Message Nest's conf/database.db (for a MySQL or PostgreSQL Message Nest, use the command line importer)",
         );
       }
-      const scratch = mkdtempSync(join(tmpdir(), 'herald-upload-'));
+      const scratch = stagingFolder(deps.dataDir, UPLOAD_SCRATCH_PREFIX);
       try {
         const file = join(scratch, 'message-nest.db');
         writeFileSync(file, body, { mode: 0o600 });

@@ -11,9 +11,9 @@ export const STALE_STAGING_MS = 24 * 3_600_000;
 /**
  * A new owner-only folder in the data folder for a file on its way through (a backup download,
  * an uploaded database), named `prefix` and a random tail; the caller removes it. The data folder
- * rather than the system's temp folder: it is writable where the root file system is read-only
- * (a container run with --read-only), the file stays beside the database, owner-only, and a
- * tmpfs /tmp may be smaller than it.
+ * rather than the system's temp folder: a tmpfs /tmp (a container run with --read-only
+ * --tmpfs /tmp, many desktops) may be smaller than the database, and the copy of every sealed
+ * secret stays beside the database it came from, owner-only, on the same disk.
  */
 export function stagingFolder(dataDir: string, prefix: string): string {
   removeStale(dataDir, prefix);

@@ -84,7 +84,7 @@ describe('Settings → Backup: the download and the schedule', () => {
   it.skipIf(onPostgres())(
     'stages the download in the data folder, not the temp folder, and removes it once sent',
     async () => {
-      // As a container run with --read-only: the system's temp folder cannot be written.
+      // The system's temp folder cannot take the file (here: it does not exist; a full tmpfs is the same).
       const tmp = process.env.TMPDIR;
       process.env.TMPDIR = join(scratch, 'no-such-folder');
       try {

@@ -73,7 +73,7 @@ describe('Settings → Import: POST /api/console/import/message-nest', { shuffle
   });
 
   it('stages the upload in the data folder, not the temp folder, and leaves nothing', async () => {
-    // As a container run with --read-only: the system's temp folder cannot be written.
+    // The system's temp folder cannot take the file (here: it does not exist; a full tmpfs is the same).
     const tmp = process.env.TMPDIR;
     process.env.TMPDIR = join(work, 'no-such-folder');
     try {

@@ -2,6 +2,7 @@ import { QueryTypes, Sequelize, Transaction } from 'sequelize';
 import sqlite3 from 'sqlite3';
 
 import { createLogger } from '../lib/logger';
+import { sqliteTempDirProblem } from './sqlite-temp-dir';
 import { sqliteExecutor, type SqlExecutor } from './sql';
 import { connectionExecutor, LegacyConnection, SqliteConnection } from './sqlite-connection';
 import { writeWorkerMode, type WriteWorkerMode } from '../config/write-worker-mode';
@@ -149,6 +150,8 @@ export async function openDatabase(
   dbFile: string,
   options: { writeDriver?: WriteDriver; writeWorker?: WriteWorkerMode } = {},
 ): Promise<Database> {
+  const tempDirProblem = sqliteTempDirProblem();
+  if (tempDirProblem) log.warn(tempDirProblem);
   const sequelize = new Sequelize({
     dialect: 'sqlite',
     storage: dbFile,

@@ -26,6 +26,7 @@ import { STALE_STAGING_MS } from '../../../server/data-dir/staging';
 import { ManualClock } from '../../helpers/manual-clock';
 import { startTestHerald, type TestHerald } from '../../helpers/herald';
 import { onPostgres } from '../../helpers/test-database';
+import { withoutTempDir } from '../../helpers/without-temp-dir';
 
 const SQLITE_MAGIC = 'SQLite format 3\u0000';
 
@@ -84,10 +85,7 @@ describe('Settings → Backup: the download and the schedule', () => {
   it.skipIf(onPostgres())(
     'stages the download in the data folder, not the temp folder, and removes it once sent',
     async () => {
-      // The system's temp folder cannot take the file (here: it does not exist; a full tmpfs is the same).
-      const tmp = process.env.TMPDIR;
-      process.env.TMPDIR = join(scratch, 'no-such-folder');
-      try {
+      await withoutTempDir(join(scratch, 'no-such-folder'), async () => {
         const res = await download();
         expect(res.status).toBe(200);
         expect(
@@ -95,10 +93,7 @@ describe('Settings → Backup: the download and the schedule', () => {
             .subarray(0, 16)
             .toString('latin1'),
         ).toBe(SQLITE_MAGIC);
-      } finally {
-        if (tmp === undefined) delete process.env.TMPDIR;
-        else process.env.TMPDIR = tmp;
-      }
+      });
       const staged = () =>
         readdirSync(herald.dataDir).filter((n) => n.startsWith(DOWNLOAD_SCRATCH_PREFIX));
       for (let i = 0; i < 50 && staged().length > 0; i++)

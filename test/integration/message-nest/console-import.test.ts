@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UPLOAD_SCRATCH_PREFIX } from '../../../server/api/console/import/import-router';
 import { encodeMessageNestToken } from '../../../server/crypto/message-nest-token';
 import { startTestHerald, type TestHerald } from '../../helpers/herald';
+import { withoutTempDir } from '../../helpers/without-temp-dir';
 import { buildSqliteMessageNest } from './mn-fixture';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- console answers are loose JSON */
@@ -73,17 +74,11 @@ describe('Settings → Import: POST /api/console/import/message-nest', { shuffle
   });
 
   it('stages the upload in the data folder, not the temp folder, and leaves nothing', async () => {
-    // The system's temp folder cannot take the file (here: it does not exist; a full tmpfs is the same).
-    const tmp = process.env.TMPDIR;
-    process.env.TMPDIR = join(work, 'no-such-folder');
-    try {
+    await withoutTempDir(join(work, 'no-such-folder'), async () => {
       const r = await upload('?dryRun=1');
       expect(r.status, JSON.stringify(r.body)).toBe(200);
       expect(r.body.data.counts.channels.created).toBe(14);
-    } finally {
-      if (tmp === undefined) delete process.env.TMPDIR;
-      else process.env.TMPDIR = tmp;
-    }
+    });
     expect(readdirSync(herald.dataDir).filter((n) => n.startsWith(UPLOAD_SCRATCH_PREFIX))).toEqual(
       [],
     );

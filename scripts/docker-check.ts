@@ -27,8 +27,8 @@ const { values } = parseArgs({
   },
 });
 
-const run = (args: string[], input?: string) => {
-  const r = spawnSync('docker', args, { encoding: 'utf8', input, maxBuffer: 64 * 1024 * 1024 });
+const run = (args: string[]) => {
+  const r = spawnSync('docker', args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   if (r.error) throw r.error;
   return { code: r.status ?? 1, out: r.stdout.trim(), err: r.stderr.trim() };
 };
@@ -192,10 +192,10 @@ async function main(): Promise<void> {
     })
   ).json()) as { code: number };
   check(sent.code === 200, 'a V2 send is accepted', JSON.stringify(sent).slice(0, 80));
-  const stored = () =>
-    admin.call<{ items: { title: string; content: string }[] }>('GET', '/messages?q=docker');
+  const stored = (client: ConsoleClient) =>
+    client.call<{ items: { title: string; content: string }[] }>('GET', '/messages?q=docker');
   const messages = await waitFor('the hosted message stored', 30_000, async () => {
-    const page = await stored();
+    const page = await stored(admin);
     return page.items.length > 0 ? page.items : null;
   });
   check(messages[0]!.content === 'from a container', 'the hosted message is read back');
@@ -243,20 +243,13 @@ async function main(): Promise<void> {
   const second = await startContainer(port, ['--read-only', '--tmpfs', '/tmp']);
   const again = new ConsoleClient(base);
   await again.call('POST', '/login', { username: 'admin', password });
-  const page = await again.call<{ items: { title: string }[] }>('GET', '/messages?q=docker');
   check(
-    page.items.some((m) => m.title === 'Docker check'),
+    (await stored(again)).items.some((m) => m.title === 'Docker check'),
     'a new container on the volume keeps the administrator and the messages',
   );
   check(!/setup code/.test(docker('logs', second)), 'no setup code once an administrator exists');
 
-  const signIn = await fetch(`${base}/api/console/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password }),
-  });
-  const cookie = (signIn.headers.get('set-cookie') ?? '').split(';')[0]!;
-  const download = await fetch(`${base}/api/console/backup`, { headers: { Cookie: cookie } });
+  const download = await again.fetch('GET', '/backup');
   const bytes = Buffer.from(await download.arrayBuffer());
   check(
     download.status === 200 && bytes.subarray(0, 15).toString('latin1') === 'SQLite format 3',

@@ -103,8 +103,12 @@ export function setupRecord(
   };
 }
 
-const say = (level: 'info' | 'error', msg: string, fields?: Record<string, unknown>) =>
-  announce('server', level, msg, fields);
+const say = (
+  level: 'info' | 'error',
+  msg: string,
+  fields?: Record<string, unknown>,
+  text?: string,
+) => announce('server', level, msg, fields, text);
 
 /** Runs Herald without Electron: the server and console at the printed URL, until SIGINT/SIGTERM. */
 export async function runHeadless(argv: string[]): Promise<void> {
@@ -144,7 +148,7 @@ export async function runHeadless(argv: string[]): Promise<void> {
   const setupCode = server.setupCode();
   if (setupCode) {
     const { msg, fields } = setupRecord(server.url, setupCode);
-    announce('server', 'info', msg, fields, setupBanner(server.url, setupCode));
+    say('info', msg, fields, setupBanner(server.url, setupCode));
   }
   if (options.host !== '127.0.0.1' && options.host !== 'localhost' && options.host !== '::1') {
     say(

@@ -9,7 +9,8 @@ export class ConsoleClient {
   private cookie = '';
   constructor(private readonly base: string) {}
 
-  async call<T>(method: string, url: string, body?: unknown): Promise<T> {
+  /** The console's answer as it came, signed in with this client's cookie (a file download). */
+  async fetch(method: string, url: string, body?: unknown): Promise<Response> {
     const res = await fetch(`${this.base}/api/console${url}`, {
       method,
       headers: { 'Content-Type': 'application/json', Cookie: this.cookie },
@@ -17,6 +18,11 @@ export class ConsoleClient {
     });
     const cookie = res.headers.get('set-cookie');
     if (cookie) this.cookie = cookie.split(';')[0];
+    return res;
+  }
+
+  async call<T>(method: string, url: string, body?: unknown): Promise<T> {
+    const res = await this.fetch(method, url, body);
     const answer = (await res.json()) as { code: number; msg: string; data: T };
     if (answer.code !== 200) throw new Error(`${method} ${url}: ${answer.msg}`);
     return answer.data;

@@ -9,11 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
-/** Runs `server/cli.ts` until it exits; its code and everything it printed. */
+/**
+ * Runs `server/cli.ts` until it exits, sent SIGTERM once what it printed satisfies `stopWhen`;
+ * its code and everything it printed.
+ */
 async function runHeadless(
   dataDir: string,
   port: number,
   options: Pick<SpawnOptions, 'env' | 'uid' | 'gid'>,
+  stopWhen?: (output: string) => boolean,
 ): Promise<{ code: number | null; output: string }> {
   const child = spawn(
     process.execPath,
@@ -21,9 +25,14 @@ async function runHeadless(
     { cwd: root, ...options, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
-  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-  const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+  const read = (c: Buffer) => {
+    output += c.toString();
+    if (stopWhen?.(output) && !child.killed) child.kill('SIGTERM');
+  };
+  child.stdout!.on('data', read);
+  child.stderr!.on('data', read);
+  // 'close', not 'exit': it comes after the pipes are drained, so the last lines are in.
+  const code = await new Promise<number | null>((r) => child.on('close', (c) => r(c)));
   return { code, output };
 }
 
@@ -99,25 +108,13 @@ async function startAndStop(
   format: 'json' | 'text',
 ): Promise<{ code: number | null; output: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'herald-announce-'));
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(root, 'server/cli.ts'), '--data-dir', dataDir, '--port', '0'],
-    {
-      cwd: root,
-      env: { ...process.env, HERALD_LOG: 'error', HERALD_LOG_FORMAT: format },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let output = '';
-  const closed = new Promise<number | null>((r) => child.on('close', (c) => r(c)));
-  const read = (c: Buffer) => {
-    output += c.toString();
-    if (output.includes('setup code') && !child.killed) child.kill('SIGTERM');
-  };
-  child.stdout!.on('data', read);
-  child.stderr!.on('data', read);
   try {
-    return { code: await closed, output };
+    return await runHeadless(
+      dataDir,
+      0,
+      { env: { ...process.env, HERALD_LOG: 'error', HERALD_LOG_FORMAT: format } },
+      (output) => output.includes('setup code'),
+    );
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }

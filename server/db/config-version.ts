@@ -3,7 +3,7 @@ import type { ModelStatic, Model } from 'sequelize';
 import { Channel, Instance, Task, Template } from './models';
 
 let version = 0;
-let registered = false;
+const HOOK_NAME = 'herald-config-version';
 const listeners = new Set<() => void>();
 
 /**
@@ -29,10 +29,13 @@ export function onConfigChange(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
+/**
+ * Hooks the counter onto the configuration's models. Run after every initModels(): Sequelize's
+ * Model.init() drops a model's hooks, so a process that opens a second database (a test suite,
+ * the delivery thread's own Sequelize) must hook them again. Named, so running it twice on the
+ * same models adds each hook once.
+ */
 export function registerConfigVersionHooks(): void {
-  // Models are module singletons and keep their hooks across restarts in one process.
-  if (registered) return;
-  registered = true;
   const bump = () => {
     version += 1;
     for (const l of listeners) l();
@@ -54,7 +57,8 @@ export function registerConfigVersionHooks(): void {
       'afterUpsert',
       'afterSave',
     ] as const) {
-      model.addHook(hook, bump);
+      model.removeHook(hook, HOOK_NAME);
+      model.addHook(hook, HOOK_NAME, bump);
     }
   }
 }

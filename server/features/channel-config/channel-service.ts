@@ -8,6 +8,7 @@ import {
 import { DeliveryError } from '../../channels/delivery-error';
 import { adapterFor } from '../../channels/registry';
 import { joinOrTransact, type CallerTx } from '../../db/caller-tx';
+import { configVersion } from '../../db/config-version';
 import { Channel, Instance, Task, Template } from '../../db/models';
 import { containsAny } from '../../db/search';
 import { convertContent } from '../../domain/content-format';
@@ -43,6 +44,11 @@ export type ChannelServiceDeps = Pick<
 export class ChannelService {
   /** Decrypted, parsed configs for the dispatcher; dropped whenever a channel changes. */
   private readonly runtimeCache = new Map<number, { type: string; config: unknown }>();
+  /**
+   * The configuration version the cache was filled at: another process (PostgreSQL) or the
+   * delivery thread's parent changed a channel when it moved, and the cache is dropped.
+   */
+  private runtimeCacheVersion = configVersion();
 
   constructor(private readonly deps: ChannelServiceDeps) {}
 
@@ -265,6 +271,10 @@ export class ChannelService {
 
   /** The dispatcher's view of a channel: type and decrypted, parsed config. */
   async loadRuntime(id: number): Promise<{ type: string; config: unknown } | null> {
+    if (this.runtimeCacheVersion !== configVersion()) {
+      this.runtimeCache.clear();
+      this.runtimeCacheVersion = configVersion();
+    }
     const cached = this.runtimeCache.get(id);
     if (cached) return cached;
     const channel = await Channel.findByPk(id);
@@ -274,7 +284,8 @@ export class ChannelService {
     const clear = this.open(adapter, channel.config);
     const parsed = adapter.configSchema.safeParse(clear);
     const runtime = { type: channel.type, config: parsed.success ? parsed.data : clear };
-    this.runtimeCache.set(id, runtime);
+    // A change committed while the row was read would be lost if this were kept.
+    if (this.runtimeCacheVersion === configVersion()) this.runtimeCache.set(id, runtime);
     return runtime;
   }
 

@@ -2,7 +2,7 @@
  * Bundles the Electron main process and the preload with esbuild:
  *   main/index.ts          → out/main/index.js    (ESM, Node target, the server bundled in)
  *   main/preload/index.ts  → out/preload/index.cjs (CommonJS: a sandboxed preload cannot load ESM)
- *   WORKER_ENTRIES         → out/main/write-worker.js, backup-worker.js (the worker threads,
+ *   WORKER_ENTRIES         → out/main/write-worker.js, backup-worker.js, delivery-worker.js (the worker threads,
  *                            each found beside the bundle that starts it)
  *   cli/desktop.ts         → out/cli/herald.mjs   (`herald send` in one file, for the desktop
  *                            app's "Install command-line tool"; packaged as an extra resource)

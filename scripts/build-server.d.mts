@@ -14,7 +14,9 @@ export declare const esmRequireBanner: { js: string };
 /** What the bundles leave to node_modules (natives, dialect drivers, electron, esbuild). */
 export declare const BUNDLE_EXTERNALS: readonly string[];
 /** The worker threads' entries: the file each is compiled to (without .js) → its source. */
-export declare const WORKER_ENTRIES: Readonly<Record<'write-worker' | 'backup-worker', string>>;
+export declare const WORKER_ENTRIES: Readonly<
+  Record<'write-worker' | 'backup-worker' | 'delivery-worker', string>
+>;
 /** WORKER_ENTRIES as esbuild entry points: each output name → its source's absolute path. */
 export declare function workerEntryPoints(): Record<keyof typeof WORKER_ENTRIES, string>;
 /** The esbuild plugins every bundle that holds the server uses. */

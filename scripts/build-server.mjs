@@ -4,7 +4,7 @@
  *   server/bin.ts    → out/server/cli.js       (`node out/server/cli.js`, the `herald` bin)
  *                      (tiny: it imports `start`'s server or `send`'s cli/ chunk when asked)
  *   scripts/launcher.ts → out/server/launcher.js  (what scripts/start.mjs runs)
- *   WORKER_ENTRIES      → out/server/write-worker.js, backup-worker.js (worker threads,
+ *   WORKER_ENTRIES      → out/server/write-worker.js, backup-worker.js, delivery-worker.js (worker threads,
  *                      each found beside the chunk that starts it: server/lib/worker-file.ts)
  * plus the chunk they share. Plain JavaScript, because scripts/start.mjs builds with it before
  * anything can compile TypeScript. Run: `node scripts/build-server.mjs`.
@@ -110,11 +110,13 @@ export const BUNDLE_EXTERNALS = [
 /**
  * The worker threads' entries, by the name of the file each is compiled to beside the bundle
  * that starts it (out/server here, out/main in scripts/build-main.ts; found by
- * server/lib/worker-file.ts): the SQLite write thread and the backup thread.
+ * server/lib/worker-file.ts): the SQLite write thread, the backup thread and the delivery
+ * thread.
  */
 export const WORKER_ENTRIES = {
   'write-worker': 'server/queue/store/write-worker.ts',
   'backup-worker': 'server/features/backup/backup-worker.ts',
+  'delivery-worker': 'server/delivery-worker.ts',
 };
 
 /** WORKER_ENTRIES as esbuild entry points: each output name → its source's absolute path. */

@@ -36,7 +36,8 @@ import {
   onConfigChange,
   registerConfigVersionHooks,
 } from './db/config-version';
-import { openDatabase, type Database } from './db/database';
+import { BUSY_TIMEOUT_MS, openDatabase, type Database } from './db/database';
+import { WriteTurn } from './db/write-turn';
 import { SearchBackfill } from './db/history/search-backfill';
 import { migrate } from './db/migrate';
 import { openPostgresDatabase } from './db/postgres/open-postgres';
@@ -52,6 +53,7 @@ import { createLogger } from './lib/logger';
 import type { HeraldParts } from './parts';
 import { DeliveryState } from './queue/delivery-state';
 import { Dispatcher } from './queue/dispatcher';
+import { deliveryThreadFor } from './queue/delivery-thread/delivery-thread';
 import { ScheduleRunner } from './features/schedules/schedule-runner';
 import { Scheduler } from './features/schedules/scheduler';
 import { readVersion } from './version';
@@ -84,21 +86,31 @@ export async function composeHerald(config: HeraldConfig): Promise<Herald> {
   restrictDataDir(config.dataDir);
   // Before the database: a key file that cannot be read stops the start with nothing created.
   const configuredKey = readServerKey(config.secretKey, config.dataDir);
-  const db = config.databaseUrl
-    ? await openPostgresDatabase(config.databaseUrl)
-    : await openDatabase(precreateDatabase(config.dataDir), { writeWorker: config.writeWorker });
+  const sqliteFile = config.databaseUrl ? null : precreateDatabase(config.dataDir);
+  // The main thread's side of the turn it shares with the delivery thread, if one starts.
+  const turn = new WriteTurn(0);
+  const db = sqliteFile
+    ? await openDatabase(sqliteFile, { writeWorker: config.writeWorker, turn })
+    : await openPostgresDatabase(config.databaseUrl!);
   try {
-    return await composeOver(db, configuredKey, config);
+    return await composeOver(db, configuredKey, config, { sqliteFile, turn });
   } catch (err) {
     await db.close();
     throw err;
   }
 }
 
+/** Where the delivery thread, if it starts, finds the SQLite file and its write turn. */
+interface ThreadPlace {
+  sqliteFile: string | null;
+  turn: WriteTurn;
+}
+
 async function composeOver(
   db: Database,
   configuredKey: ServerKey | null,
   config: HeraldConfig,
+  place: ThreadPlace,
 ): Promise<Herald> {
   const { clock } = config;
   const { sequelize, writer: writeLock, read } = db;
@@ -139,7 +151,7 @@ async function composeOver(
       })
     : null;
   try {
-    return await composeParts(db, masterKey, config, events, shared, ops, version);
+    return await composeParts(db, masterKey, config, events, shared, ops, version, place);
   } catch (err) {
     await shared?.close();
     throw err;
@@ -154,6 +166,7 @@ async function composeParts(
   shared: SharedState | null,
   ops: OpsRouterDeps,
   version: string,
+  place: ThreadPlace,
 ): Promise<Herald> {
   const { readiness, metrics } = ops;
   const { clock } = config;
@@ -199,7 +212,25 @@ async function composeParts(
     loadChannel: (id) => channels.loadRuntime(id),
     random: config.random,
     pacer: shared?.pacer,
+    onSaturated: () => deliveryThread?.demand(),
   });
+  // Only beside better-sqlite3, whose build the thread loads too (one copy of SQLite in the
+  // process), and only where this process delivers on its own clock.
+  const deliveryThread =
+    place.sqliteFile && db.driver === 'better-sqlite3' && config.startDispatcher
+      ? deliveryThreadFor(config.deliveryThread, {
+          dbFile: place.sqliteFile,
+          busyTimeoutMs: BUSY_TIMEOUT_MS,
+          masterKey,
+          turn: place.turn,
+          dispatcher,
+          events,
+          observer: metrics ?? undefined,
+        })
+      : null;
+  if (deliveryThread) {
+    events.on('configuration', (e) => deliveryThread.configurationChanged(e.what));
+  }
   // A V1 caller here may wait for an attempt another process records.
   // Another process accepted sends (or queued one again): this one may claim them too.
   // Another process changed what this one keeps in memory: it reads it again.
@@ -250,6 +281,7 @@ async function composeParts(
     clock,
     events,
     dispatcher,
+    deliveryThread,
     tokens,
     secrets,
     settings,
@@ -278,7 +310,9 @@ async function composeParts(
   };
   const stopConfigRelay = shared
     ? onConfigChange(() => events.emit('configuration', { what: 'sources' }))
-    : () => {};
+    : deliveryThread
+      ? onConfigChange(() => deliveryThread.configurationChanged('sources'))
+      : () => {};
 
   const auth = new AuthService({ writeLock, clock, settings });
   const { user, password } = config.admin;
@@ -302,6 +336,7 @@ async function composeParts(
     async start() {
       if (config.startDispatcher) await dispatcher.start();
       else await dispatcher.recover();
+      if (config.deliveryThread === 'on') await deliveryThread?.startNow();
       void searchBackfill.start();
       // After the dispatcher: runs missed while Herald was closed are sent (or skipped) here.
       await scheduler.start();
@@ -317,7 +352,8 @@ async function composeParts(
       stopConfigRelay();
       await scheduler.stop();
       await searchBackfill.stop();
-      // No new attempts before the database goes.
+      // No new attempts before the database goes; the thread's connection closes first.
+      await deliveryThread?.close();
       await dispatcher.stop();
       await shared?.close();
       await db.close();

@@ -15,6 +15,7 @@ import type { HeraldEvents } from './events';
 import type { Clock } from './lib/clock';
 import type { DeliveryState } from './queue/delivery-state';
 import type { Dispatcher } from './queue/dispatcher';
+import type { DeliveryThread } from './queue/delivery-thread/delivery-thread';
 import type { ScheduleRunner } from './features/schedules/schedule-runner';
 
 /**
@@ -35,6 +36,8 @@ export interface HeraldParts {
   clock: Clock;
   events: HeraldEvents;
   dispatcher: Dispatcher;
+  /** Deliveries on a thread of their own (SQLite); null where there is none. */
+  deliveryThread: DeliveryThread | null;
   tokens: TokenCodec;
   secrets: SecretBox;
   settings: SettingsStore;

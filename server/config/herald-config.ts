@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 
+import { deliveryThreadMode, type DeliveryThreadMode } from './delivery-thread-mode';
 import { writeWorkerMode, type WriteWorkerMode } from './write-worker-mode';
 import { appRoot } from '../lib/app-root';
 import { systemClock, type Clock } from '../lib/clock';
@@ -104,6 +105,8 @@ export interface HeraldConfig {
   databaseUrl: string | null;
   /** HERALD_WRITE_WORKER: when SQLite's hot-path writes run on a thread of their own. */
   writeWorker: WriteWorkerMode;
+  /** HERALD_DELIVERY_THREAD: when SQLite's deliveries run on a thread of their own. */
+  deliveryThread: DeliveryThreadMode;
   /** Scheduled backups' default: on (the desktop app) or off. */
   backupsByDefault: boolean;
 }
@@ -152,6 +155,7 @@ export function readHeraldConfig(
     databaseUrl:
       opts.databaseUrl !== undefined ? parseDatabaseUrl(opts.databaseUrl) : databaseUrlFromEnv(env),
     writeWorker: writeWorkerMode(env.HERALD_WRITE_WORKER),
+    deliveryThread: deliveryThreadMode(env.HERALD_DELIVERY_THREAD),
     backupsByDefault: opts.backupsByDefault === true,
   };
 }

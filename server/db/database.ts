@@ -1,3 +1,4 @@
+import { isMainThread } from 'node:worker_threads';
 import { QueryTypes, Sequelize, Transaction } from 'sequelize';
 import sqlite3 from 'sqlite3';
 
@@ -13,10 +14,11 @@ import {
   WriteWorkerSlot,
 } from './write-worker/remote-cycles';
 import { Writer } from './writer';
+import type { WriteTurn } from './write-turn';
 
 const log = createLogger('db');
 
-const BUSY_TIMEOUT_MS = 10_000;
+export const BUSY_TIMEOUT_MS = 10_000;
 
 /** The database of one Herald process: the models' Sequelize, the writer and the read side. */
 export interface Database {
@@ -148,9 +150,15 @@ async function openConnections(
  */
 export async function openDatabase(
   dbFile: string,
-  options: { writeDriver?: WriteDriver; writeWorker?: WriteWorkerMode } = {},
+  options: {
+    writeDriver?: WriteDriver;
+    writeWorker?: WriteWorkerMode;
+    /** Shared with another thread's write connection to the same file (write-turn.ts). */
+    turn?: WriteTurn;
+  } = {},
 ): Promise<Database> {
-  const tempDirProblem = sqliteTempDirProblem();
+  // Said once, by the thread that opens the database first.
+  const tempDirProblem = isMainThread ? sqliteTempDirProblem() : null;
   if (tempDirProblem) log.warn(tempDirProblem);
   const sequelize = new Sequelize({
     dialect: 'sqlite',
@@ -178,6 +186,7 @@ export async function openDatabase(
     (t as unknown as { connection: sqlite3.Database }).connection = write;
     return t;
   });
+  if (options.turn) writer.takeTurns(options.turn);
   // Only beside better-sqlite3: the worker loads the same build (one copy of SQLite in the
   // process, see openConnections), and node-sqlite3 already writes off the main thread.
   const mode = effectiveWriteWorkerMode(

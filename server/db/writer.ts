@@ -2,6 +2,7 @@ import type { Transaction } from 'sequelize';
 
 import { createLogger } from '../lib/logger';
 import type { SqlExecutor } from './sql';
+import type { WriteTurn } from './write-turn';
 import type { RemoteCycles, WriteWorkerSlot } from './write-worker/remote-cycles';
 
 const log = createLogger('writer');
@@ -155,6 +156,7 @@ export class Writer implements WriteLock {
   private closed = false;
   private savepoints = 0;
   private workers: WriteWorkerSlot | null = null;
+  private turn: WriteTurn | null = null;
 
   constructor(
     private readonly sql: SqlExecutor,
@@ -168,6 +170,14 @@ export class Writer implements WriteLock {
    */
   useWorkers(workers: WriteWorkerSlot): void {
     this.workers = workers;
+  }
+
+  /**
+   * From now on each cycle first waits for the write turn it shares with another thread's
+   * Writer on the same file (write-turn.ts: the delivery thread's).
+   */
+  takeTurns(turn: WriteTurn): void {
+    this.turn = turn;
   }
 
   /**
@@ -219,7 +229,9 @@ export class Writer implements WriteLock {
     // Once-jobs never share a transaction with jobs the Writer may run again.
     const once = local.filter((e) => e.kind === onceJobs);
     const rest = once.length === 0 ? local : local.filter((e) => e.kind !== onceJobs);
-    this.cycling = this.runRemoteCycle(worker, remote)
+    const turn = this.turn;
+    this.cycling = (turn ? turn.take() : Promise.resolve())
+      .then(() => this.runRemoteCycle(worker, remote))
       .then(() => this.runCycle(rest))
       .then(() => this.runCycle(once))
       .catch((err) => {
@@ -228,6 +240,7 @@ export class Writer implements WriteLock {
         for (const e of entries) e.reject(err);
       })
       .finally(() => {
+        turn?.give();
         this.cycling = null;
         if (this.queue.length > 0) void this.cycle();
       });

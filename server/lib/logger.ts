@@ -105,6 +105,15 @@ function route(json: string): void {
   for (const sink of sinks) sink(text, writing);
 }
 
+/**
+ * A finished JSON line another thread of this process logged (the delivery thread sends its
+ * lines here): printed in this thread's format and to its sinks, as if logged here.
+ */
+export function writeLogLine(json: string, level: LogLevel): void {
+  writing = level;
+  route(json);
+}
+
 // The threshold is Herald's (above); pino's own level lets everything through to it.
 const root = pino(
   {

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 export const WORKER_VARIABLES = {
   'write-worker': 'HERALD_WRITE_WORKER_FILE',
   'backup-worker': 'HERALD_BACKUP_WORKER_FILE',
+  'delivery-worker': 'HERALD_DELIVERY_WORKER_FILE',
 } as const;
 
 export type WorkerName = keyof typeof WORKER_VARIABLES;

@@ -34,6 +34,15 @@ export interface DispatcherDeps {
   /** Where channels' rate windows are kept; unset, this process's memory. */
   pacer?: ChannelPacer;
   random?: () => number;
+  /** Told when a claim leaves every slot busy: the delivery thread may take over (auto). */
+  onSaturated?: () => void;
+}
+
+/** Another dispatcher that claims in this one's place: the delivery thread's, seen from here. */
+export interface DispatchElsewhere {
+  wake(): void;
+  pause(): void;
+  resume(): void;
 }
 
 /**
@@ -56,6 +65,8 @@ export class Dispatcher {
   private pausedFlag = false;
   private ticking: Promise<void> | null = null;
   private tickAgain = false;
+  /** While set, the delivery thread claims instead of this loop (handOver). */
+  private elsewhere: DispatchElsewhere | null = null;
 
   constructor(deps: DispatcherDeps) {
     this.deps = deps;
@@ -68,9 +79,13 @@ export class Dispatcher {
     return this.pausedFlag;
   }
 
-  /** Puts back deliveries a dead process left in flight, then starts the loop. */
-  async start(): Promise<void> {
-    await this.recover();
+  /**
+   * Puts back deliveries a dead process left in flight, then starts the loop. The delivery
+   * thread's dispatcher starts without recovery: the `sending` rows it would put back are
+   * this process's own attempts under way.
+   */
+  async start(options: { recover?: boolean } = {}): Promise<void> {
+    if (options.recover !== false) await this.recover();
     this.running = true;
     this.wake();
   }
@@ -96,16 +111,56 @@ export class Dispatcher {
 
   pause(): void {
     this.pausedFlag = true;
+    this.elsewhere?.pause();
   }
 
   resume(): void {
     this.pausedFlag = false;
+    this.elsewhere?.resume();
     this.wake();
+  }
+
+  /**
+   * From now on `other` claims and this loop does not; the attempts this one has under way
+   * finish and are recorded here. No delivery is attempted twice by the move: a claimed one
+   * stays `sending` under its lease, which the other dispatcher never takes.
+   */
+  handOver(other: DispatchElsewhere): void {
+    this.elsewhere = other;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.pausedFlag) other.pause();
+    else other.resume();
+  }
+
+  /** This loop claims again (the other dispatcher stopped, or its thread ended). */
+  takeBack(): void {
+    this.elsewhere = null;
+    this.wake();
+  }
+
+  /** Attempts are under way or waiting to be recorded. */
+  get busy(): boolean {
+    return this.inFlight.size > 0;
+  }
+
+  /** Claiming happens on the delivery thread now. */
+  get handedOver(): boolean {
+    return this.elsewhere !== null;
+  }
+
+  /** The delivery thread recorded an attempt: a V1 caller waiting for it here is answered. */
+  recordedOnThread(result: AttemptResult): void {
+    this.waiters.notify(result);
   }
 
   /** New work arrived: look at the table now rather than at the next timer. */
   wake(): void {
     if (!this.running || this.pausedFlag) return;
+    if (this.elsewhere) {
+      this.elsewhere.wake();
+      return;
+    }
     if (this.ticking) {
       this.tickAgain = true;
       return;
@@ -167,7 +222,7 @@ export class Dispatcher {
   private async loop(): Promise<void> {
     do {
       this.tickAgain = false;
-      if (!this.running || this.pausedFlag) return;
+      if (!this.running || this.pausedFlag || this.elsewhere) return;
       // A finished attempt frees its slot before its record is committed; records still
       // pending (the writer is slow or failing) hold back new claims past twice the slots.
       const free = Math.min(
@@ -179,6 +234,9 @@ export class Dispatcher {
           const claimed = await this.queue.claim(free, this.inFlight.keys());
           for (const d of claimed) void this.track(d).then(() => this.wake());
           if (claimed.length === free) this.tickAgain = true;
+          if (claimed.length > 0 && this.attempting >= this.concurrency) {
+            this.deps.onSaturated?.();
+          }
         } catch (err) {
           log.error(`claiming deliveries failed: ${errorMessage(err)}`);
         }
@@ -191,7 +249,7 @@ export class Dispatcher {
   }
 
   private async scheduleNext(): Promise<void> {
-    if (!this.running) return;
+    if (!this.running || this.elsewhere) return;
     // Each attempt under way wakes the loop when it ends, which comes back here: under load
     // that is thousands of times a second, and only the last one needs the next due time.
     if (this.inFlight.size > 0) return;

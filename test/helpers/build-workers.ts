@@ -11,7 +11,12 @@ import path from 'node:path';
 
 import { build } from 'esbuild';
 
-import { esmRequireBanner, workerEntryPoints } from '../../scripts/build-server.mjs';
+import {
+  BUNDLE_EXTERNALS,
+  bundlePlugins,
+  esmRequireBanner,
+  workerEntryPoints,
+} from '../../scripts/build-server.mjs';
 import { WORKER_VARIABLES, type WorkerName } from '../../server/lib/worker-file';
 
 export default async function setup(): Promise<() => void> {
@@ -27,7 +32,9 @@ export default async function setup(): Promise<() => void> {
       platform: 'node',
       format: 'esm',
       target: 'node20',
-      external: ['better-sqlite3', 'sqlite3', 'pg', 'pg-hstore'],
+      // As the production bundle: the delivery thread holds Sequelize and its plugins' needs.
+      external: [...BUNDLE_EXTERNALS],
+      plugins: bundlePlugins,
       // As in the production bundle: pino, bundled in, requires Node's modules.
       banner: esmRequireBanner,
       sourcemap: 'inline',

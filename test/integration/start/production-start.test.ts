@@ -129,10 +129,14 @@ describe('the production bundle behind npm start', () => {
           HERALD_ADMIN_USER: ADMIN.username,
           HERALD_ADMIN_PASSWORD: ADMIN.password,
           HERALD_DATABASE_URL: '',
-          HERALD_LOG: 'error',
+          // Warnings too: a delivery thread that cannot start says so at that level.
+          HERALD_LOG: 'warn',
           // The suite's own builds of the worker threads stay out: the bundle finds its own.
           HERALD_WRITE_WORKER_FILE: '',
           HERALD_BACKUP_WORKER_FILE: '',
+          HERALD_DELIVERY_WORKER_FILE: '',
+          // The webhook below is delivered by the bundle's delivery thread.
+          HERALD_DELIVERY_THREAD: 'on',
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
@@ -172,6 +176,8 @@ describe('the production bundle behind npm start', () => {
       const [delivered] = await peer.waitForRequests(1, 20_000);
       expect(delivered.url).toBe('/bundle');
       expect(delivered.body).toContain('hi there');
+      expect(existsSync(path.join(outDir, 'delivery-worker.js'))).toBe(true);
+      expect(output).not.toMatch(/delivery thread/);
 
       // The console's backup, made by the backup thread the bundle holds (beside its chunks).
       expect(existsSync(path.join(outDir, 'backup-worker.js'))).toBe(true);

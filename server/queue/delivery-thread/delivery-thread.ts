@@ -1,0 +1,263 @@
+import { Worker } from 'node:worker_threads';
+
+import type { DeliveryThreadMode } from '../../config/delivery-thread-mode';
+import type { WriteTurn } from '../../db/write-turn';
+import type { HeraldEvents } from '../../events';
+import { createLogger, writeLogLine } from '../../lib/logger';
+import { workerFile } from '../../lib/worker-file';
+import type { DeliveryObserver } from '../delivery-state';
+import type { Dispatcher } from '../dispatcher';
+import type {
+  DeliveryThreadStart,
+  FromDeliveryThread,
+  RelayedEvent,
+  ToDeliveryThread,
+} from './protocol';
+
+const log = createLogger('delivery-thread');
+
+/**
+ * In `auto`, a thread with nothing to do this long stops; the main thread delivers again.
+ * TEST ONLY: HERALD_TEST_THREAD_IDLE_MS shortens it, so a test sees the thread stop.
+ */
+export const threadIdleMs = (): number =>
+  idleFromEnv(process.env.HERALD_TEST_THREAD_IDLE_MS) ?? 30_000;
+
+function idleFromEnv(value: string | undefined): number | null {
+  if (value === undefined || value === '') return null;
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < 100) {
+    throw new Error(
+      `HERALD_TEST_THREAD_IDLE_MS must be a whole number of ms, at least 100, not "${value}"`,
+    );
+  }
+  return ms;
+}
+/** How long a stop may take (the attempts under way finish first) before the thread is ended. */
+const STOP_TIMEOUT_MS = 15_000;
+
+/** The delivery thread is party 1 of the write turn (db/write-turn.ts). */
+const THREAD_PARTY = 1;
+
+export interface DeliveryThreadDeps {
+  dbFile: string;
+  busyTimeoutMs: number;
+  masterKey: Buffer;
+  /** The main thread's side of the write turn its Writer takes. */
+  turn: WriteTurn;
+  /** The main thread's dispatcher: it hands claiming over while the thread runs. */
+  dispatcher: Dispatcher;
+  events: HeraldEvents;
+  observer?: DeliveryObserver;
+  concurrency?: number;
+  /** Infinity: never stopped for idleness (`on`). */
+  idleMs?: number;
+}
+
+/**
+ * The main thread's side of the delivery thread (server/delivery-worker.ts). Started, it
+ * takes over claiming from the main thread's Dispatcher (handOver); stopped, idle or by
+ * close(), it hands claiming back. What it reports is passed on: its events to HeraldEvents
+ * (the console's streams, the desktop shell), its recorded attempts to the metrics and to V1
+ * callers waiting here, its log lines to this thread's log.
+ *
+ * A thread that fails to start, or ends unexpectedly, is not started again: Herald delivers on
+ * the main thread from then on and says so once. Deliveries the thread had claimed stay
+ * `sending` under its leases and are claimed again when those run out, as after a crash
+ * (delivery is at least once).
+ */
+export class DeliveryThread {
+  private worker: Worker | null = null;
+  private starting: Promise<void> | null = null;
+  private stopping: Promise<void> | null = null;
+  private givenUp = false;
+  private closed = false;
+  private wakeQueued = false;
+  /** Threads started so far (tests, the bench). */
+  starts = 0;
+
+  constructor(private readonly deps: DeliveryThreadDeps) {}
+
+  /** The thread runs and claims. */
+  get running(): boolean {
+    return this.worker !== null && this.stopping === null;
+  }
+
+  /** Starts the thread unless one runs, starts, or failed before (auto: on a burst). */
+  demand(): void {
+    if (this.worker || this.starting || this.givenUp || this.closed) return;
+    this.starting = this.start().finally(() => (this.starting = null));
+  }
+
+  /** Starts the thread now and waits until it claims (or failed to start). */
+  async startNow(): Promise<void> {
+    this.demand();
+    await this.starting;
+  }
+
+  /** Stops the thread (its attempts under way are recorded first) and refuses to start again. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.starting;
+    await this.stop();
+  }
+
+  /** Stops the thread if it runs; the main thread claims again. */
+  stop(): Promise<void> {
+    const worker = this.worker;
+    if (!worker) return Promise.resolve();
+    this.stopping ??= new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        log.warn(`the delivery thread did not stop within ${STOP_TIMEOUT_MS / 1000} s; ending it`);
+        void worker.terminate();
+      }, STOP_TIMEOUT_MS);
+      const done = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      worker.on('message', (m: FromDeliveryThread) => m.type === 'stopped' && done());
+      worker.once('exit', done);
+      this.post({ type: 'stop' });
+    }).then(() => this.ended());
+    return this.stopping;
+  }
+
+  /** Ends the thread at once, as a crash would (tests). */
+  async crashForTest(): Promise<void> {
+    await this.worker?.terminate();
+  }
+
+  /** Passes a configuration change on (the settings, or channels whose configs it caches). */
+  configurationChanged(what: 'settings' | 'sources'): void {
+    this.post({ type: 'configuration', what });
+  }
+
+  /**
+   * Every accepted send wakes the dispatcher: the wake-ups of one turn of the event loop (a
+   * write cycle's sends) go over as one message.
+   */
+  private wake(): void {
+    if (this.wakeQueued) return;
+    this.wakeQueued = true;
+    setImmediate(() => {
+      this.wakeQueued = false;
+      this.post({ type: 'wake' });
+    });
+  }
+
+  private post(message: ToDeliveryThread): void {
+    this.worker?.postMessage(message);
+  }
+
+  private async start(): Promise<void> {
+    const file = workerFile('delivery-worker');
+    if (!file) {
+      this.givenUp = true;
+      return;
+    }
+    const d = this.deps;
+    const worker = new Worker(file, {
+      workerData: {
+        dbFile: d.dbFile,
+        busyTimeoutMs: d.busyTimeoutMs,
+        masterKey: new Uint8Array(d.masterKey),
+        turn: d.turn.buffer,
+        concurrency: d.concurrency ?? 64,
+        idleMs: d.idleMs ?? threadIdleMs(),
+      } satisfies DeliveryThreadStart,
+    });
+    // Lines and events come from the first message on, the ready one included.
+    worker.on('message', (m: FromDeliveryThread) => this.receive(m));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        worker.on('message', (m: FromDeliveryThread) => {
+          if (m.type === 'ready') resolve();
+          else if (m.type === 'start-failed') reject(new Error(m.message));
+        });
+        worker.once('error', reject);
+        worker.once('exit', (code) => reject(new Error(`it exited (code ${code})`)));
+      });
+    } catch (err) {
+      this.givenUp = true;
+      d.turn.abandon(THREAD_PARTY);
+      log.warn(`the delivery thread did not start (${String(err)}); delivering on the main thread`);
+      await worker.terminate();
+      return;
+    }
+    if (this.closed) {
+      // close() came while it started: it waits for this, then for the stop below.
+      this.worker = worker;
+      return;
+    }
+    this.worker = worker;
+    this.starts += 1;
+    worker.on('error', (err) => this.lost(err));
+    worker.on('exit', (code) => this.lost(new Error(`it exited (code ${code})`)));
+    this.deps.dispatcher.handOver({
+      wake: () => this.wake(),
+      pause: () => this.post({ type: 'pause' }),
+      resume: () => this.post({ type: 'resume' }),
+    });
+    this.post({ type: 'wake' });
+  }
+
+  private receive(m: FromDeliveryThread): void {
+    switch (m.type) {
+      case 'batch':
+        for (const e of m.events) this.emit(e);
+        for (const { outcome, channelType } of m.outcomes) {
+          this.deps.observer?.recorded(outcome, channelType);
+          this.deps.dispatcher.recordedOnThread({
+            deliveryId: outcome.id,
+            status: outcome.status,
+            error: outcome.error,
+            reply: outcome.reply,
+          });
+        }
+        break;
+      case 'log':
+        writeLogLine(m.line, m.level);
+        break;
+      case 'stopped':
+        // Idle, it stopped of itself and its database is closed; asked, stop() waits for this.
+        if (m.why === 'idle' && !this.stopping) this.ended();
+        break;
+    }
+  }
+
+  private emit(e: RelayedEvent): void {
+    // The union's name and payload go together; EventEmitter's typing cannot follow that.
+    (this.deps.events.emit as (name: string, payload: unknown) => boolean)(e.name, e.payload);
+  }
+
+  /** The thread ended on purpose: the main thread claims again (unless Herald is closing). */
+  private ended(): void {
+    const worker = this.worker;
+    this.worker = null;
+    this.stopping = null;
+    this.deps.turn.abandon(THREAD_PARTY);
+    // Its keep-alive sockets would keep it alive after its database closed.
+    void worker?.terminate();
+    this.deps.dispatcher.takeBack();
+  }
+
+  private lost(err: Error): void {
+    if (!this.worker || this.stopping) return;
+    this.worker = null;
+    this.givenUp = true;
+    this.deps.turn.abandon(THREAD_PARTY);
+    log.error(
+      `the delivery thread stopped (${err.message}); delivering on the main thread from now on`,
+    );
+    this.deps.dispatcher.takeBack();
+  }
+}
+
+/** The delivery thread HERALD_DELIVERY_THREAD asks for: none (off), kept (on), or on bursts (auto). */
+export function deliveryThreadFor(
+  mode: DeliveryThreadMode,
+  deps: Omit<DeliveryThreadDeps, 'idleMs'>,
+): DeliveryThread | null {
+  if (mode === 'off') return null;
+  return new DeliveryThread({ ...deps, idleMs: mode === 'on' ? Infinity : threadIdleMs() });
+}

@@ -19,6 +19,7 @@ import type { HeraldEvents } from '../events';
 import type { Clock } from '../lib/clock';
 import { crashPoint } from '../lib/crash-point';
 import { AppError, notFound } from '../lib/errors';
+import { testDurationFromEnv } from '../lib/test-duration';
 import {
   acceptSends,
   claimDeliveries,
@@ -46,21 +47,10 @@ export type { AcceptInput, Accepted, StoredOnAccept } from './delivery-programs'
  * TEST ONLY: HERALD_TEST_LEASE_MS shortens it, so the multi-process test sees a killed
  * process's claims taken over without waiting five minutes.
  */
-export const LEASE_MS = leaseFromEnv(process.env.HERALD_TEST_LEASE_MS) ?? 5 * 60_000;
+export const LEASE_MS = testDurationFromEnv('HERALD_TEST_LEASE_MS', 1_000) ?? 5 * 60_000;
 
 /** How often claims look for run-out leases: a tenth of a lease, at most 30 s. */
 export const EXPIRED_LOOK_MS = Math.min(LEASE_MS / 10, 30_000);
-
-function leaseFromEnv(value: string | undefined): number | null {
-  if (value === undefined || value === '') return null;
-  const ms = Number(value);
-  if (!Number.isInteger(ms) || ms < 1_000) {
-    throw new Error(
-      `HERALD_TEST_LEASE_MS must be a whole number of ms, at least 1000, not "${value}"`,
-    );
-  }
-  return ms;
-}
 
 /**
  * Told of what DeliveryState committed, after the commit: metrics count here. Called at most

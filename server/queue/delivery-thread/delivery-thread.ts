@@ -4,6 +4,7 @@ import type { DeliveryThreadMode } from '../../config/delivery-thread-mode';
 import type { WriteTurn } from '../../db/write-turn';
 import type { HeraldEvents } from '../../events';
 import { createLogger, writeLogLine } from '../../lib/logger';
+import { testDurationFromEnv } from '../../lib/test-duration';
 import { workerFile } from '../../lib/worker-file';
 import type { DeliveryObserver } from '../delivery-state';
 import type { Dispatcher } from '../dispatcher';
@@ -21,18 +22,8 @@ const log = createLogger('delivery-thread');
  * TEST ONLY: HERALD_TEST_THREAD_IDLE_MS shortens it, so a test sees the thread stop.
  */
 export const threadIdleMs = (): number =>
-  idleFromEnv(process.env.HERALD_TEST_THREAD_IDLE_MS) ?? 30_000;
+  testDurationFromEnv('HERALD_TEST_THREAD_IDLE_MS', 100) ?? 30_000;
 
-function idleFromEnv(value: string | undefined): number | null {
-  if (value === undefined || value === '') return null;
-  const ms = Number(value);
-  if (!Number.isInteger(ms) || ms < 100) {
-    throw new Error(
-      `HERALD_TEST_THREAD_IDLE_MS must be a whole number of ms, at least 100, not "${value}"`,
-    );
-  }
-  return ms;
-}
 /** How long a stop may take (the attempts under way finish first) before the thread is ended. */
 const STOP_TIMEOUT_MS = 15_000;
 

@@ -37,7 +37,6 @@ import {
   registerConfigVersionHooks,
 } from './db/config-version';
 import { BUSY_TIMEOUT_MS, openDatabase, type Database } from './db/database';
-import { WriteTurn } from './db/write-turn';
 import { SearchBackfill } from './db/history/search-backfill';
 import { migrate } from './db/migrate';
 import { openPostgresDatabase } from './db/postgres/open-postgres';
@@ -86,31 +85,21 @@ export async function composeHerald(config: HeraldConfig): Promise<Herald> {
   restrictDataDir(config.dataDir);
   // Before the database: a key file that cannot be read stops the start with nothing created.
   const configuredKey = readServerKey(config.secretKey, config.dataDir);
-  const sqliteFile = config.databaseUrl ? null : precreateDatabase(config.dataDir);
-  // The main thread's side of the turn it shares with the delivery thread, if one starts.
-  const turn = new WriteTurn(0);
-  const db = sqliteFile
-    ? await openDatabase(sqliteFile, { writeWorker: config.writeWorker, turn })
-    : await openPostgresDatabase(config.databaseUrl!);
+  const db = config.databaseUrl
+    ? await openPostgresDatabase(config.databaseUrl)
+    : await openDatabase(precreateDatabase(config.dataDir), { writeWorker: config.writeWorker });
   try {
-    return await composeOver(db, configuredKey, config, { sqliteFile, turn });
+    return await composeOver(db, configuredKey, config);
   } catch (err) {
     await db.close();
     throw err;
   }
 }
 
-/** Where the delivery thread, if it starts, finds the SQLite file and its write turn. */
-interface ThreadPlace {
-  sqliteFile: string | null;
-  turn: WriteTurn;
-}
-
 async function composeOver(
   db: Database,
   configuredKey: ServerKey | null,
   config: HeraldConfig,
-  place: ThreadPlace,
 ): Promise<Herald> {
   const { clock } = config;
   const { sequelize, writer: writeLock, read } = db;
@@ -151,7 +140,7 @@ async function composeOver(
       })
     : null;
   try {
-    return await composeParts(db, masterKey, config, events, shared, ops, version, place);
+    return await composeParts(db, masterKey, config, events, shared, ops, version);
   } catch (err) {
     await shared?.close();
     throw err;
@@ -166,7 +155,6 @@ async function composeParts(
   shared: SharedState | null,
   ops: OpsRouterDeps,
   version: string,
-  place: ThreadPlace,
 ): Promise<Herald> {
   const { readiness, metrics } = ops;
   const { clock } = config;
@@ -214,23 +202,19 @@ async function composeParts(
     pacer: shared?.pacer,
     onSaturated: () => deliveryThread?.demand(),
   });
-  // Only beside better-sqlite3, whose build the thread loads too (one copy of SQLite in the
-  // process), and only where this process delivers on its own clock.
+  // Beside better-sqlite3 only (the thread loads the same build), on this process's clock.
   const deliveryThread =
-    place.sqliteFile && db.driver === 'better-sqlite3' && config.startDispatcher
+    db.sqlite && db.driver === 'better-sqlite3' && config.startDispatcher
       ? deliveryThreadFor(config.deliveryThread, {
-          dbFile: place.sqliteFile,
+          dbFile: db.sqlite.file,
           busyTimeoutMs: BUSY_TIMEOUT_MS,
           masterKey,
-          turn: place.turn,
+          turn: db.sqlite.turn,
           dispatcher,
           events,
           observer: metrics ?? undefined,
         })
       : null;
-  if (deliveryThread) {
-    events.on('configuration', (e) => deliveryThread.configurationChanged(e.what));
-  }
   // A V1 caller here may wait for an attempt another process records.
   // Another process accepted sends (or queued one again): this one may claim them too.
   // Another process changed what this one keeps in memory: it reads it again.
@@ -310,9 +294,7 @@ async function composeParts(
   };
   const stopConfigRelay = shared
     ? onConfigChange(() => events.emit('configuration', { what: 'sources' }))
-    : deliveryThread
-      ? onConfigChange(() => deliveryThread.configurationChanged('sources'))
-      : () => {};
+    : () => {};
 
   const auth = new AuthService({ writeLock, clock, settings });
   const { user, password } = config.admin;

@@ -14,7 +14,7 @@ import {
   WriteWorkerSlot,
 } from './write-worker/remote-cycles';
 import { Writer } from './writer';
-import type { WriteTurn } from './write-turn';
+import { WriteTurn } from './write-turn';
 
 const log = createLogger('db');
 
@@ -31,6 +31,11 @@ export interface Database {
   writeWorker: WriteWorkerSlot | null;
   /** The SQLite driver of both connections; null on PostgreSQL. */
   driver: WriteDriver | null;
+  /**
+   * SQLite: the file, and this Writer's side of the write turn (write-turn.ts) that a second
+   * thread's Writer on the same file shares; null on PostgreSQL.
+   */
+  sqlite: { file: string; turn: WriteTurn } | null;
   /** Drains the writer, then closes both connections. */
   close(): Promise<void>;
 }
@@ -153,7 +158,7 @@ export async function openDatabase(
   options: {
     writeDriver?: WriteDriver;
     writeWorker?: WriteWorkerMode;
-    /** Shared with another thread's write connection to the same file (write-turn.ts). */
+    /** This Writer's side of a turn another thread made (write-turn.ts); else a new one. */
     turn?: WriteTurn;
   } = {},
 ): Promise<Database> {
@@ -186,7 +191,8 @@ export async function openDatabase(
     (t as unknown as { connection: sqlite3.Database }).connection = write;
     return t;
   });
-  if (options.turn) writer.takeTurns(options.turn);
+  const turn = options.turn ?? new WriteTurn(0);
+  writer.takeTurns(turn);
   // Only beside better-sqlite3: the worker loads the same build (one copy of SQLite in the
   // process, see openConnections), and node-sqlite3 already writes off the main thread.
   const mode = effectiveWriteWorkerMode(
@@ -208,6 +214,7 @@ export async function openDatabase(
     read: readSql,
     writeWorker: slot,
     driver: connections.betterSqlite ? 'better-sqlite3' : 'sqlite3',
+    sqlite: { file: dbFile, turn },
     async close() {
       await writer.close();
       // Before the main connections: the last to close checkpoints the WAL and removes it.

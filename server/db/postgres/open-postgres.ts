@@ -114,6 +114,7 @@ export async function openPostgresDatabase(url: string): Promise<Database> {
     // PostgreSQL's server does the work SQLite does in this process.
     writeWorker: null,
     driver: null,
+    sqlite: null,
     async close() {
       await writer.close();
       write.release();

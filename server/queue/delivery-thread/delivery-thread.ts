@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 
 import type { DeliveryThreadMode } from '../../config/delivery-thread-mode';
+import { onConfigChange } from '../../db/config-version';
 import type { WriteTurn } from '../../db/write-turn';
 import type { HeraldEvents } from '../../events';
 import { createLogger, writeLogLine } from '../../lib/logger';
@@ -67,7 +68,20 @@ export class DeliveryThread {
   /** Threads started so far (tests, the bench). */
   starts = 0;
 
-  constructor(private readonly deps: DeliveryThreadDeps) {}
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly deps: DeliveryThreadDeps) {
+    // What the thread keeps in memory follows what changes here: the settings (their event)
+    // and the channels, tasks, templates and instances (the configuration version's hooks).
+    const settingsChanged = (e: { what: 'settings' | 'sources' }) =>
+      this.configurationChanged(e.what);
+    deps.events.on('configuration', settingsChanged);
+    const stopSources = onConfigChange(() => this.configurationChanged('sources'));
+    this.unsubscribe = () => {
+      deps.events.off('configuration', settingsChanged);
+      stopSources();
+    };
+  }
 
   /** The thread runs and claims. */
   get running(): boolean {
@@ -89,6 +103,7 @@ export class DeliveryThread {
   /** Stops the thread (its attempts under way are recorded first) and refuses to start again. */
   async close(): Promise<void> {
     this.closed = true;
+    this.unsubscribe();
     await this.starting;
     await this.stop();
   }

@@ -48,6 +48,7 @@ import { Readiness } from './features/ops/readiness';
 import { HeraldEvents } from './events';
 import { housekeepingJobs } from './housekeeping';
 import { startJobs } from './jobs';
+import { systemClock } from './lib/clock';
 import { createLogger } from './lib/logger';
 import type { HeraldParts } from './parts';
 import { DeliveryState } from './queue/delivery-state';
@@ -202,9 +203,10 @@ async function composeParts(
     pacer: shared?.pacer,
     onSaturated: () => deliveryThread?.demand(),
   });
-  // Beside better-sqlite3 only (the thread loads the same build), on this process's clock.
+  // Beside better-sqlite3 only (the thread loads the same build), and only on the system
+  // clock, which the thread keeps time by (a test that moves a clock delivers here).
   const deliveryThread =
-    db.sqlite && db.driver === 'better-sqlite3' && config.startDispatcher
+    db.sqlite && db.driver === 'better-sqlite3' && config.startDispatcher && clock === systemClock
       ? deliveryThreadFor(config.deliveryThread, {
           dbFile: db.sqlite.file,
           busyTimeoutMs: BUSY_TIMEOUT_MS,

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { invalidateConfigCache } from '../../../server/db/config-version';
 import type { DeliveryThread } from '../../../server/queue/delivery-thread/delivery-thread';
-import { startTestHerald, type TestHerald } from '../../helpers/herald';
+import { startTestHerald, type TestHerald, type TestHeraldOptions } from '../../helpers/herald';
+import { ManualClock } from '../../helpers/manual-clock';
 import { startHttpPeer, type HttpPeer } from '../../helpers/recording-peer';
 import { onPostgres } from '../../helpers/test-database';
 
@@ -20,10 +21,14 @@ describe.skipIf(onPostgres())('the delivery thread (SQLite)', () => {
     vi.unstubAllEnvs();
   });
 
-  const open = async (mode: 'on' | 'auto' | 'off', env: Record<string, string> = {}) => {
+  const open = async (
+    mode: 'on' | 'auto' | 'off',
+    env: Record<string, string> = {},
+    options: TestHeraldOptions = {},
+  ) => {
     vi.stubEnv('HERALD_DELIVERY_THREAD', mode);
     for (const [k, v] of Object.entries(env)) vi.stubEnv(k, v);
-    herald = await startTestHerald();
+    herald = await startTestHerald(options);
     return herald;
   };
   const peer = async (...args: Parameters<typeof startHttpPeer>) => {
@@ -195,6 +200,20 @@ describe.skipIf(onPostgres())('the delivery thread (SQLite)', () => {
   it('off: there is no thread', async () => {
     const h = await open('off');
     expect(h.server.ctx.deliveryThread).toBeNull();
+  });
+
+  it('on, with a clock a test moves: no thread, and the main thread delivers by that clock', async () => {
+    // A day ahead of the system clock the thread would keep time by: nothing would be due there.
+    const h = await open('on', {}, { clock: new ManualClock(Date.now() + 24 * 60 * 60_000) });
+    expect(h.server.ctx.deliveryThread).toBeNull();
+    const p = await peer();
+    const hook = await h.createChannel('webhook', { url: `${p.url}/m` });
+    const { token } = await h.createTemplate({ text: 'body' }, [
+      { channelId: hook.id, contentType: 'text' },
+    ]);
+    await h.sendV2({ token, title: 'by the moved clock' });
+    await p.waitForRequests(1);
+    expect(titlesAt(p, '/m')).toEqual(['by the moved clock']);
   });
 
   it("another process's channel edit (announced by invalidateConfigCache) is seen by the next delivery", async () => {

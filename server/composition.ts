@@ -32,7 +32,7 @@ import { deriveInstallId, readServerKey, type ServerKey } from './crypto/server-
 import { TokenCodec } from './crypto/tokens';
 import { restrictDataDir, precreateDatabase } from './data-dir/permissions';
 import {
-  invalidateConfigCache,
+  invalidateConfigCacheSettled,
   onConfigChange,
   registerConfigVersionHooks,
 } from './db/config-version';
@@ -59,9 +59,6 @@ import { Scheduler } from './features/schedules/scheduler';
 import { readVersion } from './version';
 
 const log = createLogger('server');
-
-/** How long after another process's configuration change this one drops its lookups again. */
-const CONFIG_SETTLE_MS = 1_000;
 
 /** Herald built from its config: the parts, the HTTP app over them, and their lifecycle. */
 export interface Herald {
@@ -289,10 +286,7 @@ async function composeParts(
       settings.load().catch((err) => log.warn(`reloading the settings failed: ${String(err)}`));
       return;
     }
-    invalidateConfigCache();
-    // The other process announced its change as it wrote it, maybe a moment before its commit:
-    // a lookup made in that moment read the old rows, so they are dropped once more.
-    setTimeout(invalidateConfigCache, CONFIG_SETTLE_MS).unref();
+    invalidateConfigCacheSettled();
   };
   const stopConfigRelay = shared
     ? onConfigChange(() => events.emit('configuration', { what: 'sources' }))

@@ -14,7 +14,7 @@ import { hostedMessageStore } from './channels/hosted-store';
 import { createChannelRegistry } from './channels/registry';
 import { SecretBox } from './crypto/secret-box';
 import { deriveInstallId } from './crypto/server-key';
-import { invalidateConfigCache } from './db/config-version';
+import { invalidateConfigCacheSettled } from './db/config-version';
 import { openDatabase, type Database } from './db/database';
 import { initModels } from './db/models';
 import { WriteTurn } from './db/write-turn';
@@ -41,9 +41,6 @@ const post = (message: FromDeliveryThread) => port.postMessage(message);
 // The main thread prints the lines, in its format and into the desktop app's log file.
 setLogOutput({ write: (line, level) => post({ type: 'log', line, level }) }, 'json');
 const log = createLogger('delivery-thread');
-
-/** A channel change is announced as it is written, a moment before its commit (config-version.ts). */
-const CONFIG_SETTLE_MS = 1_000;
 
 const start = workerData as DeliveryThreadStart;
 
@@ -176,8 +173,7 @@ compose().then(
               .load()
               .catch((err) => log.warn(`reloading the settings failed: ${errorMessage(err)}`));
           } else {
-            invalidateConfigCache();
-            setTimeout(invalidateConfigCache, CONFIG_SETTLE_MS).unref();
+            invalidateConfigCacheSettled();
           }
           break;
         case 'stop':

@@ -23,6 +23,19 @@ export function invalidateConfigCache(): void {
   version += 1;
 }
 
+/** How long after a change announced elsewhere the lookups are dropped once more. */
+const CONFIG_SETTLE_MS = 1_000;
+
+/**
+ * A change written elsewhere (another process, or the main thread for the delivery thread) was
+ * announced as it was written, maybe a moment before its commit: a lookup made in that moment
+ * read the old rows, so what was looked up is dropped now and once more after it settled.
+ */
+export function invalidateConfigCacheSettled(): void {
+  invalidateConfigCache();
+  setTimeout(invalidateConfigCache, CONFIG_SETTLE_MS).unref();
+}
+
 /** Calls `listener` whenever this process writes a channel, task, template or instance. */
 export function onConfigChange(listener: () => void): () => void {
   listeners.add(listener);

@@ -36,7 +36,7 @@ import {
   onConfigChange,
   registerConfigVersionHooks,
 } from './db/config-version';
-import { BUSY_TIMEOUT_MS, openDatabase, type Database } from './db/database';
+import { openDatabase, type Database } from './db/database';
 import { SearchBackfill } from './db/history/search-backfill';
 import { migrate } from './db/migrate';
 import { openPostgresDatabase } from './db/postgres/open-postgres';
@@ -206,7 +206,6 @@ async function composeParts(
     db.sqlite && db.driver === 'better-sqlite3' && config.startDispatcher && clock === systemClock
       ? deliveryThreadFor(config.deliveryThread, {
           dbFile: db.sqlite.file,
-          busyTimeoutMs: BUSY_TIMEOUT_MS,
           masterKey,
           turn: db.sqlite.turn,
           dispatcher,

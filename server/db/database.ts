@@ -18,7 +18,7 @@ import { WriteTurn } from './write-turn';
 
 const log = createLogger('db');
 
-export const BUSY_TIMEOUT_MS = 10_000;
+const BUSY_TIMEOUT_MS = 10_000;
 
 /** The database of one Herald process: the models' Sequelize, the writer and the read side. */
 export interface Database {

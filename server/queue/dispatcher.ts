@@ -52,7 +52,8 @@ export interface DispatchElsewhere {
  */
 export class Dispatcher {
   private readonly deps: DispatcherDeps;
-  private readonly concurrency: number;
+  /** Attempts under way at once (the delivery thread's dispatcher is given the same). */
+  readonly concurrency: number;
   private readonly waiters = new AttemptWaiters();
   private readonly queue: DeliveryQueue;
   private readonly attemptDeps: AttemptDeps;

@@ -33,7 +33,6 @@ const THREAD_PARTY = 1;
 
 export interface DeliveryThreadDeps {
   dbFile: string;
-  busyTimeoutMs: number;
   masterKey: Buffer;
   /** The main thread's side of the write turn its Writer takes. */
   turn: WriteTurn;
@@ -41,9 +40,8 @@ export interface DeliveryThreadDeps {
   dispatcher: Dispatcher;
   events: HeraldEvents;
   observer?: DeliveryObserver;
-  concurrency?: number;
   /** Infinity: never stopped for idleness (`on`). */
-  idleMs?: number;
+  idleMs: number;
 }
 
 /**
@@ -165,23 +163,26 @@ export class DeliveryThread {
     const worker = new Worker(file, {
       workerData: {
         dbFile: d.dbFile,
-        busyTimeoutMs: d.busyTimeoutMs,
         masterKey: new Uint8Array(d.masterKey),
         turn: d.turn.buffer,
-        concurrency: d.concurrency ?? 64,
-        idleMs: d.idleMs ?? threadIdleMs(),
+        concurrency: d.dispatcher.concurrency,
+        idleMs: d.idleMs,
       } satisfies DeliveryThreadStart,
     });
     // Lines and events come from the first message on, the ready one included.
     worker.on('message', (m: FromDeliveryThread) => this.receive(m));
+    let onMessage: (m: FromDeliveryThread) => void = () => undefined;
+    let onError: (err: Error) => void = () => undefined;
+    let onExit: (code: number) => void = () => undefined;
     try {
       await new Promise<void>((resolve, reject) => {
-        worker.on('message', (m: FromDeliveryThread) => {
+        onMessage = (m) => {
           if (m.type === 'ready') resolve();
           else if (m.type === 'start-failed') reject(new Error(m.message));
-        });
-        worker.once('error', reject);
-        worker.once('exit', (code) => reject(new Error(`it exited (code ${code})`)));
+        };
+        onError = reject;
+        onExit = (code) => reject(new Error(`it exited (code ${code})`));
+        worker.on('message', onMessage).on('error', onError).on('exit', onExit);
       });
     } catch (err) {
       this.givenUp = true;
@@ -189,13 +190,12 @@ export class DeliveryThread {
       log.warn(`the delivery thread did not start (${String(err)}); delivering on the main thread`);
       await worker.terminate();
       return;
-    }
-    if (this.closed) {
-      // close() came while it started: it waits for this, then for the stop below.
-      this.worker = worker;
-      return;
+    } finally {
+      worker.off('message', onMessage).off('error', onError).off('exit', onExit);
     }
     this.worker = worker;
+    // close() came while it started: it waits for this, then stops the thread.
+    if (this.closed) return;
     this.starts += 1;
     worker.on('error', (err) => this.lost(err));
     worker.on('exit', (code) => this.lost(new Error(`it exited (code ${code})`)));
@@ -204,7 +204,6 @@ export class DeliveryThread {
       pause: () => this.post({ type: 'pause' }),
       resume: () => this.post({ type: 'resume' }),
     });
-    this.post({ type: 'wake' });
   }
 
   private receive(m: FromDeliveryThread): void {

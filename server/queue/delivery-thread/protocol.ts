@@ -10,11 +10,11 @@ import type { OutcomeRecord } from '../store/hot-path';
 /** What the thread starts with (workerData). */
 export interface DeliveryThreadStart {
   dbFile: string;
-  busyTimeoutMs: number;
   /** The server key: the thread opens channels' sealed secrets with it. */
   masterKey: Uint8Array;
   /** The write turn's buffer (db/write-turn.ts); the thread is party 1. */
   turn: SharedArrayBuffer;
+  /** The main thread's dispatcher's attempt slots. */
   concurrency: number;
   /** Idle this long with nothing in flight, the thread stops itself; Infinity: never. */
   idleMs: number;

@@ -36,6 +36,16 @@ describe.skipIf(onPostgres())('the delivery thread (SQLite)', () => {
     peers.push(p);
     return p;
   };
+  /** A template sending to one webhook channel per URL; its token and the channels. */
+  const hookTemplate = async (h: TestHerald, ...urls: string[]) => {
+    const hooks = [];
+    for (const url of urls) hooks.push(await h.createChannel('webhook', { url }));
+    const { token } = await h.createTemplate(
+      { text: 'body' },
+      hooks.map((c) => ({ channelId: c.id, contentType: 'text' as const })),
+    );
+    return { token, hooks };
+  };
   const thread = (h: TestHerald) => h.server.ctx.deliveryThread as DeliveryThread;
   const titlesAt = (p: HttpPeer, path: string) =>
     p.received.filter((r) => r.url === path).map((r) => (r.json as any).title as string);
@@ -53,12 +63,7 @@ describe.skipIf(onPostgres())('the delivery thread (SQLite)', () => {
     expect(t.running).toBe(true);
     expect(h.server.ctx.dispatcher.handedOver).toBe(true);
     const p = await peer();
-    const a = await h.createChannel('webhook', { url: `${p.url}/a` });
-    const b = await h.createChannel('webhook', { url: `${p.url}/b` });
-    const { token } = await h.createTemplate({ text: 'body' }, [
-      { channelId: a.id, contentType: 'text' },
-      { channelId: b.id, contentType: 'text' },
-    ]);
+    const { token } = await hookTemplate(h, `${p.url}/a`, `${p.url}/b`);
     const delivered: number[] = [];
     h.server.events.on('delivery', (e) => e.status === 'sent' && delivered.push(e.id));
     const sends = await Promise.all(
@@ -111,10 +116,7 @@ describe.skipIf(onPostgres())('the delivery thread (SQLite)', () => {
   it('on: pausing deliveries pauses the thread; resuming sends what waited', async () => {
     const h = await open('on');
     const p = await peer();
-    const hook = await h.createChannel('webhook', { url: `${p.url}/p` });
-    const { token } = await h.createTemplate({ text: 'body' }, [
-      { channelId: hook.id, contentType: 'text' },
-    ]);
+    const { token } = await hookTemplate(h, `${p.url}/p`);
     h.server.deliveries.pause();
     await h.sendV2({ token, title: 'held' });
     await new Promise((r) => setTimeout(r, 500));
@@ -128,10 +130,10 @@ describe.skipIf(onPostgres())('the delivery thread (SQLite)', () => {
     const h = await open('on');
     const before = await peer();
     const after = await peer();
-    const hook = await h.createChannel('webhook', { url: `${before.url}/x` });
-    const { token } = await h.createTemplate({ text: 'body' }, [
-      { channelId: hook.id, contentType: 'text' },
-    ]);
+    const {
+      token,
+      hooks: [hook],
+    } = await hookTemplate(h, `${before.url}/x`);
     await h.sendV2({ token, title: 'first' });
     await before.waitForRequests(1);
     await h.console.ok('PUT', `/channels/${hook.id}`, {
@@ -154,10 +156,7 @@ describe.skipIf(onPostgres())('the delivery thread (SQLite)', () => {
     });
     vi.stubEnv('HERALD_LOG', 'error');
     const p = await peer();
-    const hook = await h.createChannel('webhook', { url: `${p.url}/c` });
-    const { token } = await h.createTemplate({ text: 'body' }, [
-      { channelId: hook.id, contentType: 'text' },
-    ]);
+    const { token } = await hookTemplate(h, `${p.url}/c`);
     await h.sendV2({ token, title: 'before' });
     await p.waitForRequests(1);
     await thread(h).crashForTest();
@@ -177,10 +176,7 @@ describe.skipIf(onPostgres())('the delivery thread (SQLite)', () => {
     expect(t.running).toBe(false);
     // Slow enough that the 64 slots fill even when the machine accepts slowly.
     const slow = await peer({ status: 200, body: '{}', delayMs: 1_000 });
-    const hook = await h.createChannel('webhook', { url: `${slow.url}/s` });
-    const { token } = await h.createTemplate({ text: 'body' }, [
-      { channelId: hook.id, contentType: 'text' },
-    ]);
+    const { token } = await hookTemplate(h, `${slow.url}/s`);
     // More than the 64 attempt slots at once.
     await Promise.all(Array.from({ length: 150 }, (_, i) => h.sendV2({ token, title: `b${i}` })));
     await until(() => t.starts === 1, 20_000);
@@ -207,10 +203,7 @@ describe.skipIf(onPostgres())('the delivery thread (SQLite)', () => {
     const h = await open('on', {}, { clock: new ManualClock(Date.now() + 24 * 60 * 60_000) });
     expect(h.server.ctx.deliveryThread).toBeNull();
     const p = await peer();
-    const hook = await h.createChannel('webhook', { url: `${p.url}/m` });
-    const { token } = await h.createTemplate({ text: 'body' }, [
-      { channelId: hook.id, contentType: 'text' },
-    ]);
+    const { token } = await hookTemplate(h, `${p.url}/m`);
     await h.sendV2({ token, title: 'by the moved clock' });
     await p.waitForRequests(1);
     expect(titlesAt(p, '/m')).toEqual(['by the moved clock']);

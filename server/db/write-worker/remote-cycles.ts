@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads';
 
 import { createLogger } from '../../lib/logger';
 import { workerFile } from '../../lib/worker-file';
+import { workerReady } from '../../lib/worker-ready';
 import {
   fromWire,
   type FromWorker,
@@ -78,26 +79,18 @@ export class RemoteCycles {
     const worker = new Worker(file, {
       workerData: { dbFile, busyTimeoutMs } satisfies WorkerStart,
     });
-    let onMessage: (message: FromWorker) => void = () => undefined;
-    let onError: (err: Error) => void = () => undefined;
-    let onExit: (code: number) => void = () => undefined;
     try {
-      await new Promise<void>((resolve, reject) => {
-        onMessage = (message) => {
-          if (message.type === 'ready') resolve();
-          else if (message.type === 'open-failed') reject(fromWire(message.error));
-        };
-        onError = reject;
-        onExit = (code) => reject(new Error(`it exited (code ${code})`));
-        worker.on('message', onMessage).on('error', onError).on('exit', onExit);
-      });
+      await workerReady<FromWorker>(worker, (message) =>
+        message.type === 'ready'
+          ? 'ready'
+          : message.type === 'open-failed'
+            ? fromWire(message.error)
+            : undefined,
+      );
     } catch (err) {
       log.warn(`the write worker did not start (${String(err)}); writing on the main thread`);
       await worker.terminate();
       return null;
-    } finally {
-      // Only these: removing every listener would also stop the worker's message port.
-      worker.off('message', onMessage).off('error', onError).off('exit', onExit);
     }
     return new RemoteCycles(worker);
   }

@@ -7,6 +7,7 @@ import type { HeraldEvents } from '../../events';
 import { createLogger, writeLogLine } from '../../lib/logger';
 import { testDurationFromEnv } from '../../lib/test-duration';
 import { workerFile } from '../../lib/worker-file';
+import { workerReady } from '../../lib/worker-ready';
 import type { DeliveryObserver } from '../delivery-state';
 import type { Dispatcher } from '../dispatcher';
 import type {
@@ -171,27 +172,16 @@ export class DeliveryThread {
     });
     // Lines and events come from the first message on, the ready one included.
     worker.on('message', (m: FromDeliveryThread) => this.receive(m));
-    let onMessage: (m: FromDeliveryThread) => void = () => undefined;
-    let onError: (err: Error) => void = () => undefined;
-    let onExit: (code: number) => void = () => undefined;
     try {
-      await new Promise<void>((resolve, reject) => {
-        onMessage = (m) => {
-          if (m.type === 'ready') resolve();
-          else if (m.type === 'start-failed') reject(new Error(m.message));
-        };
-        onError = reject;
-        onExit = (code) => reject(new Error(`it exited (code ${code})`));
-        worker.on('message', onMessage).on('error', onError).on('exit', onExit);
-      });
+      await workerReady<FromDeliveryThread>(worker, (m) =>
+        m.type === 'ready' ? 'ready' : m.type === 'start-failed' ? new Error(m.message) : undefined,
+      );
     } catch (err) {
       this.givenUp = true;
       d.turn.abandon(THREAD_PARTY);
       log.warn(`the delivery thread did not start (${String(err)}); delivering on the main thread`);
       await worker.terminate();
       return;
-    } finally {
-      worker.off('message', onMessage).off('error', onError).off('exit', onExit);
     }
     this.worker = worker;
     // close() came while it started: it waits for this, then stops the thread.

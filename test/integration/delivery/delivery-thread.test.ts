@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { invalidateConfigCache } from '../../../server/db/config-version';
@@ -191,6 +195,30 @@ describe.skipIf(onPostgres())('the delivery thread (SQLite)', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(slow.received).toHaveLength(151);
     expect(t.starts).toBe(1);
+  });
+
+  it('a thread that cannot start leaves Herald delivering on the main thread, said once', async () => {
+    const broken = join(mkdtempSync(join(tmpdir(), 'herald-broken-thread-')), 'thread.mjs');
+    writeFileSync(broken, "throw new Error('a broken build');\n");
+    const warnings: string[] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation((line: string) => {
+      warnings.push(String(line));
+    });
+    vi.stubEnv('HERALD_LOG', 'warn');
+    try {
+      const h = await open('on', { HERALD_DELIVERY_WORKER_FILE: broken });
+      expect(thread(h).running).toBe(false);
+      expect(h.server.ctx.dispatcher.handedOver).toBe(false);
+      expect(warnings.filter((w) => /the delivery thread did not start/.test(w))).toHaveLength(1);
+      const p = await peer();
+      const { token } = await hookTemplate(h, `${p.url}/main`);
+      await h.sendV2({ token, title: 'on the main thread' });
+      await p.waitForRequests(1);
+      expect(titlesAt(p, '/main')).toEqual(['on the main thread']);
+    } finally {
+      spy.mockRestore();
+      rmSync(dirname(broken), { recursive: true, force: true });
+    }
   });
 
   it('off: there is no thread', async () => {

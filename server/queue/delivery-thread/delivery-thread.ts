@@ -215,7 +215,7 @@ export class DeliveryThread {
         break;
       case 'stopped':
         // Idle, it stopped of itself and its database is closed; asked, stop() waits for this.
-        if (m.why === 'idle' && !this.stopping) this.ended();
+        if (m.why === 'idle' && !this.stopping) void this.ended();
         break;
     }
   }
@@ -226,14 +226,16 @@ export class DeliveryThread {
   }
 
   /** The thread ended on purpose: the main thread claims again (unless Herald is closing). */
-  private ended(): void {
+  private async ended(): Promise<void> {
     const worker = this.worker;
     this.worker = null;
     this.stopping = null;
     this.deps.turn.abandon(THREAD_PARTY);
-    // Its keep-alive sockets would keep it alive after its database closed.
-    void worker?.terminate();
     this.deps.dispatcher.takeBack();
+    // Its keep-alive sockets would keep it alive after its database closed. Waited for: a
+    // process that exits while a thread holding native modules is still being torn down can
+    // abort (seen: SIGTERM, then an exit by signal instead of code 0).
+    await worker?.terminate();
   }
 
   private lost(err: Error): void {

@@ -8,7 +8,9 @@ import { createEventLogger, logEnabled } from '../../lib/logger';
  * method, path, status, duration, response bytes, remote address. Never a body, a header or
  * a query string: a send's `token` rides in the query, and some paths are credentials
  * themselves (a hook's token, a share link's key), so those segments are written as `…`.
- * HERALD_ACCESS_LOG=0 turns it off.
+ * HERALD_ACCESS_LOG=0 turns it off. A probe that succeeds (`/healthz`, `/readyz`, `/metrics`
+ * answered below 400) is a `debug` line: a container's HEALTHCHECK or a scraper asks every few
+ * seconds, and at `info` its lines would bury the requests people read the log for.
  */
 
 const logEvent = createEventLogger('access');
@@ -20,6 +22,17 @@ const SECRET_TAIL = [
   /^(\/+api\/+public\/+preview\/+)[^/]+/i,
   /^(\/+preview\/+)[^/]+/i,
 ];
+
+/** The paths load balancers, orchestrators and Prometheus poll (api/ops-router.ts). */
+const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
+
+/**
+ * The level of a request's line (`path` without its query): `debug` for a probe that succeeded,
+ * `info` for the rest.
+ */
+export function accessLevel(path: string, status: number): 'debug' | 'info' {
+  return status < 400 && PROBES.has(path) ? 'debug' : 'info';
+}
 
 /** A request line may carry an absolute URL (`GET http://host/path`): its path is what counts. */
 const ORIGIN = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i;
@@ -42,7 +55,7 @@ function contentLength(res: Response): number | undefined {
 }
 
 function write(req: Request, res: Response, started: number): void {
-  logEvent('info', 'request', {
+  logEvent(accessLevel(req.path, res.statusCode), 'request', {
     method: req.method,
     path: loggedPath(req.originalUrl),
     status: res.statusCode,

@@ -52,4 +52,30 @@ describe('the access log of a running Herald', () => {
     for (const secret of [token, 'auth_secret_9', 'cookie_secret_5', 'body_secret_7'])
       expect(all).not.toContain(secret);
   });
+
+  it('writes a HEALTHCHECK that succeeded only at debug, so probes do not bury the requests', async () => {
+    lines.length = 0;
+    expect((await fetch(`${herald.url}/healthz`)).status).toBe(200);
+    const marker = await fetch(`${herald.url}/api/console/status`);
+    await vi.waitFor(() => expect(lines.some((l) => l.includes('/api/console/status'))).toBe(true));
+    const access = () =>
+      lines
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .filter((r) => r.module === 'access');
+    expect(access().find((r) => r.path === '/api/console/status')).toMatchObject({
+      status: marker.status,
+    });
+    expect(access().some((r) => r.path === '/healthz')).toBe(false);
+
+    vi.stubEnv('HERALD_LOG', 'debug');
+    lines.length = 0;
+    await fetch(`${herald.url}/healthz`);
+    await vi.waitFor(() =>
+      expect(access().find((r) => r.path === '/healthz')).toMatchObject({
+        level: 'debug',
+        status: 200,
+      }),
+    );
+    vi.stubEnv('HERALD_LOG', 'info');
+  });
 });

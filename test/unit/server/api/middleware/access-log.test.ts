@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 
-import { accessLogEnabled, loggedPath } from '../../../../../server/api/middleware/access-log';
+import {
+  accessLevel,
+  accessLogEnabled,
+  loggedPath,
+} from '../../../../../server/api/middleware/access-log';
 
 describe('the access log path', () => {
   it('drops the query string, where a send carries its token', () => {
@@ -34,5 +38,15 @@ describe('the access log path', () => {
     expect(accessLogEnabled({ HERALD_ACCESS_LOG: '1' })).toBe(true);
     expect(accessLogEnabled({ HERALD_ACCESS_LOG: '0' })).toBe(false);
     expect(accessLogEnabled({ HERALD_ACCESS_LOG: 'off' })).toBe(false);
+  });
+
+  it('writes a probe that succeeded at debug, and a failed one, like every other request, at info', () => {
+    for (const probe of ['/healthz', '/readyz', '/metrics']) {
+      expect(accessLevel(probe, 200)).toBe('debug');
+      expect(accessLevel(probe, 503)).toBe('info');
+    }
+    expect(accessLevel('/metrics', 401)).toBe('info');
+    expect(accessLevel('/healthz/', 200)).toBe('info');
+    expect(accessLevel('/api/v1/message/send', 200)).toBe('info');
   });
 });

@@ -209,6 +209,7 @@ async function composeParts(
           masterKey,
           turn: db.sqlite.turn,
           dispatcher,
+          deliveries,
           events,
           observer: metrics ?? undefined,
         })

@@ -107,6 +107,7 @@ async function compose(): Promise<{
       read: db.read,
       events: heraldEvents,
       clock: systemClock,
+      leaseTag: start.leaseTag,
       observer: {
         accepted: () => undefined,
         recorded: (outcome, channelType) => {

@@ -3,7 +3,6 @@ import { randomBytes } from 'node:crypto';
 import {
   defer,
   insertSends,
-  recoverClaims,
   requeue,
   rollUpSends,
   type ClaimedDelivery,
@@ -11,6 +10,7 @@ import {
   type OutcomeRecord,
 } from './store/hot-path';
 import { countsBySend, deliveryRows, nextDueAt } from './store/hot-path-reads';
+import { recoverClaims, recoverLeases } from './store/hot-path-recovery';
 import { countSuppressed, setFirstSend, takeGate, type DedupGate } from './store/dedup-windows';
 import type { SqlExecutor } from '../db/sql';
 import type { BatchKind, Writer } from '../db/writer';
@@ -94,12 +94,14 @@ export class DeliveryState {
       events: HeraldEvents;
       clock: Clock;
       observer?: DeliveryObserver;
+      /** The tag of this DeliveryState's lease tokens (leaseTag()); unset, a new one. */
+      leaseTag?: string;
     },
   ) {
     // The moment is taken on this thread for either writer: the delivery clock is this
     // process's (tests move it), and the write worker has none. Lease tokens: this
     // DeliveryState's random tag and a count of its cycles, so no two claims share one.
-    const tag = randomBytes(6).toString('base64url');
+    const tag = deps.leaseTag ?? leaseTag();
     let cycles = 0;
     const moment = (this.moment = (): CycleMoment => {
       const now = this.deps.clock.now();
@@ -271,6 +273,16 @@ export class DeliveryState {
     if (sendStatus) this.deps.events.emit('send', { id: sendId, status: sendStatus });
   }
 
+  /**
+   * recover, for one DeliveryState's claims: those of the DeliveryState whose lease tag is
+   * `tag` (the delivery thread's, after the thread died) go back to waiting now.
+   */
+  recoverTagged(tag: string): Promise<number> {
+    return this.deps.writer.run(({ sql }) => recoverLeases(sql, tag, Date.now()), {
+      repeatable: true,
+    });
+  }
+
   /** recover: at startup, claims a dead process left behind go back to waiting. */
   recover(): Promise<number> {
     return this.deps.writer.run(({ sql }) => recoverClaims(sql, Date.now()), {
@@ -291,6 +303,11 @@ export class DeliveryState {
   nextDueAt() {
     return nextDueAt(this.deps.read);
   }
+}
+
+/** A new tag for a DeliveryState's lease tokens: random, and never holding a `.`. */
+export function leaseTag(): string {
+  return randomBytes(6).toString('base64url');
 }
 
 function refused(id: number, status: DeliveryStatus): AppError {

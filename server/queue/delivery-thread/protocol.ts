@@ -18,6 +18,11 @@ export interface DeliveryThreadStart {
   concurrency: number;
   /** Idle this long with nothing in flight, the thread stops itself; Infinity: never. */
   idleMs: number;
+  /**
+   * The tag of the thread's lease tokens, new for each thread: when the thread dies, the
+   * main thread puts back what it had claimed under it (DeliveryState.recoverTagged).
+   */
+  leaseTag: string;
 }
 
 /** The events the thread's deliveries emit, passed on to the main thread's HeraldEvents. */

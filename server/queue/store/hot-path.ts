@@ -6,7 +6,7 @@
  * Each text is built once per dialect when this module loads, so it never changes and its
  * prepared statement is kept. Sets of rows travel as one JSON parameter: a cycle's hundred
  * sends are one INSERT, not a hundred. Nothing else in the server holds hot-path SQL but
- * hot-path-reads.ts and server/db/hosted-messages.ts.
+ * hot-path-reads.ts, hot-path-recovery.ts (claims left behind) and server/db/hosted-messages.ts.
  *
  * Statuses in the statements come from the state table (delivery-transitions.ts): a row
  * outside an event's `from` states is not matched, which is how refused transitions are
@@ -46,14 +46,13 @@ const CLAIM_DUE = sqlList(WAITING);
 const OUTCOME_FROM = sqlList(TRANSITIONS.succeed.from);
 const REQUEUE_FROM = sqlList(TRANSITIONS.requeue.from);
 const DEFER_FROM = sqlList(TRANSITIONS.defer.from);
-const RECOVER_FROM = sqlList(TRANSITIONS.recover.from);
 const OPEN = sqlList(OPEN_STATUSES);
 
 /**
  * Which rows a claim takes (params: 1 now, 3 limit, 4 ids to leave out), and the locks that
  * only several processes on one database need.
  */
-const CONCURRENCY = {
+export const CONCURRENCY = {
   sqlite: {
     /**
      * One arm per status, each read in the order of the (status, next_attempt_at) index and
@@ -409,37 +408,4 @@ export async function defer(
   const d = dialectOf(sql);
   const { changes } = await sql.run(DEFER[d.name], [claim.id, at, d.date(wallNow), claim.lease]);
   return changes > 0;
-}
-
-const RECOVER = perDialect(
-  ({ param: p, dateParam: at }) =>
-    `UPDATE deliveries SET status = CASE WHEN attempts > 0 THEN 'retrying' ELSE 'queued' END,
-       lease_until = NULL, lease_token = NULL, updated_at = ${at(1)}
-     WHERE status IN (${RECOVER_FROM})
-       AND (${p(3)} = 1 OR lease_until IS NULL OR lease_until < ${p(2)})`,
-);
-
-/**
- * At startup: claims left behind go back to waiting. Which ones depends on who else runs:
- * - no other Herald process runs (always on SQLite, whose data folder lock allows one; on
- *   PostgreSQL when the processes lock is free to take exclusively): every `sending` claim is
- *   a dead process's, and all go back at once;
- * - another process runs: only claims whose lease ran out, since one that holds may be that
- *   process's delivery in flight; a dead process's claims are taken over when their lease
- *   ends, by claimDue itself.
- * On PostgreSQL this process then holds the lock shared for as long as its connection lives.
- */
-export async function recoverClaims(sql: SqlExecutor, wallNow: number) {
-  const d = dialectOf(sql);
-  const processes = CONCURRENCY[d.name].processes;
-  const alone = processes ? (await sql.all<{ alone: boolean }>(processes.alone))[0].alone : true;
-  try {
-    const { changes } = await sql.run(RECOVER[d.name], [d.date(wallNow), wallNow, alone ? 1 : 0]);
-    return changes;
-  } finally {
-    if (processes) {
-      await sql.all(processes.join);
-      if (alone) await sql.all(processes.release);
-    }
-  }
 }

@@ -161,8 +161,12 @@ describe.skipIf(onPostgres())('the delivery thread (SQLite)', () => {
     vi.stubEnv('HERALD_LOG', 'error');
     const p = await peer();
     const { token } = await hookTemplate(h, `${p.url}/c`);
+    let recorded = 0;
+    h.server.events.on('delivery', (e) => e.status === 'sent' && (recorded += 1));
     await h.sendV2({ token, title: 'before' });
     await p.waitForRequests(1);
+    // Recorded, so the thread holds no claim when it dies (that case is the next test's).
+    await until(() => recorded === 1);
     await thread(h).crashForTest();
     await until(() => !h.server.ctx.dispatcher.handedOver);
     spy.mockRestore();
@@ -172,6 +176,34 @@ describe.skipIf(onPostgres())('the delivery thread (SQLite)', () => {
     await h.sendV2({ token, title: 'after' });
     await p.waitForRequests(2);
     expect(titlesAt(p, '/c')).toEqual(['before', 'after']);
+  });
+
+  it('a thread that dies mid-attempt: its claim is queued again at once (not when the 5-minute lease runs out) and the main thread delivers it', async () => {
+    const h = await open('on');
+    const warnings: string[] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation((line: string) => {
+      warnings.push(String(line));
+    });
+    vi.stubEnv('HERALD_LOG', 'warn');
+    // The thread's attempt is still waiting for this answer when the thread dies.
+    const slow = await peer({ status: 200, body: '{}', delayMs: 1_500 });
+    const { token } = await hookTemplate(h, `${slow.url}/d`);
+    const sent = await h.sendV2({ token, title: 'in flight' });
+    expect(sent.status).toBe(200);
+    await slow.waitForRequests(1);
+    await thread(h).crashForTest();
+    // Attempted again by the main thread, long before the lease would run out.
+    await slow.waitForRequests(2, 10_000);
+    spy.mockRestore();
+    expect(titlesAt(slow, '/d')).toEqual(['in flight', 'in flight']);
+    expect(warnings.join('\n')).toMatch(
+      /1 deliveries the delivery thread had claimed are queued again/,
+    );
+    const { items } = await h.console.ok('GET', '/logs?q=flight');
+    await until(async () => {
+      const log = await h.console.ok('GET', `/logs/${items[0].id}`);
+      return log.deliveries.every((d: any) => d.status === 'sent');
+    });
   });
 
   it('auto: a burst that fills every slot starts the thread; idle, it stops and the main thread delivers again', async () => {

@@ -9,10 +9,10 @@ import {
   insertDeliveries,
   insertSends,
   recordOutcomes,
-  recoverClaims,
   type ClaimedDelivery,
   type NewSend,
 } from '../../../server/queue/store/hot-path';
+import { recoverClaims } from '../../../server/queue/store/hot-path-recovery';
 import { migrate } from '../../../server/db/migrate';
 import { initModels } from '../../../server/db/models';
 import { openPostgresDatabase } from '../../../server/db/postgres/open-postgres';

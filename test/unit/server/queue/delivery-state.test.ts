@@ -294,6 +294,41 @@ describe('DeliveryState', () => {
     });
   });
 
+  it("recoverTagged puts back only the claims under one DeliveryState's lease tag", async () => {
+    // `_` is a LIKE wildcard: the tag is compared as text, so `a_b` does not take `aXb`'s.
+    const thread = new DeliveryState({
+      writer: db.writer,
+      read: db.read,
+      events,
+      clock,
+      leaseTag: 'a_b',
+    });
+    const other = new DeliveryState({
+      writer: db.writer,
+      read: db.read,
+      events,
+      clock,
+      leaseTag: 'aXb',
+    });
+    await settleAll();
+    await accept(2);
+    const [mine] = await thread.claim(1);
+    const [theirs] = await other.claim(1);
+    expect(mine.lease).toMatch(/^a_b\./);
+    expect(theirs.lease).toMatch(/^aXb\./);
+    await db.writer.run(({ sql }) =>
+      sql.run(`UPDATE deliveries SET attempts = 2 WHERE id = ?1`, [mine.id]),
+    );
+
+    expect(await thread.recoverTagged('a_b')).toBe(1);
+    expect(await statusOf(mine.id)).toBe('retrying');
+    expect(await statusOf(theirs.id)).toBe('sending');
+    // Its lease is gone: the late outcome of the dead claim changes nothing.
+    expect((await thread.record(outcome(mine.id, 'sent', mine.lease))).recorded).toBe(false);
+    expect(await thread.recoverTagged('a_b')).toBe(0);
+    expect(await thread.recoverTagged('a')).toBe(0);
+  });
+
   it('requeue of a missing delivery answers 404', async () => {
     await expect(state.requeue(987654)).rejects.toMatchObject({ code: 404 });
   });

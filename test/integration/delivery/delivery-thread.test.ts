@@ -61,6 +61,16 @@ describe.skipIf(onPostgres())('the delivery thread (SQLite)', () => {
     }
   };
 
+  /** Herald's log lines at `level` and above (written through console.error), kept here. */
+  const captureLog = (level: 'warn' | 'error') => {
+    const lines: string[] = [];
+    const spy = vi.spyOn(console, 'error').mockImplementation((line: string) => {
+      lines.push(String(line));
+    });
+    vi.stubEnv('HERALD_LOG', level);
+    return { lines, restore: () => spy.mockRestore() };
+  };
+
   it('on: the thread delivers every send once, and its events and outcomes reach the main thread', async () => {
     const h = await open('on');
     const t = thread(h);
@@ -154,11 +164,7 @@ describe.skipIf(onPostgres())('the delivery thread (SQLite)', () => {
 
   it('a thread that ends unexpectedly hands claiming back: later sends go out from the main thread', async () => {
     const h = await open('on');
-    const errors: string[] = [];
-    const spy = vi.spyOn(console, 'error').mockImplementation((line: string) => {
-      errors.push(String(line));
-    });
-    vi.stubEnv('HERALD_LOG', 'error');
+    const { lines: errors, restore } = captureLog('error');
     const p = await peer();
     const { token } = await hookTemplate(h, `${p.url}/c`);
     let recorded = 0;
@@ -169,7 +175,7 @@ describe.skipIf(onPostgres())('the delivery thread (SQLite)', () => {
     await until(() => recorded === 1);
     await thread(h).crashForTest();
     await until(() => !h.server.ctx.dispatcher.handedOver);
-    spy.mockRestore();
+    restore();
     expect(errors.join('\n')).toMatch(/the delivery thread stopped/);
     expect(thread(h).running).toBe(false);
     // The main thread's writes are not left waiting for the ended thread's write turn.
@@ -180,11 +186,7 @@ describe.skipIf(onPostgres())('the delivery thread (SQLite)', () => {
 
   it('a thread that dies mid-attempt: its claim is queued again at once (not when the 5-minute lease runs out) and the main thread delivers it', async () => {
     const h = await open('on');
-    const warnings: string[] = [];
-    const spy = vi.spyOn(console, 'error').mockImplementation((line: string) => {
-      warnings.push(String(line));
-    });
-    vi.stubEnv('HERALD_LOG', 'warn');
+    const { lines: warnings, restore } = captureLog('warn');
     // The thread's attempt is still waiting for this answer when the thread dies.
     const slow = await peer({ status: 200, body: '{}', delayMs: 1_500 });
     const { token } = await hookTemplate(h, `${slow.url}/d`);
@@ -194,7 +196,7 @@ describe.skipIf(onPostgres())('the delivery thread (SQLite)', () => {
     await thread(h).crashForTest();
     // Attempted again by the main thread, long before the lease would run out.
     await slow.waitForRequests(2, 10_000);
-    spy.mockRestore();
+    restore();
     expect(titlesAt(slow, '/d')).toEqual(['in flight', 'in flight']);
     expect(warnings.join('\n')).toMatch(
       /1 deliveries the delivery thread had claimed are queued again/,
@@ -232,11 +234,7 @@ describe.skipIf(onPostgres())('the delivery thread (SQLite)', () => {
   it('a thread that cannot start leaves Herald delivering on the main thread, said once', async () => {
     const broken = join(mkdtempSync(join(tmpdir(), 'herald-broken-thread-')), 'thread.mjs');
     writeFileSync(broken, "throw new Error('a broken build');\n");
-    const warnings: string[] = [];
-    const spy = vi.spyOn(console, 'error').mockImplementation((line: string) => {
-      warnings.push(String(line));
-    });
-    vi.stubEnv('HERALD_LOG', 'warn');
+    const { lines: warnings, restore } = captureLog('warn');
     try {
       const h = await open('on', { HERALD_DELIVERY_WORKER_FILE: broken });
       expect(thread(h).running).toBe(false);
@@ -248,7 +246,7 @@ describe.skipIf(onPostgres())('the delivery thread (SQLite)', () => {
       await p.waitForRequests(1);
       expect(titlesAt(p, '/main')).toEqual(['on the main thread']);
     } finally {
-      spy.mockRestore();
+      restore();
       rmSync(dirname(broken), { recursive: true, force: true });
     }
   });

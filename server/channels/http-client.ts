@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { urlToHttpOptions } from 'node:url';
 import zlib from 'node:zlib';
 
 import { z } from 'zod';
@@ -57,8 +58,12 @@ class TransportFailure extends Error {
   }
 }
 
-/** What goes on the wire: the body as bytes, and the headers it implies unless already set. */
-function prepare(req: HttpRequest): { headers: Record<string, string>; payload?: Buffer } {
+/**
+ * What goes on the wire: the body, and the headers it implies unless already set. The body
+ * stays a string: node:http writes a string body that fits in one packet together with the
+ * headers, where a Buffer goes as a second chunk of a gathered write.
+ */
+function prepare(req: HttpRequest): { headers: Record<string, string>; payload?: string } {
   const headers: Record<string, string> = { ...req.headers };
   // The caller's names in lower case, once: this runs for every attempt.
   const given = new Set<string>();
@@ -68,9 +73,9 @@ function prepare(req: HttpRequest): { headers: Record<string, string>; payload?:
   if (!given.has('accept-encoding')) headers['Accept-Encoding'] = 'gzip, deflate, br';
   if (req.body === undefined || req.body === null) return { headers };
   const isText = typeof req.body === 'string';
-  const payload = Buffer.from(isText ? (req.body as string) : JSON.stringify(req.body), 'utf8');
+  const payload = isText ? (req.body as string) : JSON.stringify(req.body);
   if (!isText && !given.has('content-type')) headers['Content-Type'] = 'application/json';
-  headers['Content-Length'] = String(payload.length);
+  headers['Content-Length'] = String(Buffer.byteLength(payload, 'utf8'));
   return { headers, payload };
 }
 
@@ -105,10 +110,26 @@ export async function httpRequest(req: HttpRequest): Promise<HttpResponse> {
   }
 }
 
+/** Parsed targets by their text, which a channel posts to again and again; bounded. */
+const targets = new Map<string, { url: URL; options: http.RequestOptions }>();
+const MAX_TARGETS = 1000;
+
+/** The URL and node:http's options for it, parsed once per target rather than per request. */
+function target(text: string): { url: URL; options: http.RequestOptions } {
+  let t = targets.get(text);
+  if (!t) {
+    const url = new URL(text);
+    if (targets.size >= MAX_TARGETS) targets.clear();
+    t = { url, options: urlToHttpOptions(url) };
+    targets.set(text, t);
+  }
+  return t;
+}
+
 function send(req: HttpRequest): Promise<HttpResponse> {
   const options = req.options ?? {};
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const url = new URL(req.url);
+  const { url, options: where } = target(req.url);
   const secure = url.protocol === 'https:';
   if (!secure && url.protocol !== 'http:') {
     return Promise.reject(new TransportFailure(`unsupported protocol ${url.protocol}`, undefined));
@@ -130,8 +151,7 @@ function send(req: HttpRequest): Promise<HttpResponse> {
       timeoutMs,
     );
     const outgoing = (secure ? https : http).request(
-      url,
-      { method: (req.method ?? 'POST').toUpperCase(), headers, agent },
+      { ...where, method: (req.method ?? 'POST').toUpperCase(), headers, agent },
       (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
@@ -170,7 +190,7 @@ function send(req: HttpRequest): Promise<HttpResponse> {
       },
     );
     outgoing.on('error', fail);
-    outgoing.end(payload);
+    outgoing.end(payload, 'utf8');
   });
 }
 

@@ -40,11 +40,12 @@ describe('httpRequest (node:http on a keep-alive agent)', () => {
   });
 
   it('sends an object as JSON and answers with status, lower-case headers, text and json', async () => {
-    const seen: Array<{ method?: string; type?: string; body: string }> = [];
+    const seen: Array<{ method?: string; type?: string; length?: string; body: string }> = [];
     const s = await serve(async (req, res) => {
       seen.push({
         method: req.method,
         type: req.headers['content-type'],
+        length: req.headers['content-length'],
         body: await readBody(req),
       });
       res.writeHead(201, { 'X-Thing': 'yes', 'Content-Type': 'application/json' });
@@ -52,7 +53,10 @@ describe('httpRequest (node:http on a keep-alive agent)', () => {
     });
     close = s.close;
     const res = await httpRequest({ url: `${s.url}/x`, body: { a: '你好' } });
-    expect(seen).toEqual([{ method: 'POST', type: 'application/json', body: '{"a":"你好"}' }]);
+    // Content-Length counts bytes: each of the two characters is three in UTF-8.
+    expect(seen).toEqual([
+      { method: 'POST', type: 'application/json', length: '14', body: '{"a":"你好"}' },
+    ]);
     expect(res).toMatchObject({ status: 201, text: '{"ok":true}', json: { ok: true } });
     expect(res.headers['x-thing']).toBe('yes');
   });
@@ -67,6 +71,30 @@ describe('httpRequest (node:http on a keep-alive agent)', () => {
     const res = await httpRequest({ method: 'PUT', url: s.url, body: 'plain' });
     expect(res).toMatchObject({ status: 503, text: 'got PUT plain', json: undefined });
     expect(res.headers['retry-after']).toBe('7');
+  });
+
+  it('sends each request to its own URL, whatever targets came before (they are parsed once and kept)', async () => {
+    const got: string[] = [];
+    const a = await serve((req, res) => {
+      got.push(`a ${req.url}`);
+      res.end();
+    });
+    const b = await serve((req, res) => {
+      got.push(`b ${req.url}`);
+      res.end();
+    });
+    close = async () => {
+      await a.close();
+      await b.close();
+    };
+    // More distinct targets than are kept (1,000), so the kept ones are dropped on the way.
+    for (let i = 0; i < 1_010; i += 1) {
+      const [s, name] = i % 2 === 0 ? [a, 'a'] : [b, 'b'];
+      expect((await httpRequest({ url: `${s.url}/p?i=${i}`, body: 'x' })).status).toBe(200);
+      expect(got.at(-1)).toBe(`${name} /p?i=${i}`);
+    }
+    await httpRequest({ url: `${a.url}/p?i=0`, body: 'x' });
+    expect(got.at(-1)).toBe('a /p?i=0');
   });
 
   it('decompresses a gzip reply', async () => {

@@ -1,11 +1,11 @@
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 import BetterSqlite3 from 'better-sqlite3';
 
 import { LOCK_FILE } from '../../data-dir/lock';
 import { DB_FILE } from '../../data-dir/permissions';
+import { scratchFolderFor, type FreeSpace } from '../../data-dir/scratch-folder';
 import { MIGRATION_NAMES } from '../../db/migrate';
 import { MoveRefused } from './move-refused';
 
@@ -24,7 +24,7 @@ export interface SourceSnapshot {
  * The folder must not be in use: rows a running Herald writes after the copy would be left
  * behind.
  */
-export function openSourceSnapshot(dataDir: string): SourceSnapshot {
+export function openSourceSnapshot(dataDir: string, free?: FreeSpace): SourceSnapshot {
   if (!existsSync(dataDir) || !statSync(dataDir).isDirectory()) {
     throw new MoveRefused(
       `${dataDir} is not a folder: give Herald's data folder (the one holding herald.db)`,
@@ -37,12 +37,19 @@ export function openSourceSnapshot(dataDir: string): SourceSnapshot {
     );
   }
   refuseIfInUse(dataDir);
-  const scratch = mkdtempSync(join(tmpdir(), 'herald-move-'));
+  const wal = `${file}-wal`;
+  const bytes = statSync(file).size + (existsSync(wal) ? statSync(wal).size : 0);
+  let scratch: string;
+  try {
+    scratch = scratchFolderFor('herald-move-', bytes, dataDir, free);
+  } catch (err) {
+    throw new MoveRefused(err instanceof Error ? err.message : String(err));
+  }
   const copy = join(scratch, DB_FILE);
   let db: BetterSqlite3.Database | undefined;
   try {
     copyFileSync(file, copy);
-    if (existsSync(`${file}-wal`)) copyFileSync(`${file}-wal`, `${copy}-wal`);
+    if (existsSync(wal)) copyFileSync(wal, `${copy}-wal`);
     try {
       db = new BetterSqlite3(copy, { fileMustExist: true });
       // Reading the schema is what tells a SQLite file from any other file.

@@ -12,8 +12,9 @@ export interface BinResult {
 }
 
 /**
- * Runs `herald <args>` from the sources as its own process (`npm run backup -- …` is
- * `tsx server/bin.ts backup …`), with the key variables cleared unless `env` sets them.
+ * Runs `herald <args>` from the sources as its own process (`npm run backup -- …` runs the
+ * same entry, server/bin.ts, from the built bundle: production-start.test.ts), with the key
+ * variables cleared unless `env` sets them.
  */
 export function runBin(args: string[], env: Record<string, string> = {}): Promise<BinResult> {
   const base = { ...process.env };

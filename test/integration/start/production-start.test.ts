@@ -113,6 +113,40 @@ describe('the production bundle behind npm start', () => {
     }
   });
 
+  it("runs the one-off jobs' npm scripts from the bundle, with no TypeScript loader installed for them", async () => {
+    const pkg = JSON.parse(readFileSync(path.join(outDir, '..', '..', 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+      dependencies: Record<string, string>;
+    };
+    for (const job of ['import-message-nest', 'migrate-to-postgres', 'backup', 'restore']) {
+      const script =
+        job === 'import-message-nest'
+          ? 'import:message-nest'
+          : job.replace('migrate-to-', 'migrate:to-');
+      expect(pkg.scripts[script], script).toBe(`node scripts/herald.mjs ${job}`);
+    }
+    // Production installs (`npm ci --omit=dev`, the Docker image) carry no TypeScript loader.
+    expect(Object.keys(pkg.dependencies)).not.toContain('tsx');
+    const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
+      (resolve) => {
+        const child = spawn(
+          process.execPath,
+          [path.join(outDir, '..', '..', 'scripts', 'herald.mjs'), 'restore', '--help'],
+          { env: { ...process.env, NODE_OPTIONS: '' }, stdio: ['ignore', 'pipe', 'pipe'] },
+        );
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+        child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+        child.once('close', (code) => resolve({ code, stdout, stderr }));
+      },
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Usage: herald restore FILE');
+    // Up to date, so nothing was built.
+    expect(run.stderr).not.toContain('Built the server bundle');
+  });
+
   // The tests run the sources; the bundle splits modules into chunks (some loaded only when
   // first used) whose exports can differ from the sources' view: a whole send, accept to
   // delivery, runs through it.

@@ -9,20 +9,23 @@ import { CONCURRENCY } from './hot-path';
 
 const RECOVER_FROM = sqlList(TRANSITIONS.recover.from);
 
-const RECOVER = perDialect(
-  ({ param: p, dateParam: at }) =>
-    `UPDATE deliveries SET status = CASE WHEN attempts > 0 THEN 'retrying' ELSE 'queued' END,
-       lease_until = NULL, lease_token = NULL, updated_at = ${at(1)}
-     WHERE status IN (${RECOVER_FROM})
-       AND (${p(3)} = 1 OR lease_until IS NULL OR lease_until < ${p(2)})`,
-);
+/**
+ * Claims put back to waiting, with the attempts they had, where `which` (over params 2 and 3;
+ * 1 is updated_at) says which `sending` rows.
+ */
+const putBack = (which: (p: (n: number) => string) => string) =>
+  perDialect(
+    ({ param: p, dateParam: at }) =>
+      `UPDATE deliveries SET status = CASE WHEN attempts > 0 THEN 'retrying' ELSE 'queued' END,
+         lease_until = NULL, lease_token = NULL, updated_at = ${at(1)}
+       WHERE status IN (${RECOVER_FROM}) AND ${which(p)}`,
+  );
 
-const RECOVER_LEASES = perDialect(
-  ({ param: p, dateParam: at }) =>
-    `UPDATE deliveries SET status = CASE WHEN attempts > 0 THEN 'retrying' ELSE 'queued' END,
-       lease_until = NULL, lease_token = NULL, updated_at = ${at(1)}
-     WHERE status IN (${RECOVER_FROM}) AND substr(lease_token, 1, length(${p(2)})) = ${p(2)}`,
-);
+/** Every claim (param 3 = 1, alone), or those whose lease ran out before param 2. */
+const RECOVER = putBack((p) => `(${p(3)} = 1 OR lease_until IS NULL OR lease_until < ${p(2)})`);
+
+/** The claims whose lease token starts with param 2. */
+const RECOVER_LEASES = putBack((p) => `substr(lease_token, 1, length(${p(2)})) = ${p(2)}`);
 
 /**
  * The claims of one DeliveryState that ended without recording them (the delivery thread's,

@@ -1,6 +1,8 @@
-import { mkdtempSync, statfsSync } from 'node:fs';
+import { existsSync, mkdtempSync, statSync, statfsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
+import { DB_FILE } from './permissions';
 
 /** Free bytes on the file system holding `dir`, as statfs(2) counts them for this user. */
 export type FreeSpace = (dir: string) => number;
@@ -9,6 +11,13 @@ const freeSpace: FreeSpace = (dir) => {
   const s = statfsSync(dir);
   return s.bavail * s.bsize;
 };
+
+/** The bytes a copy of the data folder's database takes: herald.db and its -wal, if any. */
+export function databaseBytes(dataDir: string): number {
+  const file = join(dataDir, DB_FILE);
+  const size = (f: string) => (existsSync(f) ? statSync(f).size : 0);
+  return size(file) + size(`${file}-wal`);
+}
 
 /** A copy grows while it is worked on (an import's rows, a migration): room for that too. */
 const HEADROOM = (bytes: number) => Math.ceil(bytes * 0.1) + 64 * 1024 * 1024;

@@ -5,7 +5,7 @@ import BetterSqlite3 from 'better-sqlite3';
 
 import { LOCK_FILE } from '../../data-dir/lock';
 import { DB_FILE } from '../../data-dir/permissions';
-import { scratchFolderFor, type FreeSpace } from '../../data-dir/scratch-folder';
+import { databaseBytes, scratchFolderFor, type FreeSpace } from '../../data-dir/scratch-folder';
 import { MIGRATION_NAMES } from '../../db/migrate';
 import { MoveRefused } from './move-refused';
 
@@ -38,10 +38,9 @@ export function openSourceSnapshot(dataDir: string, free?: FreeSpace): SourceSna
   }
   refuseIfInUse(dataDir);
   const wal = `${file}-wal`;
-  const bytes = statSync(file).size + (existsSync(wal) ? statSync(wal).size : 0);
   let scratch: string;
   try {
-    scratch = scratchFolderFor('herald-move-', bytes, dataDir, free);
+    scratch = scratchFolderFor('herald-move-', databaseBytes(dataDir), dataDir, free);
   } catch (err) {
     throw new MoveRefused(err instanceof Error ? err.message : String(err));
   }

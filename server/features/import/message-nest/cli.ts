@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { copyFileSync, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -14,7 +14,7 @@ import { deriveInstallId, readServerKey, type ServerKey } from '../../../crypto/
 import { parseServerKeySource } from '../../../config/server-key-source';
 import { acquireDataDirLock, DataDirLockedError } from '../../../data-dir/lock';
 import { DB_FILE, precreateDatabase, restrictDataDir } from '../../../data-dir/permissions';
-import { scratchFolderFor } from '../../../data-dir/scratch-folder';
+import { databaseBytes, scratchFolderFor } from '../../../data-dir/scratch-folder';
 import { migrate } from '../../../db/migrate';
 import { initModels } from '../../../db/models';
 import { openDatabase, type Database } from '../../../db/database';
@@ -128,10 +128,9 @@ async function readSource(options: ImportCliOptions): Promise<Snapshot> {
 async function dryRun(options: ImportCliOptions): Promise<ImportReport> {
   const snapshot = await readSource(options);
   const original = join(options.dataDir, DB_FILE);
-  const size = (f: string) => (existsSync(f) ? statSync(f).size : 0);
   const scratch = scratchFolderFor(
     'herald-import-',
-    size(original) + size(`${original}-wal`),
+    databaseBytes(options.dataDir),
     options.dataDir,
   );
   try {

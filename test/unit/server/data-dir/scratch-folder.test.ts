@@ -4,7 +4,11 @@ import { basename, dirname, join } from 'node:path';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { scratchFolderFor, type FreeSpace } from '../../../../server/data-dir/scratch-folder';
+import {
+  databaseBytes,
+  scratchFolderFor,
+  type FreeSpace,
+} from '../../../../server/data-dir/scratch-folder';
 import { openSourceSnapshot } from '../../../../server/features/move-to-postgres/source-folder';
 import { MoveRefused } from '../../../../server/features/move-to-postgres/move-refused';
 
@@ -65,6 +69,15 @@ describe('the scratch folder for a working copy of the database', () => {
     const folder = scratchFolderFor('herald-move-', 1024, dataDir());
     made.push(folder);
     expect(dirname(folder)).toBe(tmpdir());
+  });
+
+  it('counts the database as herald.db and its -wal, if there is one', () => {
+    const data = dataDir();
+    expect(databaseBytes(data)).toBe(0);
+    writeFileSync(join(data, 'herald.db'), Buffer.alloc(4096));
+    expect(databaseBytes(data)).toBe(4096);
+    writeFileSync(join(data, 'herald.db-wal'), Buffer.alloc(1000));
+    expect(databaseBytes(data)).toBe(5096);
   });
 
   it('stops a move to PostgreSQL before copying anything, with the reason, when there is no room', () => {

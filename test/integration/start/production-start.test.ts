@@ -45,10 +45,10 @@ describe('the production bundle behind npm start', () => {
     }
   });
 
-  /** `node out/server/cli.js ARGS`: plain Node, no TypeScript loader (NODE_OPTIONS cleared). */
-  const runBin = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+  /** `node FILE ARGS`: plain Node, no TypeScript loader (NODE_OPTIONS cleared). */
+  const runNode = (file: string, args: string[], env: NodeJS.ProcessEnv = {}) =>
     new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, [path.join(outDir, 'cli.js'), ...args], {
+      const child = spawn(process.execPath, [file, ...args], {
         env: { ...process.env, NODE_OPTIONS: '', ...env },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
@@ -58,6 +58,9 @@ describe('the production bundle behind npm start', () => {
       child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
       child.once('close', (code) => resolve({ code, stdout, stderr }));
     });
+  /** `node out/server/cli.js ARGS`, the `herald` bin. */
+  const runBin = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+    runNode(path.join(outDir, 'cli.js'), args, env);
 
   it('is the herald bin: --help lists the commands, and send loads no server code', async () => {
     const help = await runBin(['--help']);
@@ -118,29 +121,20 @@ describe('the production bundle behind npm start', () => {
       scripts: Record<string, string>;
       dependencies: Record<string, string>;
     };
-    for (const job of ['import-message-nest', 'migrate-to-postgres', 'backup', 'restore']) {
-      const script =
-        job === 'import-message-nest'
-          ? 'import:message-nest'
-          : job.replace('migrate-to-', 'migrate:to-');
+    for (const [script, job] of [
+      ['import:message-nest', 'import-message-nest'],
+      ['migrate:to-postgres', 'migrate-to-postgres'],
+      ['backup', 'backup'],
+      ['restore', 'restore'],
+    ]) {
       expect(pkg.scripts[script], script).toBe(`node scripts/herald.mjs ${job}`);
     }
     // Production installs (`npm ci --omit=dev`, the Docker image) carry no TypeScript loader.
     expect(Object.keys(pkg.dependencies)).not.toContain('tsx');
-    const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
-      (resolve) => {
-        const child = spawn(
-          process.execPath,
-          [path.join(outDir, '..', '..', 'scripts', 'herald.mjs'), 'restore', '--help'],
-          { env: { ...process.env, NODE_OPTIONS: '' }, stdio: ['ignore', 'pipe', 'pipe'] },
-        );
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-        child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-        child.once('close', (code) => resolve({ code, stdout, stderr }));
-      },
-    );
+    const run = await runNode(path.join(outDir, '..', '..', 'scripts', 'herald.mjs'), [
+      'restore',
+      '--help',
+    ]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Usage: herald restore FILE');
     // Up to date, so nothing was built.

@@ -33,7 +33,12 @@ export interface ProcessLike {
 export interface DesktopAppDeps {
   electron: ElectronMain;
   process: ProcessLike;
-  startServer: StartEmbeddedServer;
+  /**
+   * Loads the embedded server (a dynamic import in main/index.ts). Called inside the start-up's
+   * try: a native module that fails to load rejects here and gets Herald's start-failure dialog
+   * and a line in the log file.
+   */
+  loadServer(): Promise<StartEmbeddedServer>;
   openSettingsStore(dir: string): SettingsStoreLike;
   /** Folder holding out/main/index.js. */
   mainDir: string;
@@ -174,6 +179,7 @@ export function runDesktopApp(deps: DesktopAppDeps): DesktopRun {
           osIsEnding('the system is shutting down or logging off');
         });
       }
+      const startServer = await deps.loadServer();
       const traySupported = await detectTray(platform, proc.env);
       desktop = await runBoot({
         electron,
@@ -182,7 +188,7 @@ export function runDesktopApp(deps: DesktopAppDeps): DesktopRun {
           deps.openSettingsStore(paths.settingsDir),
           defaultDesktopSettings(traySupported),
         ),
-        startServer: deps.startServer,
+        startServer,
         mainDir: deps.mainDir,
         version: deps.version,
         isQuitting: () => quitting,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 
 import { createLogger } from '../server/lib/logger';
+import { appFiles } from './app-files';
 import { appMenuTemplate } from './app-menu';
 import { bundledCliPath, installFromMenu, nodeCliInstallFs } from './cli-install';
 import type { ElectronMain, MainBrowserWindow } from './electron';
@@ -28,7 +29,7 @@ import {
 import type { DesktopSettingsService } from './settings';
 import type { ShutdownStep } from './shutdown';
 import type { TestHooks } from './test-hooks';
-import { createTrayController, trayIconFile, unreadPhrase, type TrayController } from './tray';
+import { createTrayController, unreadPhrase, type TrayController } from './tray';
 import { getMainWindowOptions, revealWindow, shouldHideOnClose } from './window';
 import { createWindowPerson } from './window-person';
 import {
@@ -105,6 +106,7 @@ export async function boot(ctx: BootContext): Promise<Desktop | null> {
   const { electron, paths, settings, platform } = ctx;
   const { app } = electron;
   const initial = settings.get();
+  const files = appFiles(ctx.mainDir);
   applyLoginItem(ctx, initial.startAtLogin);
 
   // Every WebContents is guarded from its creation on, before the first window exists; the
@@ -127,8 +129,7 @@ export async function boot(ctx: BootContext): Promise<Desktop | null> {
         port,
         dataDir: paths.dataDir,
         desktopSecret,
-        // out/main → the app root, in the repository and inside app.asar alike.
-        rendererDir: path.join(ctx.mainDir, '..', '..', 'renderer', 'dist'),
+        rendererDir: files.rendererDir,
         // Electron's single-instance lock already keeps a second desktop Herald away, so a
         // data-folder lock found now is a crashed run's, whatever its pid became since.
         takeOverDataDirLock: true,
@@ -194,8 +195,8 @@ export async function boot(ctx: BootContext): Promise<Desktop | null> {
     if (win && !win.isDestroyed()) return win;
     const created = new electron.BrowserWindow(
       getMainWindowOptions({
-        preloadPath: path.join(ctx.mainDir, '..', 'preload', 'index.cjs'),
-        iconPath: path.join(ctx.mainDir, 'assets', 'icon.png'),
+        preloadPath: files.preload,
+        iconPath: files.windowIcon,
       }),
     );
     created.once('ready-to-show', () => created.show());
@@ -312,9 +313,7 @@ export async function boot(ctx: BootContext): Promise<Desktop | null> {
   ensureWindow();
 
   try {
-    const icon = electron.nativeImage.createFromPath(
-      path.join(ctx.mainDir, 'assets', trayIconFile(platform)),
-    );
+    const icon = electron.nativeImage.createFromPath(files.trayIcon(platform));
     // A template image is drawn by macOS in the menu bar's own colour (light or dark).
     if (platform === 'darwin') icon.setTemplateImage(true);
     const nativeTray = new electron.Tray(icon);
@@ -342,9 +341,7 @@ export async function boot(ctx: BootContext): Promise<Desktop | null> {
     log.info('no tray host found on this desktop: closing the window quits Herald by default');
   }
   const unreadOverlay =
-    platform === 'win32'
-      ? electron.nativeImage.createFromPath(path.join(ctx.mainDir, 'assets', 'unread-overlay.png'))
-      : null;
+    platform === 'win32' ? electron.nativeImage.createFromPath(files.unreadOverlay) : null;
   const showUnreadOnTaskbar = (unread: number): void => {
     // setBadgeCount draws on the macOS dock and Unity-style Linux launchers only; Windows
     // marks the taskbar button with an overlay icon instead.

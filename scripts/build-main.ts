@@ -54,6 +54,12 @@ export interface BuiltMain {
  */
 export const MAIN_EXTERNALS_FILE = 'out/main-externals.json';
 
+/**
+ * esbuild's metafiles of the main process and worker builds (which output holds which source,
+ * and how the outputs import each other), for the packaging tests. Beside out/main, not packaged.
+ */
+export const MAIN_METAFILE = 'out/main-meta.json';
+
 /** The desktop app's `herald send`, relative to the project root (electron-builder.yml's extraResources). */
 export const DESKTOP_CLI = 'out/cli/herald.mjs';
 
@@ -72,12 +78,25 @@ export async function buildMain(options: { minify?: boolean } = {}): Promise<Bui
   rmSync(outPreload, { recursive: true, force: true });
   rmSync(path.dirname(cliFile), { recursive: true, force: true });
 
+  // The desktop app always runs as production: the bundled packages (Express above all) and
+  // Herald's own code see NODE_ENV folded in at build time, main/index.ts sets it for the
+  // packages kept external. The worker threads are bundles of their own and get it too.
+  const define = {
+    __HERALD_VERSION__: JSON.stringify(pkg.version),
+    'process.env.NODE_ENV': JSON.stringify('production'),
+  };
   const mainFile = path.join(outMain, 'index.js');
   const preloadFile = path.join(outPreload, 'index.cjs');
   const main = await build({
     absWorkingDir: root,
     entryPoints: [path.join(root, 'main', 'index.ts')],
-    outfile: mainFile,
+    outdir: outMain,
+    // main/index.ts imports the server dynamically, so the server and the native modules it
+    // imports go to a chunk of their own, loaded inside the start-up's try (a native module that
+    // fails to load then gets Herald's start-failure dialog). The chunks stay beside index.js:
+    // server/lib/worker-file.ts finds the worker files beside the chunk that holds it.
+    splitting: true,
+    entryNames: '[name]',
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -93,12 +112,7 @@ export async function buildMain(options: { minify?: boolean } = {}): Promise<Bui
     sourcemap: true,
     metafile: true,
     minify: options.minify ?? false,
-    // The desktop app always runs as production: Herald's own code sees NODE_ENV folded in at
-    // build time, and main/app-lifecycle.ts sets it for the packages kept external.
-    define: {
-      __HERALD_VERSION__: JSON.stringify(pkg.version),
-      'process.env.NODE_ENV': JSON.stringify('production'),
-    },
+    define,
     logLevel: 'warning',
   });
   // Each worker in one file of its own (no shared chunks beside the main bundle).
@@ -116,6 +130,7 @@ export async function buildMain(options: { minify?: boolean } = {}): Promise<Bui
     sourcemap: true,
     metafile: true,
     minify: options.minify ?? false,
+    define,
     logLevel: 'warning',
   });
   const externals = new Set<string>();
@@ -130,7 +145,20 @@ export async function buildMain(options: { minify?: boolean } = {}): Promise<Bui
       if (!builtinModules.includes(name)) externals.add(name);
     }
   }
+  // Packages loaded through createRequire on first use (server/db/better-sqlite3.ts), which no
+  // import statement and so no metafile entry shows: found by name in the bundles' text.
+  for (const file of Object.keys({ ...main.metafile.outputs, ...workers.metafile.outputs })) {
+    if (!file.endsWith('.js')) continue;
+    const text = readFileSync(path.join(root, file), 'utf8');
+    for (const [, name] of text.matchAll(/\b\w*[rR]equire\("([^".][^"]*)"\)/g)) {
+      if (BUNDLE_EXTERNALS.includes(name!)) externals.add(name!);
+    }
+  }
   writeFileSync(path.join(root, MAIN_EXTERNALS_FILE), `${JSON.stringify([...externals].sort())}\n`);
+  writeFileSync(
+    path.join(root, MAIN_METAFILE),
+    `${JSON.stringify({ main: main.metafile, workers: workers.metafile })}\n`,
+  );
   await build({
     absWorkingDir: root,
     entryPoints: [path.join(root, 'main', 'preload', 'index.ts')],

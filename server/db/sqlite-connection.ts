@@ -1,6 +1,7 @@
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 
 import type { SqlExecutor, SqlRow, SqlValue } from './sql';
+import { betterSqlite3 } from './better-sqlite3';
 
 /**
  * Herald's connections to its SQLite file, on better-sqlite3: a statement runs to completion in
@@ -78,7 +79,7 @@ export class SqliteConnection {
   ) {
     // Read-only: a write routed to the read connection fails loudly instead of escaping the
     // Writer.
-    this.db = new BetterSqlite3(filename, {
+    this.db = new (betterSqlite3())(filename, {
       timeout: busyTimeoutMs,
       readonly: options.readonly ?? false,
     });

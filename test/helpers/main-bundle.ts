@@ -10,6 +10,7 @@ import {
   buildMain,
   DESKTOP_CLI,
   MAIN_EXTERNALS_FILE,
+  MAIN_METAFILE,
   RUNTIME_ASSETS,
 } from '../../scripts/build-main';
 import { APP_MAIN, MAIN_WORKER_FILES } from '../../scripts/dist';
@@ -36,6 +37,7 @@ export function mainBuildIsStale(): boolean {
     'out/preload/index.cjs',
     DESKTOP_CLI,
     MAIN_EXTERNALS_FILE,
+    MAIN_METAFILE,
   ].concat(RUNTIME_ASSETS.map((asset) => `out/main/assets/${asset}`));
   if (outputs.some((file) => !existsSync(path.join(root, file)))) return true;
   const builtAt = statSync(path.join(root, APP_MAIN)).mtimeMs;

@@ -1,7 +1,6 @@
-import Database from 'better-sqlite3';
-
 import type { AuditAction } from '../../../contract';
 import { CLI_ACTOR } from './audit-log';
+import { betterSqlite3 } from '../../db/better-sqlite3';
 
 /**
  * Appends an entry to the audit log of a SQLite data file from a command-line tool that does
@@ -14,7 +13,7 @@ export function appendCliAuditEntry(
   entry: { action: AuditAction; targetType: string; targetName: string },
   now = Date.now(),
 ): boolean {
-  const db = new Database(dbFile, { fileMustExist: true, timeout: 10_000 });
+  const db = new (betterSqlite3())(dbFile, { fileMustExist: true, timeout: 10_000 });
   try {
     const table = db
       .prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'audit_entries'`)

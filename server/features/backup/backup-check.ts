@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 
 import { keyFingerprint } from '../../crypto/key-fingerprint';
 import { MIGRATION_NAMES } from '../../db/migrate';
@@ -14,6 +14,7 @@ import {
   type BackupMeta,
 } from './backup-format';
 import { BackupRefused } from './backup-refused';
+import { betterSqlite3 } from '../../db/better-sqlite3';
 
 const SQLITE_MAGIC = Buffer.from('SQLite format 3\u0000', 'latin1');
 
@@ -56,7 +57,7 @@ export function checkBackup(copy: string, label: string): CheckedBackup {
   refuseUnlessSqlite(copy, label);
   let db: BetterSqlite3.Database;
   try {
-    db = new BetterSqlite3(copy, { fileMustExist: true });
+    db = new (betterSqlite3())(copy, { fileMustExist: true });
   } catch (err) {
     throw new BackupRefused(`${label} cannot be opened: ${(err as Error).message}`);
   }

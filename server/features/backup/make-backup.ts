@@ -11,7 +11,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 
 import { FINGERPRINT_SETTING, keyFingerprint } from '../../crypto/key-fingerprint';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../data-dir/permissions';
@@ -23,6 +23,7 @@ import {
   writeMeta,
 } from './backup-format';
 import { BackupRefused } from './backup-refused';
+import { betterSqlite3 } from '../../db/better-sqlite3';
 
 export interface BackupOptions {
   /** The data folder's herald.db; Herald may be running on it. */
@@ -113,13 +114,13 @@ export async function writeBackup(opts: BackupOptions): Promise<BackupMade> {
   // Born owner-only: the copy holds every sealed secret, and the key unless left out.
   closeSync(openSync(partial, 'wx', PRIVATE_FILE_MODE));
   try {
-    const source = new BetterSqlite3(opts.dbFile, { readonly: true, fileMustExist: true });
+    const source = new (betterSqlite3())(opts.dbFile, { readonly: true, fileMustExist: true });
     try {
       await source.backup(partial, { progress: () => ALL_PAGES });
     } finally {
       source.close();
     }
-    const copy = new BetterSqlite3(partial);
+    const copy = new (betterSqlite3())(partial);
     let made: BackupMade;
     try {
       // One file: no -wal beside it to lose when the backup is copied elsewhere.

@@ -13,8 +13,6 @@ import {
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 
-import BetterSqlite3 from 'better-sqlite3';
-
 import { parseServerKeySource } from '../../config/server-key-source';
 import { KEY_FILE, readServerKey } from '../../crypto/server-key';
 import { runningHeraldPid } from '../../data-dir/lock';
@@ -24,6 +22,7 @@ import { migrate } from '../../db/migrate';
 import { META_TABLE } from './backup-format';
 import { checkBackup, restoreKey } from './backup-check';
 import { BackupRefused } from './backup-refused';
+import { betterSqlite3 } from '../../db/better-sqlite3';
 
 export interface RestoreOptions {
   /** The backup file (npm run backup, Settings → Backup, or a scheduled one). */
@@ -132,7 +131,7 @@ export async function restoreBackup(opts: RestoreOptions): Promise<RestoreDone> 
       `backup of ${meta.createdAt} by Herald ${meta.heraldVersion}: intact, key ${key.from === 'backup' ? 'included' : `from ${key.origin}`} and matching`,
     );
 
-    const db = new BetterSqlite3(copy);
+    const db = new (betterSqlite3())(copy);
     try {
       db.exec(`DROP TABLE ${META_TABLE}`);
     } finally {

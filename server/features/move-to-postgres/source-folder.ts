@@ -1,13 +1,14 @@
 import { copyFileSync, existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 
 import { LOCK_FILE } from '../../data-dir/lock';
 import { DB_FILE } from '../../data-dir/permissions';
 import { databaseBytes, scratchFolderFor, type FreeSpace } from '../../data-dir/scratch-folder';
 import { MIGRATION_NAMES } from '../../db/migrate';
 import { MoveRefused } from './move-refused';
+import { betterSqlite3 } from '../../db/better-sqlite3';
 
 /** A read-only view of a SQLite data folder's database, taken from a copy of its files. */
 export interface SourceSnapshot {
@@ -49,8 +50,10 @@ export function openSourceSnapshot(dataDir: string, free?: FreeSpace): SourceSna
   try {
     copyFileSync(file, copy);
     if (existsSync(wal)) copyFileSync(wal, `${copy}-wal`);
+    // Loaded first: a driver that cannot load is no sign of a file that is not SQLite.
+    const Sqlite = betterSqlite3();
     try {
-      db = new BetterSqlite3(copy, { fileMustExist: true });
+      db = new Sqlite(copy, { fileMustExist: true });
       // Reading the schema is what tells a SQLite file from any other file.
       db.prepare('SELECT count(*) FROM sqlite_master').get();
     } catch (err) {

@@ -51,7 +51,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { ensureMainBundle, walk } from '../../helpers/main-bundle';
 
-import { MAIN_EXTERNALS_FILE, RUNTIME_ASSETS } from '../../../scripts/build-main';
+import { appFilesUsed } from '../../../main/app-files';
+import { MAIN_EXTERNALS_FILE, MAIN_METAFILE, RUNTIME_ASSETS } from '../../../scripts/build-main';
+import { WORKER_VARIABLES } from '../../../server/lib/worker-file';
 import {
   addonAbi,
   APP_MAIN,
@@ -60,7 +62,6 @@ import {
   distTarget,
   ELECTRON_REBUILD_MODULES,
   electronVersion,
-  MAIN_WORKER_FILES,
   packagedDependencies,
   rebuildOptions,
   stageApp,
@@ -90,14 +91,34 @@ interface BuilderConfig {
 
 const config = load(readFileSync(path.join(root, 'electron-builder.yml'), 'utf8')) as BuilderConfig;
 
-/** Paths main/ builds from the folder of out/main/index.js, besides RUNTIME_ASSETS. */
-const MAIN_RUNTIME_PATHS = [
-  '../preload/index.cjs',
-  // server/lib/worker-file.ts: each worker thread beside the bundle that starts it.
-  ...MAIN_WORKER_FILES.map((file) => path.basename(file)),
-  // main/boot.ts rendererDir; server/config/herald-config.ts defaultRendererDir.
-  '../../renderer/dist/index.html',
-];
+/**
+ * Every file main/ opens relative to out/main at run time, from main/app-files.ts itself (boot
+ * takes its paths from there), for every packaged platform, as paths inside the app folder.
+ */
+function mainRuntimeFiles(): string[] {
+  const mainDir = path.posix.dirname(APP_MAIN);
+  return appFilesUsed(path.join(path.sep, mainDir)).map((file) =>
+    path.relative(path.sep, file).split(path.sep).join('/'),
+  );
+}
+
+/**
+ * The worker files server/lib/worker-file.ts looks for beside the output file that holds it, as
+ * paths inside the app folder: esbuild's metafile (scripts/build-main.ts) says which outputs
+ * hold that module, and WORKER_VARIABLES names every worker.
+ */
+function workerRuntimeFiles(): string[] {
+  const meta = JSON.parse(readFileSync(path.join(root, MAIN_METAFILE), 'utf8')) as {
+    main: { outputs: Record<string, { inputs: Record<string, unknown> }> };
+  };
+  const holders = Object.entries(meta.main.outputs)
+    .filter(([, output]) => 'server/lib/worker-file.ts' in output.inputs)
+    .map(([file]) => path.posix.dirname(file));
+  expect(holders.length, 'outputs holding server/lib/worker-file.ts').toBeGreaterThan(0);
+  return [...new Set(holders)].flatMap((dir) =>
+    Object.keys(WORKER_VARIABLES).map((name) => path.posix.join(dir, `${name}.js`)),
+  );
+}
 
 // --- electron-builder's pattern rules (app-builder-lib 26, fileMatcher.js and util/filter.js) ---
 
@@ -265,12 +286,14 @@ function checkArchive(archive: string, staged: StagedApp): void {
   expect(pkg.type).toBe('module');
   expect(isFileIn(archive, APP_MAIN)).toBe(true);
 
-  // Everything main/ opens relative to out/main at run time.
-  const mainDir = path.posix.dirname(APP_MAIN);
-  const runtime = [...MAIN_RUNTIME_PATHS, ...RUNTIME_ASSETS.map((asset) => `assets/${asset}`)];
-  const missing = runtime
-    .map((rel) => path.posix.normalize(path.posix.join(mainDir, rel)))
-    .filter((file) => !isFileIn(archive, file));
+  // Everything main/ and the server it starts open from the app folder at run time, and every
+  // asset the build copies (the tray's @2x twins, which nativeImage picks by itself).
+  const runtime = [
+    ...mainRuntimeFiles(),
+    ...workerRuntimeFiles(),
+    ...RUNTIME_ASSETS.map((asset) => `out/main/assets/${asset}`),
+  ];
+  const missing = runtime.filter((file) => !isFileIn(archive, file));
   expect(missing, 'runtime files missing from app.asar').toEqual([]);
 
   // Every package the bundles import at run time (those esbuild left out of them, from its
@@ -279,11 +302,19 @@ function checkArchive(archive: string, staged: StagedApp): void {
     readFileSync(path.join(root, MAIN_EXTERNALS_FILE), 'utf8'),
   ) as string[];
   expect(imported).toEqual(expect.arrayContaining(['better-sqlite3', 'sqlite3', 'argon2', 'pg']));
-  // Each is also what the bundle's text imports, so the list is of this build.
-  const text = extractFile(archive, APP_MAIN).toString('utf8');
-  for (const name of ['better-sqlite3', 'sqlite3', 'argon2']) {
+  // Each is also what the packaged server chunk's text imports, so the list is of this build.
+  const serverChunk = /import\("\.\/(server-[^"]+\.js)"\)/.exec(
+    extractFile(archive, APP_MAIN).toString('utf8'),
+  )?.[1];
+  expect(serverChunk, 'the server chunk main/index.ts imports').toBeDefined();
+  const text = extractFile(archive, `out/main/${serverChunk}`).toString('utf8');
+  // argon2 and sqlite3 by an import statement; better-sqlite3 on first use
+  // (server/db/better-sqlite3.ts), so that a binary that cannot load leaves node-sqlite3.
+  for (const name of ['sqlite3', 'argon2']) {
     expect(text).toMatch(new RegExp(`^import \\w+ from "${name}";$`, 'm'));
   }
+  expect(text).toMatch(/\bnodeRequire\("better-sqlite3"\)/);
+  expect(text).not.toMatch(/^import \w+ from "better-sqlite3";$/m);
   // Required lazily, inside a try, by code Herald never reaches: Sequelize's hstore type.
   const lazyOptional = new Set(['pg-hstore']);
   const unresolved = imported
@@ -414,7 +445,7 @@ describe.skipIf(onPostgres())(
       checkArchive(archive, staged);
     }, 180_000);
 
-    it('would be caught without asarUnpack, renderer/dist or a runtime asset', async () => {
+    it('would be caught without asarUnpack, renderer/dist, a runtime asset, the preload or a worker', async () => {
       const check = async (name: string, builder: BuilderConfig) => {
         const archive = path.join(temp, name, 'app.asar');
         await packLikeElectronBuilder(staged.dir, archive, builder);
@@ -443,6 +474,12 @@ describe.skipIf(onPostgres())(
           ...config,
           files: [...files, `!out/main/assets/${RUNTIME_ASSETS[0]}`],
         }),
+      ).rejects.toThrow(/runtime files missing/);
+      await expect(
+        check('no-preload', { ...config, files: [...files, '!out/preload/**'] }),
+      ).rejects.toThrow(/runtime files missing/);
+      await expect(
+        check('no-worker', { ...config, files: [...files, '!out/main/delivery-worker.js'] }),
       ).rejects.toThrow(/runtime files missing/);
     }, 300_000);
   },

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -80,7 +80,11 @@ describe('runDesktopApp', () => {
   function run(
     platform: NodeJS.Platform,
     boot: (ctx: BootContext) => Promise<Desktop | null>,
-    options: { env?: Record<string, string | undefined>; traySupported?: boolean } = {},
+    options: {
+      env?: Record<string, string | undefined>;
+      traySupported?: boolean;
+      loadServer?: DesktopAppDeps['loadServer'];
+    } = {},
   ) {
     const proc = new FakeProcess(platform, {
       HERALD_USER_DATA_DIR: path.join(temp, 'userData'),
@@ -91,9 +95,11 @@ describe('runDesktopApp', () => {
     const deps: DesktopAppDeps = {
       electron,
       process: proc,
-      startServer: async () => {
-        throw new Error('not used: boot is replaced');
-      },
+      loadServer:
+        options.loadServer ??
+        (async () => async () => {
+          throw new Error('not used: boot is replaced');
+        }),
       openSettingsStore: memoryStore,
       mainDir: path.join(temp, 'out', 'main'),
       version: '9.9.9-test',
@@ -320,6 +326,41 @@ describe('runDesktopApp', () => {
     // The stack is kept where it helps: in the log file.
     expect(logText(result.paths.userDataDir)).toMatch(
       /start-up failed DataDirLockedError[^]*\n\s+at /,
+    );
+  });
+
+  it('runDesktopApp() gives a native module that fails to load its own dialog and log line, not Electron’s error box', async () => {
+    // The error Node really throws for a broken addon: a .node file that is no shared object
+    // (as a truncated or quarantined file is), loaded the way the bindings package loads it.
+    const addon = path.join(temp, 'node_modules', 'better-sqlite3', 'build', 'Release');
+    mkdirSync(addon, { recursive: true });
+    writeFileSync(path.join(addon, 'better_sqlite3.node'), 'not a shared object');
+    let dlopenError: unknown;
+    try {
+      process.dlopen({ exports: {} }, path.join(addon, 'better_sqlite3.node'));
+    } catch (err) {
+      dlopenError = err;
+    }
+    expect((dlopenError as NodeJS.ErrnoException).code).toBe('ERR_DLOPEN_FAILED');
+    const boot = vi.fn();
+
+    const { result } = run('linux', boot, {
+      loadServer: async () => {
+        throw dlopenError;
+      },
+    });
+    await result.started;
+
+    expect(boot).not.toHaveBeenCalled();
+    expect(electron.exits).toEqual([1]);
+    expect(electron.errorBoxes).toHaveLength(1);
+    const box = electron.errorBoxes[0]!;
+    expect(box.title).toBe('Herald could not start');
+    expect(box.content).toContain('its better-sqlite3 module');
+    expect(box.content).toContain(path.join(result.paths.logsDir, 'herald.log'));
+    expect(box.content).not.toMatch(/\n\s+at /);
+    expect(logText(result.paths.userDataDir)).toMatch(
+      /start-up failed Error: [^\n]*better_sqlite3\.node/,
     );
   });
 

@@ -9,6 +9,7 @@ import { addLogSink, type Logger } from '../server/lib/logger';
 import { boot, type BootContext, type Desktop } from './boot';
 import type { ElectronMain } from './electron';
 import { openLogFile } from './log-file';
+import { ignoredVariables, removeIgnored } from './packaged-environment';
 import { initAppPaths, type AppPaths } from './paths';
 import type { StartEmbeddedServer } from './server-contract';
 import { createDesktopSettings, defaultDesktopSettings, type SettingsStoreLike } from './settings';
@@ -179,15 +180,34 @@ export function runDesktopApp(deps: DesktopAppDeps): DesktopRun {
           osIsEnding('the system is shutting down or logging off');
         });
       }
-      const startServer = await deps.loadServer();
       const traySupported = await detectTray(platform, proc.env);
+      const settings = createDesktopSettings(
+        deps.openSettingsStore(paths.settingsDir),
+        defaultDesktopSettings(traySupported),
+      );
+      // Before the server is loaded: its modules read some variables once, as they load.
+      const ignored = ignoredVariables(proc.env, {
+        isPackaged: app.isPackaged,
+        databaseFromEnvironment: settings.get().databaseFromEnvironment,
+      });
+      removeIgnored(proc.env, ignored);
+      if (ignored.developer.length > 0) {
+        log.warn(
+          `ignored developers' variables in the packaged app: ${ignored.developer.join(', ')}`,
+        );
+      }
+      if (ignored.databaseAndKey.length > 0) {
+        log.warn(
+          `ignored ${ignored.databaseAndKey.join(', ')}: the desktop app keeps its data in ` +
+            `${paths.dataDir} unless config.json's databaseFromEnvironment is true (docs/desktop.md)`,
+        );
+      }
+      const startServer = await deps.loadServer();
       desktop = await runBoot({
         electron,
         paths,
-        settings: createDesktopSettings(
-          deps.openSettingsStore(paths.settingsDir),
-          defaultDesktopSettings(traySupported),
-        ),
+        settings,
+        ignoredDatabaseVariables: ignored.databaseAndKey,
         startServer,
         mainDir: deps.mainDir,
         version: deps.version,

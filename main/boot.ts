@@ -26,7 +26,7 @@ import {
   type ReadsEvent,
   type StartEmbeddedServer,
 } from './server-contract';
-import type { DesktopSettingsService } from './settings';
+import { SETTINGS_FILE, type DesktopSettingsService } from './settings';
 import type { ShutdownStep } from './shutdown';
 import type { TestHooks } from './test-hooks';
 import { createTrayController, unreadPhrase, type TrayController } from './tray';
@@ -49,6 +49,8 @@ export interface BootContext {
   electron: ElectronMain;
   paths: AppPaths;
   settings: DesktopSettingsService;
+  /** Database and key variables the packaged app left out (main/packaged-environment.ts). */
+  ignoredDatabaseVariables: string[];
   startServer: StartEmbeddedServer;
   /** Folder holding out/main/index.js; preload and assets are found relative to it. */
   mainDir: string;
@@ -265,9 +267,12 @@ export async function boot(ctx: BootContext): Promise<Desktop | null> {
       listenOnLan: initial.listenOnLan,
       lanUrls: initial.listenOnLan ? lanUrlsFor(started.port) : [],
       dataDir: paths.dataDir,
+      settingsFile: path.join(paths.settingsDir, SETTINGS_FILE),
       deliveriesPaused: server.deliveries.paused,
       platform,
       trayShown,
+      database: server.database,
+      ignoredDatabaseVariables: ctx.ignoredDatabaseVariables,
     }),
     setDeliveriesPaused,
   });

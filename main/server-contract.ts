@@ -54,6 +54,14 @@ export interface EmbeddedServer {
   setupCode(): string | null;
   /** Releases the data-folder lock synchronously (the OS is ending the session). */
   releaseNow(): void;
+  /** Where the data is: the SQLite file, or the PostgreSQL URL without its password. */
+  database: DatabaseLocation;
+}
+
+/** Where the embedded server keeps its data (shown in Settings → Desktop). */
+export interface DatabaseLocation {
+  dialect: 'sqlite' | 'postgres';
+  location: string;
 }
 
 /** startServer's signature, injected so tests and boot never import the server eagerly. */

@@ -1,6 +1,6 @@
 import ElectronStore from 'electron-store';
 
-import type { SettingsStoreLike } from './settings';
+import { SETTINGS_FILE, type SettingsStoreLike } from './settings';
 
 /**
  * openSettingsStore() opens `config.json` in `dir` with electron-store. Kept apart from
@@ -10,7 +10,7 @@ import type { SettingsStoreLike } from './settings';
 export function openSettingsStore(dir: string): SettingsStoreLike {
   return new ElectronStore<Record<string, unknown>>({
     cwd: dir,
-    name: 'config',
+    name: SETTINGS_FILE.replace(/\.json$/, ''),
     // An unreadable file (a crash mid-edit by hand) resets to defaults instead of stopping the
     // app from starting; a readable file with bad values is repaired field by field instead.
     clearInvalidConfig: true,

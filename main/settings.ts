@@ -8,6 +8,9 @@ import type { DesktopSettings as DesktopSettingsForRenderer } from './preload/de
  * the database and the console, not here.
  */
 
+/** The settings file's name in the user-data folder (electron-store's `name` plus `.json`). */
+export const SETTINGS_FILE = 'config.json';
+
 /** One validator per field, shared by the stored schema (lenient) and patches (strict). */
 const fields = {
   /** Local scripts post to this port, so it only changes when the user says so. */
@@ -21,6 +24,12 @@ const fields = {
   notifications: z.boolean(),
   /** Silences notifications without turning them off. */
   doNotDisturb: z.boolean(),
+  /**
+   * The packaged app obeys HERALD_DATABASE_URL and HERALD_SECRET_KEY (and their _FILE twins)
+   * only when this is true (main/packaged-environment.ts): set in config.json by hand, for a
+   * desktop app meant to share a team's PostgreSQL database or key.
+   */
+  databaseFromEnvironment: z.boolean(),
 };
 
 /**
@@ -34,6 +43,7 @@ export const DEFAULT_DESKTOP_SETTINGS = {
   minimizeToTray: true,
   notifications: true,
   doNotDisturb: false,
+  databaseFromEnvironment: false,
 } as const satisfies { [K in keyof typeof fields]: z.infer<(typeof fields)[K]> };
 
 /** The desktop settings. */
@@ -61,6 +71,7 @@ export function storedDesktopSettingsSchema(defaults: DesktopSettings = DEFAULT_
     minimizeToTray: fields.minimizeToTray.catch(defaults.minimizeToTray),
     notifications: fields.notifications.catch(defaults.notifications),
     doNotDisturb: fields.doNotDisturb.catch(defaults.doNotDisturb),
+    databaseFromEnvironment: fields.databaseFromEnvironment.catch(defaults.databaseFromEnvironment),
   });
 }
 
@@ -69,7 +80,11 @@ export const desktopSettingsPatchSchema = z.object(fields).partial().strict();
 export type DesktopSettingsPatch = z.infer<typeof desktopSettingsPatchSchema>;
 
 /** Fields that only take effect when the embedded server starts again. */
-export const RESTART_FIELDS: ReadonlySet<keyof DesktopSettings> = new Set(['port', 'listenOnLan']);
+export const RESTART_FIELDS: ReadonlySet<keyof DesktopSettings> = new Set([
+  'port',
+  'listenOnLan',
+  'databaseFromEnvironment',
+]);
 
 /** readStoredSettings() turns whatever the file holds into complete, valid settings. */
 export function readStoredSettings(

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
 
 import type { Express } from 'express';
 
@@ -10,7 +11,9 @@ import {
   type HttpTimeouts,
   type StartServerOptions,
 } from './config/herald-config';
+import { redactDatabaseUrl } from './config/database-url';
 import { acquireDataDirLock, type DataDirLock } from './data-dir/lock';
+import { DB_FILE } from './data-dir/permissions';
 import type { HeraldEvents } from './events';
 import { AuthService } from './features/auth/auth-service';
 import { MessageService } from './features/hosted/message-service';
@@ -54,6 +57,11 @@ export interface HeraldServer {
    * on the next open.
    */
   releaseNow(): void;
+  /**
+   * Where the data is: the SQLite file in the data folder, or the PostgreSQL database
+   * HERALD_DATABASE_URL names (its password left out), for the desktop's settings page.
+   */
+  database: { dialect: 'sqlite' | 'postgres'; location: string };
   /** The composed parts, for tests and the desktop shell. */
   ctx: HeraldParts;
 }
@@ -159,6 +167,9 @@ async function openServer(config: HeraldConfig, lock: DataDirLock): Promise<Hera
     userOfSession: async (token) => (await desktopAuth.userForSession(token))?.id ?? null,
     setupCode: () => setupCode.display(),
     releaseNow: () => lock.release(),
+    database: config.databaseUrl
+      ? { dialect: 'postgres', location: redactDatabaseUrl(config.databaseUrl) }
+      : { dialect: 'sqlite', location: join(config.dataDir, DB_FILE) },
     ctx: herald.parts,
   };
 }

@@ -20,6 +20,11 @@ export interface DesktopSettings {
   notifications: boolean;
   /** Silence notifications for now. */
   doNotDisturb: boolean;
+  /**
+   * Obey HERALD_DATABASE_URL and HERALD_SECRET_KEY from the environment (set in config.json; the
+   * packaged app ignores them otherwise). Applies after a restart.
+   */
+  databaseFromEnvironment: boolean;
 }
 
 /** Where the embedded server listens. */
@@ -32,6 +37,8 @@ export interface ServerInfo {
   lanUrls: string[];
   /** Herald's data folder (database, key). */
   dataDir: string;
+  /** The desktop settings file (config.json), for settings only a file edit changes. */
+  settingsFile: string;
   deliveriesPaused: boolean;
   /** The app's `process.platform` ('darwin', 'win32', 'linux', …). */
   platform: string;
@@ -40,6 +47,13 @@ export interface ServerInfo {
    * one, such as stock GNOME, where "close to tray" would leave no way back to the window).
    */
   trayShown: boolean;
+  /** Where the data is: the SQLite file, or the PostgreSQL URL without its password. */
+  database: { dialect: 'sqlite' | 'postgres'; location: string };
+  /**
+   * HERALD_DATABASE_URL, HERALD_SECRET_KEY or their _FILE twins, set in the environment and
+   * ignored by the packaged app because config.json's `databaseFromEnvironment` is off.
+   */
+  ignoredDatabaseVariables: string[];
 }
 
 /** Answer of {@link DesktopApi.updateSettings}. */

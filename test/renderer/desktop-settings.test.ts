@@ -24,6 +24,7 @@ const storedSettings = (): DesktopSettings => ({
   minimizeToTray: false,
   notifications: true,
   doNotDisturb: false,
+  databaseFromEnvironment: false,
 });
 
 const runningServer = (): ServerInfo => ({
@@ -35,6 +36,9 @@ const runningServer = (): ServerInfo => ({
   deliveriesPaused: false,
   platform: 'darwin',
   trayShown: true,
+  database: { dialect: 'sqlite', location: '/home/ada/.config/Herald/data/herald.db' },
+  ignoredDatabaseVariables: [],
+  settingsFile: '/home/ada/.config/Herald/config.json',
 });
 
 /**
@@ -286,6 +290,36 @@ describe('DesktopSettingsCard', () => {
       'No tray icon is shown',
     );
     wrapper.unmount();
+  });
+
+  it('DesktopSettingsCard shows where the database is, and the variables the app ignored', async () => {
+    installFakeDesktop({
+      server: { ignoredDatabaseVariables: ['HERALD_DATABASE_URL', 'HERALD_SECRET_KEY'] },
+    });
+
+    const wrapper = await mountCard();
+
+    expect(wrapper.get('[data-testid="desktop-database"]').text()).toBe(
+      'SQLite file /home/ada/.config/Herald/data/herald.db',
+    );
+    const ignored = wrapper.get('[data-testid="desktop-ignored-variables"]').text();
+    expect(ignored).toContain('HERALD_DATABASE_URL, HERALD_SECRET_KEY');
+    expect(ignored).toContain(
+      '"databaseFromEnvironment": true in /home/ada/.config/Herald/config.json',
+    );
+    wrapper.unmount();
+
+    installFakeDesktop({
+      server: {
+        database: { dialect: 'postgres', location: 'postgres://herald:***@db.example/herald' },
+      },
+    });
+    const team = await mountCard();
+    expect(team.get('[data-testid="desktop-database"]').text()).toBe(
+      'PostgreSQL postgres://herald:***@db.example/herald',
+    );
+    expect(team.find('[data-testid="desktop-ignored-variables"]').exists()).toBe(false);
+    team.unmount();
   });
 
   it('DesktopSettingsCard reveals the data folder through the bridge', async () => {

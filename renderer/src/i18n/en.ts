@@ -741,6 +741,12 @@ const en = {
     noLanUrls: 'No network address found',
     dataDir: 'Data folder',
     revealDataFolder: 'Show in folder',
+    database: 'Database',
+    database_sqlite: 'SQLite file',
+    database_postgres: 'PostgreSQL',
+    ignoredVariablesTitle: 'Database settings from the environment are ignored',
+    ignoredVariables:
+      'This computer’s environment sets {names}, which the desktop app does not follow: it keeps its data in its own folder, so a setting meant for a server Herald cannot move it. To use them, set "databaseFromEnvironment": true in {file} and restart Herald.',
   },
   account: {
     where: 'Where',

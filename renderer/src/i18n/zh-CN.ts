@@ -716,6 +716,12 @@ const zhCN: MessageSchema = {
     noLanUrls: '未找到网络地址',
     dataDir: '数据目录',
     revealDataFolder: '在文件夹中显示',
+    database: '数据库',
+    database_sqlite: 'SQLite 文件',
+    database_postgres: 'PostgreSQL',
+    ignoredVariablesTitle: '已忽略环境变量中的数据库设置',
+    ignoredVariables:
+      '本机环境变量设置了 {names}，桌面应用不会采用：它把数据保存在自己的目录中，为服务器版 Herald 准备的设置不会把它移走。如需采用，请在 {file} 中设置 "databaseFromEnvironment": true，然后重启 Herald。',
   },
   account: {
     where: '位置',

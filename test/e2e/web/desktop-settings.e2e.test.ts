@@ -114,6 +114,7 @@ describe.skipIf(!haveChromium)(
             minimizeToTray: true,
             notifications: true,
             doNotDisturb: false,
+            databaseFromEnvironment: false,
           },
           server: {
             url: herald.url,
@@ -124,6 +125,9 @@ describe.skipIf(!haveChromium)(
             deliveriesPaused: false,
             platform: 'linux',
             trayShown: false,
+            database: { dialect: 'sqlite' as const, location: `${herald.dataDir}/herald.db` },
+            ignoredDatabaseVariables: [],
+            settingsFile: `${herald.dataDir}/../config.json`,
           },
         }),
       );

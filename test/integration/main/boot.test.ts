@@ -85,6 +85,7 @@ describe('boot', () => {
       traySupported?: boolean;
       env?: Record<string, string | undefined>;
       quitting?: () => boolean;
+      ignoredDatabaseVariables?: string[];
     } = {},
   ) {
     const paths = derivePaths(path.join(temp, 'Herald-dev'));
@@ -94,6 +95,7 @@ describe('boot', () => {
       electron,
       paths,
       settings: createDesktopSettings(store),
+      ignoredDatabaseVariables: options.ignoredDatabaseVariables ?? [],
       startServer,
       mainDir: path.join(temp, 'out', 'main'),
       version: '1.2.3-test',
@@ -368,7 +370,7 @@ describe('boot', () => {
 
   it('boot() answers the preload’s questions only for its own window', async () => {
     const port = await freePort();
-    const { paths } = await start({ port });
+    const { paths } = await start({ port }, { ignoredDatabaseVariables: ['HERALD_SECRET_KEY'] });
     const win = electron.windows[0]!;
 
     await expect(electron.ipc.invoke(win, IpcChannel.getAppVersion)).resolves.toBe('1.2.3-test');
@@ -378,9 +380,12 @@ describe('boot', () => {
       listenOnLan: false,
       lanUrls: [],
       dataDir: paths.dataDir,
+      settingsFile: path.join(paths.userDataDir, 'config.json'),
       deliveriesPaused: false,
       platform: 'linux',
       trayShown: true,
+      database: { dialect: 'sqlite', location: path.join(paths.dataDir, 'herald.db') },
+      ignoredDatabaseVariables: ['HERALD_SECRET_KEY'],
     });
     await expect(electron.ipc.invoke(win, IpcChannel.setDeliveriesPaused, true)).resolves.toBe(
       true,

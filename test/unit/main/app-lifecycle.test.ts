@@ -84,6 +84,7 @@ describe('runDesktopApp', () => {
       env?: Record<string, string | undefined>;
       traySupported?: boolean;
       loadServer?: DesktopAppDeps['loadServer'];
+      store?: SettingsStoreLike;
     } = {},
   ) {
     const proc = new FakeProcess(platform, {
@@ -100,7 +101,7 @@ describe('runDesktopApp', () => {
         (async () => async () => {
           throw new Error('not used: boot is replaced');
         }),
-      openSettingsStore: memoryStore,
+      openSettingsStore: () => options.store ?? memoryStore(),
       mainDir: path.join(temp, 'out', 'main'),
       version: '9.9.9-test',
       log: createLogger('desktop'),
@@ -362,6 +363,79 @@ describe('runDesktopApp', () => {
     expect(logText(result.paths.userDataDir)).toMatch(
       /start-up failed Error: [^\n]*better_sqlite3\.node/,
     );
+  });
+
+  it('runDesktopApp() in a packaged app drops the developers’ and the database variables before the server loads', async () => {
+    (electron.app as { isPackaged: boolean }).isPackaged = true;
+    const env = {
+      HERALD_WRITE_WORKER_FILE: '/tmp/evil.js',
+      HERALD_TEST_LEASE_MS: '1000',
+      HERALD_DATABASE_URL: 'postgres://herald@db.example/herald',
+      HERALD_SECRET_KEY: 'base64:AAAA',
+      HERALD_LOG: 'info',
+    };
+    let seenByServer: Record<string, string | undefined> | null = null;
+    const { result, proc, contexts } = run('linux', async () => fakeDesktop().desktop, {
+      env,
+      loadServer: async () => {
+        // The server's modules read the environment as they load: it must be clean by now.
+        seenByServer = { ...proc.env };
+        return async () => {
+          throw new Error('not used: boot is replaced');
+        };
+      },
+    });
+    await result.started;
+
+    for (const name of Object.keys(env).filter((n) => n !== 'HERALD_LOG')) {
+      expect([name, seenByServer?.[name]]).toEqual([name, undefined]);
+    }
+    expect(seenByServer).toMatchObject({ HERALD_LOG: 'info' });
+    expect(contexts[0]!.ignoredDatabaseVariables).toEqual([
+      'HERALD_DATABASE_URL',
+      'HERALD_SECRET_KEY',
+    ]);
+    const log = logText(result.paths.userDataDir);
+    expect(log).toContain(
+      "ignored developers' variables in the packaged app: HERALD_TEST_LEASE_MS, HERALD_WRITE_WORKER_FILE",
+    );
+    expect(log).toContain(
+      'ignored HERALD_DATABASE_URL, HERALD_SECRET_KEY: the desktop app keeps its data in',
+    );
+  });
+
+  it('runDesktopApp() in a packaged app follows the database variables when config.json opts in', async () => {
+    (electron.app as { isPackaged: boolean }).isPackaged = true;
+    let seenByServer: Record<string, string | undefined> | null = null;
+    const { result, proc, contexts } = run('linux', async () => fakeDesktop().desktop, {
+      env: {
+        HERALD_DATABASE_URL: 'postgres://herald@db.example/herald',
+        HERALD_TEST_CRASH_AT: 'x',
+      },
+      store: { store: { databaseFromEnvironment: true }, set: () => undefined },
+      loadServer: async () => {
+        seenByServer = { ...proc.env };
+        return async () => {
+          throw new Error('not used: boot is replaced');
+        };
+      },
+    });
+    await result.started;
+
+    expect(seenByServer).toMatchObject({
+      HERALD_DATABASE_URL: 'postgres://herald@db.example/herald',
+    });
+    expect(seenByServer).not.toHaveProperty('HERALD_TEST_CRASH_AT');
+    expect(contexts[0]!.ignoredDatabaseVariables).toEqual([]);
+  });
+
+  it('runDesktopApp() in a development run leaves the environment as it was', async () => {
+    const env = { HERALD_WRITE_WORKER_FILE: '/w.js', HERALD_DATABASE_URL: 'postgres://h@db/h' };
+    const { result, proc } = run('linux', async () => fakeDesktop().desktop, { env });
+    await result.started;
+
+    expect(proc.env).toMatchObject(env);
+    expect(logText(result.paths.userDataDir)).not.toContain('ignored');
   });
 
   it('runDesktopApp() exits 0 without a dialog when the user quits at the port question', async () => {

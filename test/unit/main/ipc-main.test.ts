@@ -281,6 +281,9 @@ describe('registerServerInfoHandlers', () => {
         platform: 'linux',
         trayShown: true,
         deliveriesPaused: paused,
+        database: { dialect: 'sqlite', location: '/d/herald.db' },
+        ignoredDatabaseVariables: [],
+        settingsFile: '/config.json',
       }),
       setDeliveriesPaused: (p) => (paused = p),
     });

@@ -9,6 +9,7 @@ import { addLogSink, type Logger } from '../server/lib/logger';
 import { boot, type BootContext, type Desktop } from './boot';
 import type { ElectronMain } from './electron';
 import { openLogFile } from './log-file';
+import { createLoginItem, nodeAutostartFs, startedAtLogin } from './login-item';
 import { ignoredVariables, removeIgnored } from './packaged-environment';
 import { initAppPaths, type AppPaths } from './paths';
 import type { StartEmbeddedServer } from './server-contract';
@@ -26,6 +27,10 @@ export const APP_ID = 'org.herald.desktop';
 export interface ProcessLike {
   platform: NodeJS.Platform;
   env: Record<string, string | undefined>;
+  /** The command line: `--hidden` marks a start at login (main/login-item.ts). */
+  argv: readonly string[];
+  /** The installed executable, which a login item starts. */
+  execPath: string;
   on(signal: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
   /** Standard input: the launcher's control channel when HERALD_LAUNCHER_CONTROL=stdin. */
   stdin?: LineSource;
@@ -203,10 +208,22 @@ export function runDesktopApp(deps: DesktopAppDeps): DesktopRun {
         );
       }
       const startServer = await deps.loadServer();
+      const loginItem = createLoginItem({
+        platform,
+        app,
+        env: proc.env,
+        execPath: proc.execPath,
+        homeDir: app.getPath('home'),
+        fs: nodeAutostartFs,
+      });
+      const hidden = startedAtLogin(platform, proc.argv, app);
+      if (hidden) log.info('started at login: the window stays in the tray');
       desktop = await runBoot({
         electron,
         paths,
         settings,
+        loginItem,
+        startHidden: hidden,
         ignoredDatabaseVariables: ignored.databaseAndKey,
         startServer,
         mainDir: deps.mainDir,

@@ -13,6 +13,7 @@ import { registerSettingsHandlers } from './ipc/handlers/settings';
 import { registerShellHandlers } from './ipc/handlers/shell';
 import { createIpcRegistrar } from './ipc/ipc-main';
 import { lanWarningDialog } from './lan-warning';
+import type { LoginItem } from './login-item';
 import { createNotifier, type HostedMessageEvent } from './notifications';
 import type { AppPaths } from './paths';
 import { portConflictDialog, startOnChosenPort } from './port-choice';
@@ -51,6 +52,13 @@ export interface BootContext {
   settings: DesktopSettingsService;
   /** Database and key variables the packaged app left out (main/packaged-environment.ts). */
   ignoredDatabaseVariables: string[];
+  /** Start at login, the OS's way (main/login-item.ts). */
+  loginItem: LoginItem;
+  /**
+   * Started at login: the window stays hidden in the tray, or is minimised where no tray
+   * shows, so nothing pops up over what the user logged in to do.
+   */
+  startHidden: boolean;
   startServer: StartEmbeddedServer;
   /** Folder holding out/main/index.js; preload and assets are found relative to it. */
   mainDir: string;
@@ -109,7 +117,16 @@ export async function boot(ctx: BootContext): Promise<Desktop | null> {
   const { app } = electron;
   const initial = settings.get();
   const files = appFiles(ctx.mainDir);
-  applyLoginItem(ctx, initial.startAtLogin);
+  const applyLoginItem = (openAtLogin: boolean): void => {
+    ctx.loginItem
+      .apply(openAtLogin)
+      .catch((err: unknown) => log.warn('registering start at login failed', err));
+  };
+  if (initial.startAtLogin) {
+    ctx.loginItem
+      .refresh()
+      .catch((err: unknown) => log.warn('updating the autostart entry failed', err));
+  }
 
   // Every WebContents is guarded from its creation on, before the first window exists; the
   // origin is known once the server listens, and until then nothing may navigate.
@@ -167,6 +184,10 @@ export async function boot(ctx: BootContext): Promise<Desktop | null> {
   let tray: TrayController | null = null;
   const readerLink = createReaderLink(windowOrigin, (err) => log.warn('open message failed', err));
   let firstLoad = true;
+  // Only the first window of a start at login stays hidden; a window opened later shows.
+  let hideUntilAsked = ctx.startHidden;
+  let trayWasCreated!: (shown: boolean) => void;
+  const trayKnown = new Promise<boolean>((resolve) => (trayWasCreated = resolve));
   let lastCrashAt: number | null = null;
   const loadConsole = (target: MainBrowserWindow, url: string): void => {
     target.loadURL(url).catch(async (err: unknown) => {
@@ -201,7 +222,20 @@ export async function boot(ctx: BootContext): Promise<Desktop | null> {
         iconPath: files.windowIcon,
       }),
     );
-    created.once('ready-to-show', () => created.show());
+    if (hideUntilAsked) {
+      hideUntilAsked = false;
+      created.once('ready-to-show', () => {
+        // Started at login: the window stays in the tray. Where no tray shows it is minimised
+        // instead, so the taskbar still offers it (on Windows and Linux, minimize() shows a
+        // window that was never shown in its minimised state); unless the user opened it
+        // meanwhile from the tray or a second launch.
+        void trayKnown.then((shown) => {
+          if (!shown && !created.isDestroyed() && !created.isVisible()) created.minimize();
+        });
+      });
+    } else {
+      created.once('ready-to-show', () => created.show());
+    }
     created.on('close', (event) => {
       const state = {
         minimizeToTray: settings.get().minimizeToTray,
@@ -283,6 +317,7 @@ export async function boot(ctx: BootContext): Promise<Desktop | null> {
       const { response } = await electron.dialog.showMessageBox(dialog.spec);
       return dialog.confirmed(response);
     },
+    loginItemState: () => ctx.loginItem.state(),
     restart: () => {
       // The new instance starts once this one has exited (Electron's relauncher waits), so
       // the single-instance and data-folder locks are free by then.
@@ -342,6 +377,7 @@ export async function boot(ctx: BootContext): Promise<Desktop | null> {
     log.warn('tray unavailable', err);
   }
   trayShown = tray !== null && ctx.traySupported;
+  trayWasCreated(trayShown);
   if (!ctx.traySupported) {
     log.info('no tray host found on this desktop: closing the window quits Herald by default');
   }
@@ -419,7 +455,7 @@ export async function boot(ctx: BootContext): Promise<Desktop | null> {
       tray?.update({ doNotDisturb: update.settings.doNotDisturb });
       publishTray();
     }
-    if (update.changed.includes('startAtLogin')) applyLoginItem(ctx, update.settings.startAtLogin);
+    if (update.changed.includes('startAtLogin')) applyLoginItem(update.settings.startAtLogin);
   });
 
   if (ctx.hooks) {
@@ -452,11 +488,4 @@ export async function boot(ctx: BootContext): Promise<Desktop | null> {
       { name: 'remove tray', timeoutMs: 2_000, run: () => tray?.destroy() },
     ],
   };
-}
-
-/** Start at login exists on macOS and Windows only; Linux desktops use autostart files. */
-function applyLoginItem(ctx: BootContext, openAtLogin: boolean): void {
-  if (ctx.platform !== 'darwin' && ctx.platform !== 'win32') return;
-  if (!ctx.electron.app.isPackaged) return;
-  ctx.electron.app.setLoginItemSettings({ openAtLogin });
 }

@@ -4,6 +4,7 @@ import type { AppMenuItem } from './app-menu';
 import type { AppPathsLike } from './paths';
 import type { BrowserWindowLike, MainWindowOptions } from './window';
 import type { IpcMainLike } from './ipc/ipc-main';
+import type { LoginItemSettingsLike } from './login-item';
 import type { ShellHandlersShellLike } from './ipc/handlers/shell';
 import type { NotificationLike, NotificationOptions } from './notifications';
 import type { MessageBoxSpec } from './port-choice';
@@ -66,7 +67,8 @@ export interface ElectronApp extends AppPathsLike {
   exit(code?: number): void;
   /** Starts the app again once this one has exited; `execPath` replaces the executable. */
   relaunch(options?: { execPath?: string; args?: string[] }): void;
-  setLoginItemSettings(settings: { openAtLogin: boolean }): void;
+  setLoginItemSettings(settings: { openAtLogin: boolean; args?: string[] }): void;
+  getLoginItemSettings(options?: { args?: string[] }): LoginItemSettingsLike;
   setBadgeCount(count?: number): boolean;
   on(event: 'second-instance' | 'window-all-closed' | 'activate', listener: () => void): unknown;
   on(event: 'before-quit', listener: (event: { preventDefault(): void }) => void): unknown;

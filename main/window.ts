@@ -80,6 +80,9 @@ export interface BrowserWindowLike {
   focus(): void;
   restore(): void;
   isMinimized(): boolean;
+  /** Minimises the window; one never shown is shown minimised (Windows, Linux). */
+  minimize(): void;
+  isVisible(): boolean;
   isDestroyed(): boolean;
   loadURL(url: string): Promise<void>;
   once(event: 'ready-to-show', listener: () => void): unknown;

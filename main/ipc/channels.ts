@@ -9,6 +9,8 @@ export const IpcChannel = {
   revealDataFolder: 'desktop:reveal-data-folder',
   getSettings: 'desktop:get-settings',
   updateSettings: 'desktop:update-settings',
+  /** What the OS has registered for start at login. */
+  getLoginItem: 'desktop:get-login-item',
   setDeliveriesPaused: 'desktop:set-deliveries-paused',
   restartApp: 'desktop:restart-app',
   /** The page's unread count changed (it read or deleted messages): main re-reads it. */

@@ -12,6 +12,7 @@ export const DESKTOP_API_KEYS = [
   'revealDataFolder',
   'getSettings',
   'updateSettings',
+  'getLoginItem',
   'setDeliveriesPaused',
   'restartApp',
   'unreadChanged',

@@ -56,6 +56,19 @@ export interface ServerInfo {
   ignoredDatabaseVariables: string[];
 }
 
+/** What the OS has registered for start at login ({@link DesktopApi.getLoginItem}). */
+export interface LoginItemState {
+  /** False in a development run, where nothing is registered. */
+  supported: boolean;
+  /** Whether the OS will open Herald at login, as the OS reports it. */
+  openAtLogin: boolean;
+  /**
+   * Why the OS's answer needs the user: macOS waits for approval in System Settings → General →
+   * Login Items, or Herald is turned off in Windows' Task Manager → Startup apps.
+   */
+  attention: 'requires-approval' | 'disabled-by-user' | null;
+}
+
 /** Answer of {@link DesktopApi.updateSettings}. */
 export interface SettingsUpdateResult {
   settings: DesktopSettings;
@@ -76,6 +89,8 @@ export interface DesktopApi {
   getSettings(): Promise<DesktopSettings>;
   /** Saves some settings; turning on LAN access first asks the user in a native dialog. */
   updateSettings(patch: Partial<DesktopSettings>): Promise<SettingsUpdateResult>;
+  /** What the OS has registered for start at login (it may differ from the setting). */
+  getLoginItem(): Promise<LoginItemState>;
   /** Pauses or resumes outgoing deliveries; resolves the new paused state. */
   setDeliveriesPaused(paused: boolean): Promise<boolean>;
   /** Restarts the app (ordered shutdown, then start) so port and LAN changes apply. */

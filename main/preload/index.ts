@@ -35,6 +35,8 @@ const api: DesktopApi = {
     ipcRenderer.invoke(IpcChannel.updateSettings, patch) as ReturnType<
       DesktopApi['updateSettings']
     >,
+  getLoginItem: () =>
+    ipcRenderer.invoke(IpcChannel.getLoginItem) as ReturnType<DesktopApi['getLoginItem']>,
   setDeliveriesPaused: (paused: boolean) =>
     ipcRenderer.invoke(IpcChannel.setDeliveriesPaused, paused) as Promise<boolean>,
   restartApp: () => ipcRenderer.invoke(IpcChannel.restartApp) as Promise<void>,

@@ -1,6 +1,7 @@
 import type { AppMenuItem } from '../../main/app-menu';
 import type { ElectronMain, MainBrowserWindow, NativeImageLike } from '../../main/electron';
 import type { IpcEventLike } from '../../main/ipc/ipc-main';
+import type { LoginItemSettingsLike } from '../../main/login-item';
 import type { NotificationText } from '../../main/notifications';
 import type { MessageBoxSpec } from '../../main/port-choice';
 import type { MainWindowOptions } from '../../main/window';
@@ -59,6 +60,8 @@ export interface FakeElectron extends ElectronMain {
   trayError: Error | null;
   /** What requestSingleInstanceLock() answers (false: another instance runs). */
   singleInstance: boolean;
+  /** The OS's login items, as Electron reaches them on the platform the test sets. */
+  loginItems: FakeLoginItems;
   /** When set, the next loadURL rejects with it (as Electron does with a net error). */
   loadError: (Error & { code?: string; errno?: number }) | null;
   /** The default session's cookies by name (the fake keeps one origin's). */
@@ -161,6 +164,13 @@ export class FakeWindow extends Emitter implements MainBrowserWindow {
   isMinimized() {
     return this.minimized;
   }
+  /** As on Windows and Linux: a window never shown is shown in its minimised state. */
+  minimize() {
+    this.minimized = true;
+  }
+  isVisible() {
+    return this.visible;
+  }
   isDestroyed() {
     return this.destroyed;
   }
@@ -208,9 +218,68 @@ export class FakeTray extends Emitter {
   }
 }
 
+/**
+ * Login items as Electron 38 reaches them on each OS (shell/browser/browser_win.cc,
+ * browser_mac.mm, browser_linux.cc), so a test sees what the real calls answer:
+ * - win32: a Run value named after the app user model id holding the quoted executable and the
+ *   args; `openAtLogin` matches the whole command line, so asking without the same `args` finds
+ *   nothing; `executableWillLaunchAtLogin` also reads Task Manager's StartupApproved switch;
+ * - darwin: SMAppService's status; `wasOpenedAtLogin` for a start at login;
+ * - linux: setLoginItemSettings does nothing and the answer is all false.
+ */
+export class FakeLoginItems {
+  platform: NodeJS.Platform = 'linux';
+  execPath = '/opt/Herald/herald-desktop';
+  /** Windows: HKCU\...\Run's value for the app, and its StartupApproved switch. */
+  runValue: string | null = null;
+  runEnabled = true;
+  /** macOS: SMAppService.mainApp's status, and what register() leads to. */
+  macStatus: 'not-registered' | 'enabled' | 'requires-approval' = 'not-registered';
+  macNeedsApproval = false;
+  /** macOS: this run was opened as a login item. */
+  openedAtLogin = false;
+  /** Every setLoginItemSettings() call. */
+  readonly calls: Array<{ openAtLogin: boolean; args?: string[] }> = [];
+
+  private command(args: string[] = []): string {
+    return [`"${this.execPath}"`, ...args].join(' ');
+  }
+  set(settings: { openAtLogin: boolean; args?: string[] }): void {
+    this.calls.push(settings);
+    if (this.platform === 'win32') {
+      this.runValue = settings.openAtLogin ? this.command(settings.args) : null;
+      this.runEnabled = true;
+    } else if (this.platform === 'darwin') {
+      this.macStatus = !settings.openAtLogin
+        ? 'not-registered'
+        : this.macNeedsApproval
+          ? 'requires-approval'
+          : 'enabled';
+    }
+  }
+  get(options: { args?: string[] } = {}): LoginItemSettingsLike {
+    if (this.platform === 'win32') {
+      return {
+        openAtLogin: this.runValue === this.command(options.args),
+        executableWillLaunchAtLogin:
+          this.runValue !== null && this.runValue.startsWith(this.command()) && this.runEnabled,
+      };
+    }
+    if (this.platform === 'darwin') {
+      return {
+        openAtLogin: this.macStatus === 'enabled',
+        status: this.macStatus,
+        wasOpenedAtLogin: this.openedAtLogin,
+      };
+    }
+    return { openAtLogin: false, wasOpenedAtLogin: false };
+  }
+}
+
 /** createFakeElectron() returns a fresh fake; `appData` is the folder getPath('appData') gives. */
 export function createFakeElectron(appData: string): FakeElectron {
-  const paths: Record<string, string> = { appData };
+  // A home folder of its own: the autostart entry and the command-line tool write below it.
+  const paths: Record<string, string> = { appData, home: appData };
   const windows: FakeWindow[] = [];
   const trays: FakeTray[] = [];
   const notifications: FakeElectron['notifications'] = [];
@@ -248,6 +317,7 @@ export function createFakeElectron(appData: string): FakeElectron {
     notificationError: null,
     trayError: null,
     singleInstance: true,
+    loginItems: new FakeLoginItems(),
     loadError: null,
     cookies,
     setCookie,
@@ -278,7 +348,8 @@ export function createFakeElectron(appData: string): FakeElectron {
       },
       exit: (code?: number) => void fake.exits.push(code ?? 0),
       relaunch: (options) => void fake.relaunches.push(options),
-      setLoginItemSettings: () => undefined,
+      setLoginItemSettings: (settings) => fake.loginItems.set(settings),
+      getLoginItemSettings: (options) => fake.loginItems.get(options),
       setBadgeCount: () => true,
       on: ((event: string, listener: Listener) =>
         appEvents.on(event, listener)) as ElectronMain['app']['on'],

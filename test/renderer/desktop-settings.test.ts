@@ -10,8 +10,9 @@ import type {
 import DesktopSettingsCard from '../../renderer/src/components/settings/DesktopSettingsCard.vue';
 import {
   bridgeErrorText,
+  loginItemText,
   pendingRestart,
-  supportsStartAtLogin,
+  type LoginItemState,
 } from '../../renderer/src/lib/desktop-settings';
 import SettingsPage from '../../renderer/src/pages/SettingsPage.vue';
 import { installFakeApi, ok } from './helpers/fake-api';
@@ -50,6 +51,7 @@ function installFakeDesktop(
     settings?: Partial<DesktopSettings>;
     server?: Partial<ServerInfo>;
     update?: (patch: Partial<DesktopSettings>) => Promise<SettingsUpdateResult>;
+    loginItem?: LoginItemState;
   } = {},
 ) {
   let settings = { ...storedSettings(), ...options.settings };
@@ -69,6 +71,13 @@ function installFakeDesktop(
   const desktop = {
     getSettings: vi.fn(async () => ({ ...settings })),
     getServerInfo: vi.fn(async () => ({ ...server })),
+    getLoginItem: vi.fn(async () => ({
+      ...(options.loginItem ?? {
+        supported: true,
+        openAtLogin: settings.startAtLogin,
+        attention: null,
+      }),
+    })),
     updateSettings,
     restartApp,
     revealDataFolder,
@@ -269,14 +278,58 @@ describe('DesktopSettingsCard', () => {
     wrapper.unmount();
   });
 
-  it('DesktopSettingsCard disables "Open at login" on Linux and says how to autostart', async () => {
-    installFakeDesktop({ server: { platform: 'linux' } });
+  it('DesktopSettingsCard disables "Open at login" in a development run, which registers nothing', async () => {
+    installFakeDesktop({ loginItem: { supported: false, openAtLogin: false, attention: null } });
 
     const wrapper = await mountCard();
 
     expect(disabled(wrapper, 'desktop-start-at-login')).toBe(true);
     expect(wrapper.get('[data-testid="desktop-start-at-login-help"]').text()).toContain(
-      '~/.config/autostart',
+      'Only the installed Herald can open at login',
+    );
+    wrapper.unmount();
+  });
+
+  it('DesktopSettingsCard shows what the OS has for start at login, and when it needs the user', async () => {
+    installFakeDesktop({
+      server: { platform: 'linux' },
+      loginItem: { supported: true, openAtLogin: true, attention: null },
+    });
+    const linux = await mountCard();
+    expect(disabled(linux, 'desktop-start-at-login')).toBe(false);
+    expect(linux.get('[data-testid="desktop-login-item-state"]').text()).toBe(
+      'The system will open Herald at login.',
+    );
+    linux.unmount();
+
+    installFakeDesktop({
+      loginItem: { supported: true, openAtLogin: false, attention: 'requires-approval' },
+    });
+    const mac = await mountCard();
+    const note = mac.get('[data-testid="desktop-login-item-state"]');
+    expect(note.text()).toContain('System Settings → General → Login Items');
+    expect(note.classes()).toContain('warning');
+    mac.unmount();
+  });
+
+  it('DesktopSettingsCard reads the OS’s answer again after switching start at login', async () => {
+    let registered = false;
+    const { desktop } = installFakeDesktop({ settings: { startAtLogin: false } });
+    desktop.getLoginItem = vi.fn(async () => ({
+      supported: true,
+      openAtLogin: registered,
+      attention: null,
+    }));
+    const wrapper = await mountCard();
+    expect(wrapper.get('[data-testid="desktop-login-item-state"]').text()).toContain('will not');
+
+    registered = true;
+    await wrapper.get('[data-testid="desktop-start-at-login"]').trigger('click');
+    await settle();
+
+    expect(desktop.getLoginItem).toHaveBeenCalledTimes(2);
+    expect(wrapper.get('[data-testid="desktop-login-item-state"]').text()).toBe(
+      'The system will open Herald at login.',
     );
     wrapper.unmount();
   });
@@ -333,13 +386,19 @@ describe('DesktopSettingsCard', () => {
   });
 
   it('DesktopSettingsCard explains each setting in Chinese too', async () => {
-    installFakeDesktop({ server: { platform: 'linux' } });
+    installFakeDesktop({
+      server: { platform: 'darwin' },
+      loginItem: { supported: true, openAtLogin: false, attention: 'requires-approval' },
+    });
     const { wrapper } = mountWithApp(DesktopSettingsCard, {}, createContext('zh-CN'));
     await settle();
 
     expect(wrapper.text()).toContain('关闭到托盘');
     expect(wrapper.get('[data-testid="desktop-start-at-login-help"]').text()).toContain(
-      'Linux 上不可用',
+      '在托盘中启动',
+    );
+    expect(wrapper.get('[data-testid="desktop-login-item-state"]').text()).toContain(
+      '系统设置 → 通用 → 登录项',
     );
     wrapper.unmount();
   });
@@ -394,11 +453,27 @@ describe('desktop settings helpers', () => {
     ]);
   });
 
-  it('supportsStartAtLogin() is true on macOS and Windows only', () => {
-    expect(supportsStartAtLogin('darwin')).toBe(true);
-    expect(supportsStartAtLogin('win32')).toBe(true);
-    expect(supportsStartAtLogin('linux')).toBe(false);
-    expect(supportsStartAtLogin('freebsd')).toBe(false);
+  it('loginItemText() words each answer of the OS, warning where the user must act', () => {
+    const state = (over: Partial<LoginItemState>): LoginItemState => ({
+      supported: true,
+      openAtLogin: false,
+      attention: null,
+      ...over,
+    });
+    expect(loginItemText(state({ supported: false }))).toEqual({
+      key: 'desktop.loginItemUnsupported',
+      warning: false,
+    });
+    expect(loginItemText(state({ openAtLogin: true })).key).toBe('desktop.loginItemOn');
+    expect(loginItemText(state({})).key).toBe('desktop.loginItemOff');
+    expect(loginItemText(state({ attention: 'requires-approval' }))).toEqual({
+      key: 'desktop.loginItemNeedsApproval',
+      warning: true,
+    });
+    expect(loginItemText(state({ attention: 'disabled-by-user', openAtLogin: false }))).toEqual({
+      key: 'desktop.loginItemDisabledByUser',
+      warning: true,
+    });
   });
 
   it('bridgeErrorText() drops the prefix Electron puts on a rejected invoke', () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import type { SettingsUpdateResult } from '../../preload/desktop-api';
+import type { LoginItemState, SettingsUpdateResult } from '../../preload/desktop-api';
 import { desktopSettingsPatchSchema, type DesktopSettingsService } from '../../settings';
 import { IpcChannel } from '../channels';
 import { noArgs, type IpcRegistrar } from '../ipc-main';
@@ -17,9 +17,12 @@ export function registerSettingsHandlers(
     confirmLan(port: number): Promise<boolean>;
     /** Ordered shutdown, then start again. */
     restart(): void;
+    /** What the OS has registered for start at login. */
+    loginItemState(): Promise<LoginItemState>;
   },
 ): void {
   ipc.handle(IpcChannel.getSettings, noArgs, () => deps.settings.get());
+  ipc.handle(IpcChannel.getLoginItem, noArgs, () => deps.loginItemState());
   ipc.handle(
     IpcChannel.updateSettings,
     z.tuple([desktopSettingsPatchSchema]),

@@ -714,9 +714,16 @@ const en = {
       'Other computers on your network can then reach Herald (the console and the send API) at this computer’s addresses. Herald asks you to confirm first; it applies after a restart.',
     startAtLogin: 'Open at login',
     startAtLoginHelp:
-      'Herald starts when you log in to this computer, so scripts can send without you opening it first.',
-    startAtLoginLinux:
-      'Not available on Linux: to start Herald at login, add it to your desktop’s autostart applications (for example a .desktop file in ~/.config/autostart).',
+      'Herald starts in the tray when you log in to this computer, so scripts can send without you opening it first.',
+    startAtLoginUnsupported:
+      'Only the installed Herald can open at login: this is a development run, which registers nothing with the system.',
+    loginItemOn: 'The system will open Herald at login.',
+    loginItemOff: 'The system will not open Herald at login.',
+    loginItemNeedsApproval:
+      'macOS waits for your approval: allow Herald in System Settings → General → Login Items.',
+    loginItemDisabledByUser:
+      'Herald is turned off in Task Manager → Startup apps: turn it on there, or Windows will not open it at login.',
+    loginItemUnsupported: 'Nothing is registered with the system in a development run.',
     minimizeToTray: 'Close to tray',
     minimizeToTrayHelp:
       'Closing the window keeps Herald running in the tray (the menu bar on macOS), still receiving and sending; quit it from the tray menu. On Linux desktops without a tray, such as stock GNOME, keep this off: the closed window could not be brought back.',

@@ -691,9 +691,15 @@ const zhCN: MessageSchema = {
     listenOnLanHelp:
       '开启后，局域网内的其他电脑可以通过本机的地址访问 Herald（控制台和发送接口）。Herald 会先请你确认；重启后生效。',
     startAtLogin: '登录时启动',
-    startAtLoginHelp: '登录这台电脑时自动启动 Herald，脚本无需等你手动打开就能发送。',
-    startAtLoginLinux:
-      'Linux 上不可用：如需登录时启动，请把 Herald 加入桌面环境的自启动程序（例如在 ~/.config/autostart 中放一个 .desktop 文件）。',
+    startAtLoginHelp: '登录这台电脑时 Herald 在托盘中启动，脚本无需等你手动打开就能发送。',
+    startAtLoginUnsupported:
+      '只有安装版 Herald 才能登录时启动：这是开发运行，不会向系统登记任何内容。',
+    loginItemOn: '系统会在登录时打开 Herald。',
+    loginItemOff: '系统不会在登录时打开 Herald。',
+    loginItemNeedsApproval: 'macOS 正在等待你的批准：请在"系统设置 → 通用 → 登录项"中允许 Herald。',
+    loginItemDisabledByUser:
+      'Herald 已在"任务管理器 → 启动应用"中被关闭：请在那里打开，否则 Windows 登录时不会启动它。',
+    loginItemUnsupported: '开发运行不会向系统登记任何内容。',
     minimizeToTray: '关闭到托盘',
     minimizeToTrayHelp:
       '关闭窗口后 Herald 继续在托盘（macOS 上为菜单栏）中运行，照常接收和发送；从托盘菜单退出。在没有托盘的 Linux 桌面（如默认的 GNOME）上请保持关闭，否则窗口关闭后无法再找回。',

@@ -1,7 +1,11 @@
 // Type-only: the declaration file is self-contained, nothing of main/ is bundled.
-import type { DesktopSettings, ServerInfo } from '../../../main/preload/desktop-api';
+import type {
+  DesktopSettings,
+  LoginItemState,
+  ServerInfo,
+} from '../../../main/preload/desktop-api';
 
-export type { DesktopSettings, ServerInfo };
+export type { DesktopSettings, LoginItemState, ServerInfo };
 
 /** Settings the embedded server reads only when it starts. */
 export type RestartField = 'port' | 'listenOnLan';
@@ -32,11 +36,21 @@ export function pendingRestart(
 }
 
 /**
- * supportsStartAtLogin() is false where Electron cannot register a login item
- * (`app.setLoginItemSettings` works on macOS and Windows only).
+ * loginItemText() words what the OS has registered for start at login (an i18n key), and
+ * whether it needs the user: macOS waiting for approval, Windows' Task Manager switch off. A
+ * development run registers nothing.
  */
-export function supportsStartAtLogin(platform: string): boolean {
-  return platform === 'darwin' || platform === 'win32';
+export function loginItemText(state: LoginItemState): { key: string; warning: boolean } {
+  if (!state.supported) return { key: 'desktop.loginItemUnsupported', warning: false };
+  if (state.attention === 'requires-approval') {
+    return { key: 'desktop.loginItemNeedsApproval', warning: true };
+  }
+  if (state.attention === 'disabled-by-user') {
+    return { key: 'desktop.loginItemDisabledByUser', warning: true };
+  }
+  return state.openAtLogin
+    ? { key: 'desktop.loginItemOn', warning: false }
+    : { key: 'desktop.loginItemOff', warning: false };
 }
 
 /**

@@ -45,6 +45,11 @@ function installFakeBridge(init: { settings: DesktopSettings; server: ServerInfo
       settings = next;
       return { settings: { ...next }, restartRequired, applied: true };
     }),
+    getLoginItem: record('getLoginItem', () => ({
+      supported: true,
+      openAtLogin: settings.startAtLogin,
+      attention: null,
+    })),
     setDeliveriesPaused: record('setDeliveriesPaused', (paused) => paused),
     restartApp: record('restartApp', () => undefined),
     unreadChanged: record('unreadChanged', () => undefined),

@@ -10,6 +10,7 @@ import argon2 from 'argon2';
 import { menuRoles } from '../../../main/app-menu';
 import { boot, type Desktop } from '../../../main/boot';
 import { IpcChannel, MainToRenderer } from '../../../main/ipc/channels';
+import { createLoginItem, nodeAutostartFs } from '../../../main/login-item';
 import { derivePaths, ensureDirs } from '../../../main/paths';
 import { createDesktopSettings, type SettingsStoreLike } from '../../../main/settings';
 import { createShutdown } from '../../../main/shutdown';
@@ -86,6 +87,7 @@ describe('boot', () => {
       env?: Record<string, string | undefined>;
       quitting?: () => boolean;
       ignoredDatabaseVariables?: string[];
+      startHidden?: boolean;
     } = {},
   ) {
     const paths = derivePaths(path.join(temp, 'Herald-dev'));
@@ -96,6 +98,15 @@ describe('boot', () => {
       paths,
       settings: createDesktopSettings(store),
       ignoredDatabaseVariables: options.ignoredDatabaseVariables ?? [],
+      loginItem: createLoginItem({
+        platform: options.platform ?? 'linux',
+        app: electron.app,
+        env: options.env ?? {},
+        execPath: electron.loginItems.execPath,
+        homeDir: temp,
+        fs: nodeAutostartFs,
+      }),
+      startHidden: options.startHidden ?? false,
       startServer,
       mainDir: path.join(temp, 'out', 'main'),
       version: '1.2.3-test',
@@ -482,6 +493,85 @@ describe('boot', () => {
     expect(withCsp['Content-Security-Policy']).toEqual([
       expect.stringContaining("default-src 'none'"),
     ]);
+  });
+
+  it('boot() started at login keeps the window in the tray until it is asked for', async () => {
+    await start({ port: await freePort() }, { startHidden: true });
+    const win = electron.windows[0]!;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+
+    expect(win.loaded).toHaveLength(1);
+    expect([win.visible, win.minimized]).toEqual([false, false]);
+    electron.trays[0]!.menu.find((item) => item.id === 'open')!.click!();
+    expect(win.visible).toBe(true);
+  });
+
+  it('boot() started at login minimises the window where no tray shows, so the taskbar has it', async () => {
+    for (const [what, options] of [
+      ['no tray host', { traySupported: false }],
+      ['a tray that failed', {}],
+    ] as const) {
+      electron = createFakeElectron(temp);
+      if (what === 'a tray that failed') electron.trayError = new Error('no tray');
+      await start({ port: await freePort() }, { ...options, startHidden: true });
+      const win = electron.windows[0]!;
+      await vi.waitFor(() => expect([what, win.minimized]).toEqual([what, true]));
+      expect(win.visible).toBe(false);
+      await createShutdown(desktop!.shutdownSteps()).run();
+      desktop = null;
+    }
+  });
+
+  it('boot() registers start at login the OS’s way when the setting changes, and reports what the OS has', async () => {
+    (electron.app as { isPackaged: boolean }).isPackaged = true;
+    electron.loginItems.platform = 'win32';
+    const { store } = await start({ port: await freePort() }, { platform: 'win32' });
+    const win = electron.windows[0]!;
+    // Nothing is registered at start: Task Manager's switch is the user's to keep.
+    expect(electron.loginItems.calls).toEqual([]);
+
+    await electron.ipc.invoke(win, IpcChannel.updateSettings, { startAtLogin: true });
+
+    await vi.waitFor(() =>
+      expect(electron.loginItems.calls).toEqual([{ openAtLogin: true, args: ['--hidden'] }]),
+    );
+    expect(store.saved).toMatchObject({ startAtLogin: true });
+    await expect(electron.ipc.invoke(win, IpcChannel.getLoginItem)).resolves.toEqual({
+      supported: true,
+      openAtLogin: true,
+      attention: null,
+    });
+    electron.loginItems.runEnabled = false;
+    await expect(electron.ipc.invoke(win, IpcChannel.getLoginItem)).resolves.toMatchObject({
+      openAtLogin: false,
+      attention: 'disabled-by-user',
+    });
+  });
+
+  it('boot() on Linux writes the autostart entry and keeps it pointing at a moved AppImage', async () => {
+    (electron.app as { isPackaged: boolean }).isPackaged = true;
+    const entry = path.join(temp, '.config', 'autostart', 'herald.desktop');
+    await start(
+      { port: await freePort() },
+      { env: { APPIMAGE: path.join(temp, 'Herald-1.0.AppImage') } },
+    );
+    await electron.ipc.invoke(electron.windows[0]!, IpcChannel.updateSettings, {
+      startAtLogin: true,
+    });
+    await vi.waitFor(() =>
+      expect(readFileSync(entry, 'utf8')).toContain(`Exec=${temp}/Herald-1.0.AppImage --hidden`),
+    );
+    await createShutdown(desktop!.shutdownSteps()).run();
+
+    electron = createFakeElectron(temp);
+    (electron.app as { isPackaged: boolean }).isPackaged = true;
+    await start(
+      { port: await freePort(), startAtLogin: true },
+      { env: { APPIMAGE: path.join(temp, 'Herald-1.1.AppImage') } },
+    );
+    await vi.waitFor(() =>
+      expect(readFileSync(entry, 'utf8')).toContain(`Exec=${temp}/Herald-1.1.AppImage --hidden`),
+    );
   });
 
   it('boot() without a tray icon lets the close button close the window, and says no tray shows', async () => {

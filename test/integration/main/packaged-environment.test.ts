@@ -51,7 +51,13 @@ describe.skipIf(onPostgres())(
       const store: SettingsStoreLike = { store: { port: 0, ...settings }, set: () => undefined };
       run = runDesktopApp({
         electron,
-        process: { platform: 'linux', env: process.env, on: () => undefined },
+        process: {
+        platform: 'linux',
+        env: process.env,
+        argv: ['/opt/Herald/herald-desktop'],
+        execPath: '/opt/Herald/herald-desktop',
+        on: () => undefined,
+      },
         loadServer: async () => startServer,
         openSettingsStore: () => store,
         mainDir: path.join(temp, 'out', 'main'),

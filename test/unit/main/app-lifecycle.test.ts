@@ -22,6 +22,8 @@ import { createFakeElectron, Emitter, type FakeElectron } from '../../mocks/elec
 
 class FakeProcess extends Emitter implements ProcessLike {
   env: Record<string, string | undefined>;
+  argv: string[] = ['/opt/Herald/herald-desktop'];
+  execPath = '/opt/Herald/herald-desktop';
   stdin?: PassThrough;
   constructor(
     readonly platform: NodeJS.Platform,
@@ -85,6 +87,7 @@ describe('runDesktopApp', () => {
       traySupported?: boolean;
       loadServer?: DesktopAppDeps['loadServer'];
       store?: SettingsStoreLike;
+      argv?: string[];
     } = {},
   ) {
     const proc = new FakeProcess(platform, {
@@ -92,6 +95,7 @@ describe('runDesktopApp', () => {
       ...options.env,
     });
     if (options.env?.HERALD_LAUNCHER_CONTROL) proc.stdin = new PassThrough();
+    if (options.argv) proc.argv = options.argv;
     const contexts: BootContext[] = [];
     const deps: DesktopAppDeps = {
       electron,
@@ -436,6 +440,26 @@ describe('runDesktopApp', () => {
 
     expect(proc.env).toMatchObject(env);
     expect(logText(result.paths.userDataDir)).not.toContain('ignored');
+  });
+
+  it('runDesktopApp() starts hidden when started at login: --hidden on Windows and Linux, wasOpenedAtLogin on macOS', async () => {
+    const cases: Array<[NodeJS.Platform, string[], boolean, boolean]> = [
+      ['win32', ['Herald.exe', '--hidden'], false, true],
+      ['linux', ['/opt/Herald/herald-desktop', '--hidden'], false, true],
+      ['linux', ['/opt/Herald/herald-desktop'], false, false],
+      ['darwin', ['/Applications/Herald.app/Contents/MacOS/Herald'], true, true],
+      ['darwin', ['/Applications/Herald.app/Contents/MacOS/Herald'], false, false],
+    ];
+    for (const [platform, argv, openedAtLogin, hidden] of cases) {
+      electron = createFakeElectron(temp);
+      electron.loginItems.platform = platform;
+      electron.loginItems.openedAtLogin = openedAtLogin;
+      const { result, proc, contexts } = run(platform, async () => fakeDesktop().desktop, {
+        argv,
+      });
+      await result.started;
+      expect([platform, proc.argv, contexts[0]!.startHidden]).toEqual([platform, argv, hidden]);
+    }
   });
 
   it('runDesktopApp() exits 0 without a dialog when the user quits at the port question', async () => {

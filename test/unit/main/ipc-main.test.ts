@@ -302,9 +302,25 @@ describe('registerSettingsHandlers', () => {
     const settings = createDesktopSettings({ store: {}, set: (v) => void saved.push(v) });
     const confirmLan = vi.fn(async () => confirm);
     const restart = vi.fn();
-    registerSettingsHandlers(base.ipc, { settings, confirmLan, restart });
+    const loginItemState = vi.fn(async () => ({
+      supported: true,
+      openAtLogin: true,
+      attention: 'requires-approval' as const,
+    }));
+    registerSettingsHandlers(base.ipc, { settings, confirmLan, restart, loginItemState });
     return { ...base, settings, confirmLan, restart, saved };
   }
+
+  it('getLoginItem answers what the OS has, and takes no arguments', async () => {
+    const { invoke } = settingsSetup(true);
+
+    await expect(invoke(fromWindow, IpcChannel.getLoginItem)).resolves.toEqual({
+      supported: true,
+      openAtLogin: true,
+      attention: 'requires-approval',
+    });
+    await expect(invoke(fromWindow, IpcChannel.getLoginItem, 'extra')).rejects.toThrow();
+  });
 
   it('updateSettings saves a valid patch and reports when a restart is needed', async () => {
     const { invoke, saved } = settingsSetup(true);

@@ -65,6 +65,8 @@ function fakeWindow(state: { minimized: boolean; destroyed: boolean }) {
     focus: vi.fn(),
     restore: vi.fn(),
     isMinimized: () => state.minimized,
+    minimize: vi.fn(),
+    isVisible: () => !state.minimized,
     isDestroyed: () => state.destroyed,
     loadURL: vi.fn(async () => undefined),
     once: vi.fn(),

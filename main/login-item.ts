@@ -77,8 +77,9 @@ export interface LoginItem {
   /** What the OS has registered now. */
   state(): Promise<LoginItemState>;
   /**
-   * At start, with start at login on: points Herald's own entry at this copy of Herald (an
-   * updated AppImage has a new file name). Only Linux keeps such an entry itself.
+   * At start, with start at login on: brings Herald's own registration up to date without
+   * turning on what the user turned off (an updated AppImage has a new file name; an older
+   * Herald registered Windows' entry without --hidden).
    */
   refresh(): Promise<void>;
 }
@@ -230,7 +231,15 @@ function windowsLoginItem(app: LoginItemAppLike): LoginItem {
         attention: settings.openAtLogin && !runs ? 'disabled-by-user' : null,
       };
     },
-    refresh: async () => undefined,
+    async refresh() {
+      // An entry an older Herald registered without --hidden (or an Electron before 38.8.6
+      // quoted differently) still runs, and would open the window: registered again, the same
+      // way as now. One the user turned off in Task Manager is left off.
+      const settings = app.getLoginItemSettings({ args });
+      if (!settings.openAtLogin && settings.executableWillLaunchAtLogin === true) {
+        app.setLoginItemSettings({ openAtLogin: true, args });
+      }
+    },
   };
 }
 

@@ -269,6 +269,23 @@ describe('the Windows login item', () => {
     expect(items.get({ args: ['--hidden'] }).openAtLogin).toBe(false);
     await expect(item.state()).resolves.toMatchObject({ openAtLogin: true, attention: null });
   });
+
+  it('refresh() registers an older Herald’s entry again with --hidden, and leaves a turned-off one off', async () => {
+    const { app, item, items } = windows();
+    app.setLoginItemSettings({ openAtLogin: true });
+
+    await item.refresh();
+    expect(items.runValue).toMatch(/" --hidden$/);
+    await item.refresh();
+    expect(items.calls).toHaveLength(2);
+
+    const off = windows();
+    off.app.setLoginItemSettings({ openAtLogin: true });
+    off.items.runEnabled = false;
+    await off.item.refresh();
+    expect(off.items.calls).toHaveLength(1);
+    expect(off.items.runValue).not.toMatch(/--hidden/);
+  });
 });
 
 describe('the macOS login item', () => {

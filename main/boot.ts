@@ -17,6 +17,7 @@ import type { LoginItem } from './login-item';
 import { createNotifier, type HostedMessageEvent } from './notifications';
 import type { AppPaths } from './paths';
 import { portConflictDialog, startOnChosenPort } from './port-choice';
+import { promptForPort } from './port-prompt';
 import { createReaderLink } from './reader-link';
 import { guardEveryWebContents, guardSession, safelyOpenExternal } from './security';
 import {
@@ -160,6 +161,8 @@ export async function boot(ctx: BootContext): Promise<Desktop | null> {
       const { response } = await electron.dialog.showMessageBox(dialog.spec);
       return dialog.answer(response);
     },
+    typePort: (conflict) =>
+      promptForPort(conflict, (options) => new electron.BrowserWindow(options)),
   });
   if (!started) return null;
   const { server } = started;

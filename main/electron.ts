@@ -8,6 +8,7 @@ import type { LoginItemSettingsLike } from './login-item';
 import type { ShellHandlersShellLike } from './ipc/handlers/shell';
 import type { NotificationLike, NotificationOptions } from './notifications';
 import type { MessageBoxSpec } from './port-choice';
+import type { PortPromptWindowOptions, PromptWindowLike } from './port-prompt';
 import type { GuardedWebContentsLike, SessionLike } from './security';
 import type { CookieJarLike } from './window-person';
 import type { TrayLike, TrayMenuItem } from './tray';
@@ -81,7 +82,10 @@ export interface ElectronApp extends AppPathsLike {
 /** The module `require('electron')` returns in the main process (the parts Herald uses). */
 export interface ElectronMain {
   app: ElectronApp;
-  BrowserWindow: new (options: MainWindowOptions) => MainBrowserWindow;
+  BrowserWindow: {
+    new (options: MainWindowOptions): MainBrowserWindow;
+    new (options: PortPromptWindowOptions): PromptWindowLike;
+  };
   Tray: new (image: unknown) => TrayLike & { on(event: 'click', listener: () => void): unknown };
   Menu: {
     buildFromTemplate(template: TrayMenuItem[] | AppMenuItem[]): unknown;

@@ -19,9 +19,16 @@ export interface PortConflict {
   reason: PortRefusal;
 }
 
-/** The user's answer. */
+/**
+ * The user's answer: a port found free nearby, any port the OS gives (listen on 0, then kept),
+ * a port the user types (main/port-prompt.ts), the same port again, or quit.
+ */
 export type PortAnswer =
-  { action: 'use-port'; port: number } | { action: 'retry' } | { action: 'quit' };
+  | { action: 'use-port'; port: number }
+  | { action: 'any-port' }
+  | { action: 'type-port' }
+  | { action: 'retry' }
+  | { action: 'quit' };
 
 /** A native message box, as Electron's dialog.showMessageBox takes it. */
 export interface MessageBoxSpec {
@@ -50,15 +57,22 @@ export function portConflictDialog(conflict: PortConflict): {
     buttons.push(`Use port ${suggestion}`);
     answers.push({ action: 'use-port', port: suggestion });
   }
+  // Hyper-V, WSL and Docker reserve ports in blocks of a hundred, back to back: the nearby scan
+  // can find nothing, and these two always lead somewhere.
+  buttons.push('Use any free port');
+  answers.push({ action: 'any-port' });
+  buttons.push('Type a port…');
+  answers.push({ action: 'type-port' });
   buttons.push(`Try port ${port} again`);
   answers.push({ action: 'retry' });
   buttons.push('Quit Herald');
   answers.push({ action: 'quit' });
   const change =
-    suggestion !== null
-      ? `Use port ${suggestion} instead (scripts must then send to http://127.0.0.1:${suggestion}; ` +
-        'Herald will keep using it), '
-      : 'No free port was found nearby. ';
+    (suggestion !== null
+      ? `Use port ${suggestion} instead (scripts must then send to http://127.0.0.1:${suggestion}), `
+      : 'No free port was found nearby. Use ') +
+    'any port the system has free, or type one; Herald keeps the port you choose ' +
+    '(config.json\'s "port", or Settings → Desktop). Or ';
   const refused = reason === 'refused';
   const cause = refused
     ? `The operating system refuses port ${port}. On Windows, Hyper-V, WSL or Docker reserve ` +
@@ -121,31 +135,45 @@ export interface PortChoiceDeps<S> {
   start(port: number): Promise<S>;
   /** Asks the user (a native dialog in the app). */
   ask(conflict: PortConflict): Promise<PortAnswer>;
+  /** Asks for a port to type (main/port-prompt.ts); null when the user cancels. */
+  typePort(conflict: PortConflict): Promise<number | null>;
   findFreePort?(from: number, host: string): Promise<number | null>;
 }
 
 /**
  * startOnChosenPort() starts on `port`; while the port is taken it asks the user and follows
- * the answer. Resolves the server and the port it runs on, or null when the user quit.
- * Any error other than a taken port is rethrown.
+ * the answer. Resolves the server and the port it runs on (the one the OS gave, for "any free
+ * port"), or null when the user quit. Any error other than a taken port is rethrown.
  */
-export async function startOnChosenPort<S>(
+export async function startOnChosenPort<S extends { port: number }>(
   port: number,
   deps: PortChoiceDeps<S>,
 ): Promise<{ server: S; port: number } | null> {
   const nextFree = deps.findFreePort ?? ((from, host) => findFreePort(from, host));
   let current = port;
+  let conflict: PortConflict | null = null;
   for (;;) {
-    let reason: PortRefusal | null;
-    try {
-      return { server: await deps.start(current), port: current };
-    } catch (err) {
-      reason = portRefusalOf(err);
-      if (reason === null) throw err;
+    if (conflict === null) {
+      try {
+        const server = await deps.start(current);
+        return { server, port: server.port };
+      } catch (err) {
+        const reason = portRefusalOf(err);
+        if (reason === null) throw err;
+        // Port 0 is the OS's choice: it cannot be refused, so a refusal here names a port.
+        const suggestion = await nextFree(current, deps.host);
+        conflict = { port: current, suggestion, host: deps.host, reason };
+      }
     }
-    const suggestion = await nextFree(current, deps.host);
-    const answer = await deps.ask({ port: current, suggestion, host: deps.host, reason });
+    const answer = await deps.ask(conflict);
     if (answer.action === 'quit') return null;
-    if (answer.action === 'use-port') current = answer.port;
+    if (answer.action === 'type-port') {
+      const typed = await deps.typePort(conflict);
+      // Cancelled: the same question again.
+      if (typed === null) continue;
+      current = typed;
+    } else if (answer.action === 'use-port') current = answer.port;
+    else if (answer.action === 'any-port') current = 0;
+    conflict = null;
   }
 }

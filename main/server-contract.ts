@@ -34,6 +34,8 @@ export interface EmbeddedServerOptions {
 /** The running server as main uses it. */
 export interface EmbeddedServer {
   url: string;
+  /** The port it listens on: the one asked for, or the OS's choice when asked for 0. */
+  port: number;
   close(): Promise<void>;
   events: {
     on(event: 'message', listener: (message: HostedMessageEvent) => void): unknown;

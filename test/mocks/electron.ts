@@ -4,6 +4,7 @@ import type { IpcEventLike } from '../../main/ipc/ipc-main';
 import type { LoginItemSettingsLike } from '../../main/login-item';
 import type { NotificationText } from '../../main/notifications';
 import type { MessageBoxSpec } from '../../main/port-choice';
+import type { PortPromptWindowOptions, PromptWindowLike } from '../../main/port-prompt';
 import type { MainWindowOptions } from '../../main/window';
 import type { TrayMenuItem } from '../../main/tray';
 
@@ -14,6 +15,8 @@ import type { TrayMenuItem } from '../../main/tray';
  */
 export interface FakeElectron extends ElectronMain {
   windows: FakeWindow[];
+  /** Port prompts opened ("Type a port…"), in order. */
+  prompts: FakePromptWindow[];
   trays: FakeTray[];
   notifications: Array<NotificationText & { shown: boolean; fire(event: 'click' | 'close'): void }>;
   dialogs: MessageBoxSpec[];
@@ -100,6 +103,47 @@ export class Emitter {
 }
 
 let nextContentsId = 1;
+
+/**
+ * The port prompt's window (main/port-prompt.ts). Electron reports the title its page sets as
+ * `page-title-updated`; the page itself runs in Chromium in test/e2e/web/port-prompt.e2e.test.ts,
+ * so here a test says what the page would set, with {@link FakePromptWindow.pageSetsTitle}.
+ */
+export class FakePromptWindow extends Emitter implements PromptWindowLike {
+  readonly loaded: string[] = [];
+  visible = false;
+  destroyed = false;
+  /** Titles whose event main prevented (the window keeps its own title then). */
+  readonly keptTitles: string[] = [];
+  constructor(readonly options: PortPromptWindowOptions) {
+    super();
+  }
+  async loadURL(url: string) {
+    this.loaded.push(url);
+    // The page's own <title> arrives first, as Chromium reports a title set while loading.
+    this.pageSetsTitle('Herald: choose a port');
+    this.emit('ready-to-show');
+  }
+  /** What the page does when the user answers: it sets document.title. */
+  pageSetsTitle(title: string) {
+    let prevented = false;
+    this.emit('page-title-updated', { preventDefault: () => (prevented = true) }, title);
+    if (prevented) this.keptTitles.push(title);
+  }
+  show() {
+    this.visible = true;
+  }
+  /** The close button, or close(): the window goes and says so. */
+  close() {
+    if (this.destroyed) return;
+    this.destroyed = true;
+    this.visible = false;
+    this.emit('closed');
+  }
+  isDestroyed() {
+    return this.destroyed;
+  }
+}
 
 export class FakeWindow extends Emitter implements MainBrowserWindow {
   readonly loaded: string[] = [];
@@ -281,6 +325,7 @@ export function createFakeElectron(appData: string): FakeElectron {
   // A home folder of its own: the autostart entry and the command-line tool write below it.
   const paths: Record<string, string> = { appData, home: appData };
   const windows: FakeWindow[] = [];
+  const prompts: FakePromptWindow[] = [];
   const trays: FakeTray[] = [];
   const notifications: FakeElectron['notifications'] = [];
   const dialogs: MessageBoxSpec[] = [];
@@ -300,6 +345,7 @@ export function createFakeElectron(appData: string): FakeElectron {
 
   const fake: FakeElectron = {
     windows,
+    prompts,
     trays,
     notifications,
     dialogs,
@@ -354,18 +400,26 @@ export function createFakeElectron(appData: string): FakeElectron {
       on: ((event: string, listener: Listener) =>
         appEvents.on(event, listener)) as ElectronMain['app']['on'],
     },
-    BrowserWindow: class extends FakeWindow {
-      constructor(options: MainWindowOptions) {
-        super(options);
-        windows.push(this);
-        // Electron announces every new WebContents on the app before anything loads in it.
-        appEvents.emit('web-contents-created', {}, this.webContents);
-        if (fake.loadError) {
-          this.nextLoadError = fake.loadError;
-          fake.loadError = null;
-        }
+    // One constructor for both kinds of window Herald opens, told apart by their options as
+    // main/electron.ts types them: the console window has a preload, the port prompt none.
+    BrowserWindow: function FakeBrowserWindow(
+      options: MainWindowOptions | PortPromptWindowOptions,
+    ): FakeWindow | FakePromptWindow {
+      if (!('preload' in options.webPreferences)) {
+        const prompt = new FakePromptWindow(options as PortPromptWindowOptions);
+        prompts.push(prompt);
+        return prompt;
       }
-    },
+      const win = new FakeWindow(options as MainWindowOptions);
+      windows.push(win);
+      // Electron announces every new WebContents on the app before anything loads in it.
+      appEvents.emit('web-contents-created', {}, win.webContents);
+      if (fake.loadError) {
+        win.nextLoadError = fake.loadError;
+        fake.loadError = null;
+      }
+      return win;
+    } as unknown as ElectronMain['BrowserWindow'],
     Tray: class extends FakeTray {
       constructor(image: unknown) {
         if (fake.trayError) throw fake.trayError;

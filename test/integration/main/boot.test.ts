@@ -366,12 +366,50 @@ describe('boot', () => {
     expect(store.saved).toMatchObject({ port: chosen });
   });
 
+  it('boot() listens on any port the OS has free when asked, and keeps that port', async () => {
+    const port = await freePort();
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(port, '127.0.0.1', resolve));
+    blockers.push(blocker);
+    electron.dialogAnswers.push(1); // "Use any free port"
+
+    const { store } = await start({ port });
+
+    expect(electron.dialogs[0]!.buttons[1]).toBe('Use any free port');
+    const chosen = Number(new URL(desktop!.server.url).port);
+    expect(chosen).not.toBe(port);
+    expect(chosen).toBeGreaterThan(0);
+    expect(store.saved).toMatchObject({ port: chosen });
+    expect((await fetch(`http://127.0.0.1:${chosen}/healthz`)).status).toBe(200);
+  });
+
+  it('boot() starts on a port typed in the prompt, after a cancelled one asks again', async () => {
+    const port = await freePort();
+    const typed = await freePort();
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(port, '127.0.0.1', resolve));
+    blockers.push(blocker);
+    electron.dialogAnswers.push(2, 2); // "Type a port…", twice
+
+    const started = start({ port });
+    await vi.waitFor(() => expect(electron.prompts).toHaveLength(1));
+    electron.prompts[0]!.pageSetsTitle('herald-cancel');
+    await vi.waitFor(() => expect(electron.prompts).toHaveLength(2));
+    electron.prompts[1]!.pageSetsTitle(`herald-port:${typed}`);
+    const { store } = await started;
+
+    expect(electron.dialogs).toHaveLength(2);
+    expect(electron.prompts.every((prompt) => prompt.destroyed)).toBe(true);
+    expect(desktop!.server.url).toBe(`http://127.0.0.1:${typed}`);
+    expect(store.saved).toMatchObject({ port: typed });
+  });
+
   it('boot() starts nothing and resolves null when the user quits at the port dialog', async () => {
     const port = await freePort();
     const blocker = net.createServer();
     await new Promise<void>((resolve) => blocker.listen(port, '127.0.0.1', resolve));
     blockers.push(blocker);
-    electron.dialogAnswers.push(2); // "Quit Herald"
+    electron.dialogAnswers.push(4); // "Quit Herald", after the suggestion, any port, type a port, retry
 
     await start({ port });
 

@@ -25,6 +25,11 @@ class PortInUseError extends Error {
   }
 }
 
+/** A typePort for tests whose user never types a port. */
+const noTyping = async (): Promise<number | null> => {
+  throw new Error('the user was not asked to type a port');
+};
+
 describe('startOnChosenPort', () => {
   it('startOnChosenPort() starts on the configured port without asking when it is free', async () => {
     const ask = vi.fn();
@@ -33,6 +38,7 @@ describe('startOnChosenPort', () => {
       start: async (port) => ({ port }),
       ask,
       findFreePort: async () => 8766,
+      typePort: noTyping,
     });
 
     expect(result).toEqual({ server: { port: 8765 }, port: 8765 });
@@ -54,6 +60,7 @@ describe('startOnChosenPort', () => {
         return { action: 'use-port', port: conflict.suggestion! };
       },
       findFreePort: async (from) => from + 3,
+      typePort: noTyping,
     });
 
     expect(questions).toEqual([
@@ -84,6 +91,7 @@ describe('startOnChosenPort', () => {
         return { action: 'use-port', port: conflict.suggestion! };
       },
       findFreePort: async () => 8800,
+      typePort: noTyping,
     });
 
     expect(questions).toEqual([
@@ -100,14 +108,64 @@ describe('startOnChosenPort', () => {
       start: async (port) => {
         tried.push(port);
         if (tried.length < 3) throw new PortInUseError(port);
-        return 'server';
+        return { port };
       },
       ask: async () => answers.shift()!,
       findFreePort: async () => 9000,
+      typePort: noTyping,
     });
 
     expect(tried).toEqual([8765, 8765, 8765]);
-    expect(result).toEqual({ server: 'server', port: 8765 });
+    expect(result).toEqual({ server: { port: 8765 }, port: 8765 });
+  });
+
+  it('startOnChosenPort() listens on a port the OS picks for "any free port" and reports it', async () => {
+    // What Hyper-V, WSL and Docker leave: a hundred ports reserved after 8765, nothing nearby.
+    const tried: number[] = [];
+    const result = await startOnChosenPort(8765, {
+      host: '127.0.0.1',
+      start: async (port) => {
+        tried.push(port);
+        if (port !== 0) throw Object.assign(new Error('listen EACCES'), { code: 'EACCES' });
+        // As the server does: port 0 listens where the OS says.
+        return { port: 50123 };
+      },
+      ask: async (conflict) => {
+        expect(conflict.suggestion).toBeNull();
+        return { action: 'any-port' };
+      },
+      findFreePort: async () => null,
+      typePort: noTyping,
+    });
+
+    expect(tried).toEqual([8765, 0]);
+    expect(result).toEqual({ server: { port: 50123 }, port: 50123 });
+  });
+
+  it('startOnChosenPort() starts on a port the user types, and asks again when they cancel', async () => {
+    const tried: number[] = [];
+    const typed: Array<number | null> = [null, 9123];
+    const asked: PortConflict[] = [];
+    const result = await startOnChosenPort(8765, {
+      host: '127.0.0.1',
+      start: async (port) => {
+        tried.push(port);
+        if (port === 8765) throw new PortInUseError(port);
+        return { port };
+      },
+      ask: async (conflict) => {
+        asked.push(conflict);
+        return { action: 'type-port' };
+      },
+      findFreePort: async () => null,
+      typePort: async () => typed.shift()!,
+    });
+
+    // Cancelled once: the same question again, without trying to listen meanwhile.
+    expect(asked).toHaveLength(2);
+    expect(asked[1]).toEqual(asked[0]);
+    expect(tried).toEqual([8765, 9123]);
+    expect(result).toEqual({ server: { port: 9123 }, port: 9123 });
   });
 
   it('startOnChosenPort() resolves null when the user quits', async () => {
@@ -118,6 +176,7 @@ describe('startOnChosenPort', () => {
       },
       ask: async () => ({ action: 'quit' }),
       findFreePort: async () => null,
+      typePort: noTyping,
     });
 
     expect(result).toBeNull();
@@ -133,6 +192,7 @@ describe('startOnChosenPort', () => {
           throw new Error('database is locked');
         },
         ask,
+        typePort: noTyping,
       }),
     ).rejects.toThrow('database is locked');
     expect(ask).not.toHaveBeenCalled();
@@ -152,11 +212,17 @@ describe('portConflictDialog', () => {
     expect(dialog.spec.message).toBe('Port 8765 cannot be used');
     expect(dialog.spec.detail).toContain('Hyper-V, WSL or Docker');
     expect(dialog.spec.detail).toContain('excludedportrange');
-    expect(dialog.spec.buttons).toEqual(['Use port 8766', 'Try port 8765 again', 'Quit Herald']);
+    expect(dialog.spec.buttons).toEqual([
+      'Use port 8766',
+      'Use any free port',
+      'Type a port…',
+      'Try port 8765 again',
+      'Quit Herald',
+    ]);
     expect(dialog.answer(0)).toEqual({ action: 'use-port', port: 8766 });
   });
 
-  it('portConflictDialog() offers the suggested port, a retry and quit, mapping each button', () => {
+  it('portConflictDialog() offers the suggested port, any port, a typed one, a retry and quit, mapping each button', () => {
     const dialog = portConflictDialog({
       port: 8765,
       suggestion: 8766,
@@ -164,26 +230,43 @@ describe('portConflictDialog', () => {
       reason: 'in-use',
     });
 
-    expect(dialog.spec.buttons).toEqual(['Use port 8766', 'Try port 8765 again', 'Quit Herald']);
+    expect(dialog.spec.buttons).toEqual([
+      'Use port 8766',
+      'Use any free port',
+      'Type a port…',
+      'Try port 8765 again',
+      'Quit Herald',
+    ]);
     expect(dialog.spec.message).toBe('Port 8765 is already in use');
     expect(dialog.spec.detail).toContain('http://127.0.0.1:8766');
+    expect(dialog.spec.detail).toContain('config.json\'s "port"');
     expect(dialog.answer(0)).toEqual({ action: 'use-port', port: 8766 });
-    expect(dialog.answer(1)).toEqual({ action: 'retry' });
-    expect(dialog.answer(2)).toEqual({ action: 'quit' });
-    expect(dialog.spec.cancelId).toBe(2);
+    expect(dialog.answer(1)).toEqual({ action: 'any-port' });
+    expect(dialog.answer(2)).toEqual({ action: 'type-port' });
+    expect(dialog.answer(3)).toEqual({ action: 'retry' });
+    expect(dialog.answer(4)).toEqual({ action: 'quit' });
+    expect(dialog.spec.cancelId).toBe(4);
   });
 
-  it('portConflictDialog() offers only retry and quit when no free port was found', () => {
+  it('portConflictDialog() still leads somewhere when no free port was found nearby', () => {
     const dialog = portConflictDialog({
       port: 8765,
       suggestion: null,
       host: '127.0.0.1',
-      reason: 'in-use',
+      reason: 'refused',
     });
 
-    expect(dialog.spec.buttons).toEqual(['Try port 8765 again', 'Quit Herald']);
-    expect(dialog.answer(0)).toEqual({ action: 'retry' });
-    expect(dialog.answer(1)).toEqual({ action: 'quit' });
+    expect(dialog.spec.buttons).toEqual([
+      'Use any free port',
+      'Type a port…',
+      'Try port 8765 again',
+      'Quit Herald',
+    ]);
+    expect(dialog.spec.detail).toContain('No free port was found nearby.');
+    expect(dialog.answer(0)).toEqual({ action: 'any-port' });
+    expect(dialog.answer(1)).toEqual({ action: 'type-port' });
+    expect(dialog.answer(2)).toEqual({ action: 'retry' });
+    expect(dialog.answer(3)).toEqual({ action: 'quit' });
   });
 
   it('portConflictDialog() treats an unexpected response (dialog dismissed) as quit', () => {

@@ -36,7 +36,7 @@ describe.skipIf(!haveChromium)('the port prompt page in Chromium', () => {
   it('answers a valid port through the title, with the field focused from the start', async () => {
     const page = await open();
     expect(await page.title()).toBe('Herald: choose a port');
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('port');
+    expect(await page.evaluate('document.activeElement && document.activeElement.id')).toBe('port');
 
     await page.keyboard.type('9123');
     await page.keyboard.press('Enter');

@@ -3,6 +3,12 @@ import { uptime } from 'node:os';
 import { join } from 'node:path';
 
 import { PRIVATE_FILE_MODE } from './permissions';
+import {
+  ownIdentity,
+  processIdentity,
+  sameProcess,
+  type ProcessIdentity,
+} from './process-identity';
 
 export const LOCK_FILE = 'herald.lock';
 
@@ -41,6 +47,8 @@ export interface LockOptions {
   /** The clock and the machine's uptime in seconds, for tests. */
   now?: () => number;
   uptimeSeconds?: () => number;
+  /** What the OS says of a live pid (process-identity.ts), for tests. */
+  identityOf?: (pid: number) => ProcessIdentity | null;
 }
 
 /**
@@ -81,7 +89,9 @@ export function acquireDataDirLock(dataDir: string, options: LockOptions = {}): 
     const stale =
       (pid !== null && pid !== process.pid && options.takeOver === true) ||
       isWrittenBeforeBoot(file, now(), uptimeSeconds());
-    if (!stale && pid !== null && isLive(pid, file)) throw new DataDirLockedError(dataDir, pid);
+    if (!stale && pid !== null && isHeld(content, pid, file, options)) {
+      throw new DataDirLockedError(dataDir, pid);
+    }
     if (attempt > 3) throw new DataDirLockedError(dataDir, pid ?? 0);
     // Remove the stale lock only if it still holds what we judged stale (another starting
     // process may have just replaced it with its own).
@@ -115,7 +125,20 @@ export function runningHeraldPid(dataDir: string, options: LockOptions = {}): nu
   const now = options.now ?? Date.now;
   const uptimeSeconds = options.uptimeSeconds ?? uptime;
   if (isWrittenBeforeBoot(file, now(), uptimeSeconds())) return null;
-  return isLive(pid, file) ? pid : null;
+  return isHeld(content, pid, file, options) ? pid : null;
+}
+
+/**
+ * Whether the lock's pid still holds it: alive, and, where the lock says which program wrote it
+ * and when, still that program. A pid the OS gave to another program since (after a Windows
+ * shutdown with Fast Startup, which keeps the uptime) holds nothing.
+ */
+function isHeld(content: string, pid: number, file: string, options: LockOptions): boolean {
+  if (!isLive(pid, file)) return false;
+  if (pid === process.pid) return true;
+  const recorded = parseIdentity(content);
+  if (recorded === null) return true;
+  return sameProcess(recorded, (options.identityOf ?? processIdentity)(pid));
 }
 
 function isWrittenBeforeBoot(file: string, nowMs: number, uptimeSeconds: number): boolean {
@@ -135,7 +158,7 @@ function tryCreate(file: string): boolean {
     throw err;
   }
   try {
-    writeSync(fd, `${process.pid}\n`);
+    writeSync(fd, lockText(process.pid, ownIdentity()));
   } finally {
     closeSync(fd);
   }
@@ -151,9 +174,37 @@ function readLock(file: string): string | null {
   }
 }
 
+/**
+ * The lock's text: the pid on the first line (all an older Herald wrote, and what people and
+ * scripts read), then which program it is and when it started.
+ */
+export function lockText(pid: number, identity: ProcessIdentity): string {
+  return [
+    String(pid),
+    `name=${identity.name ?? ''}`,
+    `started=${identity.startedAtMs ?? ''}`,
+    '',
+  ].join('\n');
+}
+
 function parsePid(content: string): number | null {
-  const pid = Number(content.trim());
+  const pid = Number(content.split('\n', 1)[0]!.trim());
   return Number.isInteger(pid) && pid > 0 ? pid : null;
+}
+
+/** The identity a lock records, or null for an older Herald's lock, which has none. */
+function parseIdentity(content: string): ProcessIdentity | null {
+  const values = new Map<string, string>();
+  for (const line of content.split('\n').slice(1)) {
+    const at = line.indexOf('=');
+    if (at > 0) values.set(line.slice(0, at), line.slice(at + 1).trim());
+  }
+  if (!values.has('name') && !values.has('started')) return null;
+  const started = Number(values.get('started'));
+  return {
+    name: values.get('name') || null,
+    startedAtMs: values.get('started') && Number.isFinite(started) ? started : null,
+  };
 }
 
 function isLive(pid: number, file: string): boolean {

@@ -8,7 +8,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import path, { join } from 'node:path';
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
@@ -56,7 +56,7 @@ function lockOf(pid: number, writtenAtMs: number): void {
   utimesSync(lockFile, writtenAtMs / 1000, writtenAtMs / 1000);
 }
 
-const lockPid = (): string => readFileSync(lockFile, 'utf8').trim();
+const lockPid = (): string => readFileSync(lockFile, 'utf8').split('\n', 1)[0]!;
 
 function refusal(run: () => unknown): DataDirLockedError {
   try {
@@ -95,11 +95,54 @@ describe('writtenBeforeBoot', () => {
 });
 
 describe('acquireDataDirLock', () => {
-  it('acquireDataDirLock() writes our pid into a fresh lock file', () => {
+  it('acquireDataDirLock() writes our pid into a fresh lock file, then which program and since when', () => {
     const lock = acquire(clock);
 
     expect(lock.file).toBe(lockFile);
     expect(lockPid()).toBe(String(process.pid));
+    const [, name, started] = readFileSync(lockFile, 'utf8').split('\n');
+    expect(name).toBe(
+      `name=${path
+        .basename(process.execPath)
+        .replace(/\.exe$/i, '')
+        .toLowerCase()}`,
+    );
+    const startedAt = Number(started!.replace('started=', ''));
+    expect(Math.abs(startedAt - (Date.now() - process.uptime() * 1000))).toBeLessThan(1_000);
+  });
+
+  it('acquireDataDirLock() takes over a live pid that is now another program (Windows Fast Startup keeps the uptime)', () => {
+    // Written since the "boot" by the uptime's account, as after a Fast Startup shutdown; the
+    // pid is alive, and the OS says it is another program, or the same one started later.
+    for (const live of [
+      { name: 'svchost', startedAtMs: NOW - 60_000 },
+      { name: 'node', startedAtMs: NOW - 60_000 },
+    ]) {
+      writeFileSync(lockFile, `${livePid}\nname=node\nstarted=${NOW - 3_000_000}\n`);
+      const lock = acquire({ ...clock, identityOf: () => live });
+      expect(lockPid()).toBe(String(process.pid));
+      lock.release();
+    }
+  });
+
+  it('acquireDataDirLock() refuses the same program, and a pid the OS cannot describe', () => {
+    writeFileSync(lockFile, `${livePid}\nname=node\nstarted=${NOW - 3_000_000}\n`);
+    const asked: number[] = [];
+
+    const same = refusal(() =>
+      acquire({
+        ...clock,
+        identityOf: (pid) => (asked.push(pid), { name: 'node', startedAtMs: NOW - 2_995_000 }),
+      }),
+    );
+    expect([same.pid, asked]).toEqual([livePid, [livePid]]);
+    expect(refusal(() => acquire({ ...clock, identityOf: () => null })).pid).toBe(livePid);
+    // An older Herald's lock says nothing but the pid: alive is held, as before.
+    writeFileSync(lockFile, `${livePid}\n`);
+    const never = (): never => {
+      throw new Error('an identity-less lock needs no look-up');
+    };
+    expect(refusal(() => acquire({ ...clock, identityOf: never })).pid).toBe(livePid);
   });
 
   it('acquireDataDirLock() takes over a live pid’s lock written before the last boot', () => {

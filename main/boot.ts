@@ -431,8 +431,6 @@ export async function boot(ctx: BootContext): Promise<Desktop | null> {
     },
     unreadChanged: refreshUnread,
   });
-  const unreadTimer = setInterval(() => void refreshUnread(), UNREAD_REFRESH_MS);
-
   const notifier = createNotifier({
     isSupported: () => electron.Notification.isSupported(),
     create: (options) => new electron.Notification(options),
@@ -440,6 +438,10 @@ export async function boot(ctx: BootContext): Promise<Desktop | null> {
     openMessage,
     onRequest: (request) => ctx.hooks?.notifications.push(request),
   });
+  const unreadTimer = setInterval(() => {
+    void refreshUnread();
+    notifier.prune();
+  }, UNREAD_REFRESH_MS);
   const onMessage = (message: HostedMessageEvent): void => {
     // The server emits while storing the message: a throw here would reach the delivery and
     // mark a stored message as failed, so desktop trouble stays on this side.

@@ -139,6 +139,16 @@ export interface NotificationLike {
   on(event: 'click' | 'close', listener: () => void): unknown;
 }
 
+/**
+ * How many notifications the notifier keeps referenced, and for how long. An Electron
+ * Notification that is garbage-collected loses its click handler, so each is held until it is
+ * clicked or closed; but `close` is not guaranteed (Electron's docs say so, and some Linux
+ * notification daemons never send it), so without a bound the store would grow with every
+ * message. A notification still listed a day later, or behind fifty newer ones, is dropped: the
+ * message itself waits in the reader.
+ */
+export const LIVE_NOTIFICATIONS = { max: 50, lifetimeMs: 24 * 60 * 60_000 } as const;
+
 /** Dependencies of the notifier. */
 export interface NotifierDeps {
   isSupported(): boolean;
@@ -148,20 +158,31 @@ export interface NotifierDeps {
   openMessage(id: number): void;
   /** Observes every request (tests read it through a test-only hook). */
   onRequest?(request: { messageId: number; text: NotificationText; outcome: NotifyOutcome }): void;
+  /** The clock, for the notifications' lifetime. */
+  now?: () => number;
 }
 
 /** Turns new-message events into native notifications. */
 export interface Notifier {
   notify(message: HostedMessageEvent): NotifyOutcome;
-  /** Notifications still on screen (kept referenced, see below). */
+  /** Notifications still kept referenced (see {@link LIVE_NOTIFICATIONS}). */
   readonly pending: number;
+  /** Drops the notifications past their lifetime (boot calls it on its unread timer). */
+  prune(): void;
 }
 
 /** createNotifier() builds the notifier. */
 export function createNotifier(deps: NotifierDeps): Notifier {
-  // A Notification that gets garbage-collected loses its click handler while it is still on
-  // screen, so each one is held until it is clicked or closed.
-  const live = new Set<NotificationLike>();
+  const now = deps.now ?? Date.now;
+  // Held until clicked, closed, expired or pushed out; a Map keeps them oldest first.
+  const live = new Map<NotificationLike, number>();
+  const prune = (): void => {
+    const expired = now() - LIVE_NOTIFICATIONS.lifetimeMs;
+    for (const [notification, shownAt] of live) {
+      if (shownAt >= expired && live.size <= LIVE_NOTIFICATIONS.max) break;
+      live.delete(notification);
+    }
+  };
   return {
     notify(message) {
       const options = notificationOptions(message);
@@ -172,7 +193,8 @@ export function createNotifier(deps: NotifierDeps): Notifier {
       deps.onRequest?.({ messageId: message.id, text, outcome });
       if (outcome !== 'shown') return outcome;
       const notification = deps.create(options);
-      live.add(notification);
+      live.set(notification, now());
+      prune();
       notification.on('click', () => {
         live.delete(notification);
         deps.openMessage(message.id);
@@ -184,6 +206,7 @@ export function createNotifier(deps: NotifierDeps): Notifier {
     get pending() {
       return live.size;
     },
+    prune,
   };
 }
 

@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import {
   NOTIFICATION_LIMITS,
   createNotifier,
+  LIVE_NOTIFICATIONS,
   messageReaderPath,
   notificationFromMessage,
   notifyDecision,
@@ -180,6 +181,56 @@ describe('createNotifier', () => {
     fake.fire('close');
 
     expect(notifier.pending).toBe(0);
+  });
+
+  it('notify() keeps at most the newest 50 where the daemon never says a notification closed', () => {
+    // Some Linux notification daemons never emit `close`, and nobody clicks most notifications.
+    const shown: Array<ReturnType<typeof fakeNotification>> = [];
+    const openMessage = vi.fn();
+    let clock = 1_000_000;
+    const notifier = createNotifier({
+      isSupported: () => true,
+      create: () => {
+        const fake = fakeNotification();
+        shown.push(fake);
+        return fake.notification;
+      },
+      settings: () => ({ notifications: true, doNotDisturb: false }),
+      openMessage,
+      now: () => clock++,
+    });
+
+    for (let id = 1; id <= 200; id++) notifier.notify({ ...message, id });
+
+    expect(notifier.pending).toBe(LIVE_NOTIFICATIONS.max);
+    // The newest still open their message.
+    shown.at(-1)!.fire('click');
+    expect(openMessage).toHaveBeenCalledWith(200);
+    expect(notifier.pending).toBe(LIVE_NOTIFICATIONS.max - 1);
+  });
+
+  it('prune() drops notifications a day old, and notify() does too', () => {
+    let clock = 0;
+    const notifier = createNotifier({
+      isSupported: () => true,
+      create: () => fakeNotification().notification,
+      settings: () => ({ notifications: true, doNotDisturb: false }),
+      openMessage: vi.fn(),
+      now: () => clock,
+    });
+    notifier.notify({ ...message, id: 1 });
+    clock = 60_000;
+    notifier.notify({ ...message, id: 2 });
+
+    clock = LIVE_NOTIFICATIONS.lifetimeMs;
+    notifier.prune();
+    expect(notifier.pending).toBe(2);
+    clock = LIVE_NOTIFICATIONS.lifetimeMs + 1;
+    notifier.prune();
+    expect(notifier.pending).toBe(1);
+    clock += 60_000;
+    notifier.notify({ ...message, id: 3 });
+    expect(notifier.pending).toBe(1);
   });
 });
 

@@ -114,15 +114,34 @@ export function dirOnPath(
     .some((entry) => normal(entry) === normal(dir));
 }
 
-/** The launcher's text: finds `node`, then runs the installed CLI with every argument. */
-export function launcherText(platform: NodeJS.Platform, cli: string): string {
+/** Who wrote a launcher, as its comment says: the menu item, or the Linux .deb package. */
+export type LauncherOrigin = 'menu' | 'deb';
+
+const ORIGIN_NOTE: Record<LauncherOrigin, string[]> = {
+  menu: [
+    'written by the Herald desktop app (Install command-line tool).',
+    'Choose the menu item again after updating Herald.',
+  ],
+  deb: [
+    "installed by Herald's .deb package: runs the CLI the package ships.",
+    'The desktop app itself is herald-desktop.',
+  ],
+};
+
+/** The launcher's text: finds `node`, then runs the CLI at `cli` with every argument. */
+export function launcherText(
+  platform: NodeJS.Platform,
+  cli: string,
+  origin: LauncherOrigin = 'menu',
+): string {
   const missingNode = 'herald: Node.js 20 or later must be on PATH (https://nodejs.org)';
+  const [written, later] = ORIGIN_NOTE[origin];
   if (platform === 'win32') {
     // In a batch file % expands even inside quotes; Windows paths hold no double quote.
     const quoted = `"${cli.replace(/%/g, '%%')}"`;
     return [
       '@echo off',
-      `rem ${LAUNCHER_MARKER}: written by the Herald desktop app (Install command-line tool).`,
+      `rem ${LAUNCHER_MARKER}: ${written}`,
       `where node >nul 2>nul || (echo ${missingNode.replace(/[()]/g, '^$&')} 1>&2 & exit /b 127)`,
       `node ${quoted} %*`,
       'exit /b %ERRORLEVEL%',
@@ -132,8 +151,8 @@ export function launcherText(platform: NodeJS.Platform, cli: string): string {
   const quoted = `'${cli.replace(/'/g, `'\\''`)}'`;
   return [
     '#!/bin/sh',
-    `# ${LAUNCHER_MARKER}: written by the Herald desktop app (Install command-line tool).`,
-    '# Choose the menu item again after updating Herald.',
+    `# ${LAUNCHER_MARKER}: ${written}`,
+    `# ${later}`,
     'if ! command -v node >/dev/null 2>&1; then',
     `  echo '${missingNode}' >&2`,
     '  exit 127',

@@ -8,13 +8,14 @@
  *                            app's "Install command-line tool"; packaged as an extra resource)
  * and copies the runtime icons to out/main/assets/. Run: `npm run build:main`.
  */
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { build } from 'esbuild';
 
+import { launcherText } from '../main/cli-install';
 import { appRoot } from '../server/lib/app-root';
 import {
   BUNDLE_EXTERNALS,
@@ -59,6 +60,19 @@ export const MAIN_EXTERNALS_FILE = 'out/main-externals.json';
  * and how the outputs import each other), for the packaging tests. Beside out/main, not packaged.
  */
 export const MAIN_METAFILE = 'out/main-meta.json';
+
+/**
+ * Where the .deb installs the app: electron-builder's `/opt/${sanitizedProductName}` (FpmTarget),
+ * from electron-builder.yml's productName; a packaging test checks the two agree.
+ */
+export const DEB_INSTALL_DIR = '/opt/Herald';
+
+/**
+ * The command-line launcher the .deb installs as /usr/bin/herald (electron-builder.yml's
+ * `deb.fpm`): `herald send` with the user's Node, the desktop app being `herald-desktop`.
+ * Relative to the project root, where electron-builder runs.
+ */
+export const DEB_CLI_LAUNCHER = 'out/cli/herald';
 
 /** The desktop app's `herald send`, relative to the project root (electron-builder.yml's extraResources). */
 export const DESKTOP_CLI = 'out/cli/herald.mjs';
@@ -189,6 +203,15 @@ export async function buildMain(options: { minify?: boolean } = {}): Promise<Bui
     minify: options.minify ?? false,
     logLevel: 'warning',
   });
+
+  // fpm copies a file with its mode: the launcher is executable here already.
+  const launcher = path.join(root, DEB_CLI_LAUNCHER);
+  writeFileSync(
+    launcher,
+    launcherText('linux', `${DEB_INSTALL_DIR}/resources/cli/herald.mjs`, 'deb'),
+    { mode: 0o755 },
+  );
+  chmodSync(launcher, 0o755);
 
   const assets = path.join(outMain, 'assets');
   mkdirSync(assets, { recursive: true });

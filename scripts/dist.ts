@@ -57,6 +57,8 @@ const REQUIRED_BUILD_FILES = [
   'renderer/dist/index.html',
   // Not in the app folder: electron-builder.yml's extraResources copies it from the project.
   'out/cli/herald.mjs',
+  // Nor this: the .deb's /usr/bin/herald (deb.fpm).
+  'out/cli/herald',
 ];
 
 /**
@@ -422,6 +424,76 @@ export function checkElectronBuild(stagedDir: string, name: string): string {
   return built;
 }
 
+/** The variables that name a Developer ID certificate for electron-builder's macOS signing. */
+export const MAC_SIGNING_VARIABLES = ['CSC_LINK', 'CSC_NAME'] as const;
+
+/**
+ * Notarization's variables, by the set electron-builder 26 reads (app-builder-lib
+ * MacTargetHelper getNotarizeOptions): an Apple ID, an App Store Connect API key, or a keychain
+ * profile.
+ */
+export const NOTARIZE_VARIABLE_SETS = [
+  ['APPLE_ID', 'APPLE_APP_SPECIFIC_PASSWORD', 'APPLE_TEAM_ID'],
+  ['APPLE_API_KEY', 'APPLE_API_KEY_ID', 'APPLE_API_ISSUER'],
+  ['APPLE_KEYCHAIN_PROFILE'],
+] as const;
+
+/**
+ * How the macOS app is signed, as electron-builder arguments and a line for the log:
+ * - with CSC_LINK or CSC_NAME, electron-builder signs with that Developer ID and notarizes
+ *   when a whole set of APPLE_* variables is there (nothing to add);
+ * - without, ad hoc (`identity: "-"`): electron-builder 26 skips signing when no identity is
+ *   found, and Apple Silicon refuses an unsigned app as "damaged" with no way to open it.
+ *   Notarization is turned off then: Apple refuses to notarize an ad-hoc signature.
+ */
+export function macSigning(env: Record<string, string | undefined>): {
+  args: string[];
+  note: string;
+} {
+  const set = (name: string) => (env[name] ?? '').trim() !== '';
+  if (MAC_SIGNING_VARIABLES.some(set)) {
+    const notarized = NOTARIZE_VARIABLE_SETS.some((names) => names.every(set));
+    return {
+      args: [],
+      note: notarized
+        ? 'dist: macOS: signed with the Developer ID in CSC_LINK/CSC_NAME, then notarized'
+        : 'dist: macOS: signed with the Developer ID in CSC_LINK/CSC_NAME, not notarized (no APPLE_* set): ' +
+          'users open it the first time with System Settings → Privacy & Security → Open Anyway',
+    };
+  }
+  return {
+    args: ['--config.mac.identity=-', '--config.mac.notarize=false'],
+    note:
+      'dist: macOS: signed ad hoc (no CSC_LINK or CSC_NAME): it opens on Apple Silicon once the ' +
+      'user allows it (docs/desktop.md, First launch)',
+  };
+}
+
+/**
+ * electronBuilderArgs() is electron-builder's command line for a dist run: the user's arguments,
+ * then the packaging copy as the app folder and the Electron version (electron-builder reads
+ * electron-builder.yml from the project root and packages that very folder; see
+ * electronVersion() for the version), and on macOS how to sign (macSigning).
+ */
+export function electronBuilderArgs(input: {
+  args: string[];
+  stagedDir: string;
+  version: string;
+  target: DistTarget;
+  env: Record<string, string | undefined>;
+}): { args: string[]; note: string | null } {
+  const mac = input.target.platform === 'darwin' ? macSigning(input.env) : null;
+  return {
+    args: [
+      ...input.args,
+      `--config.directories.app=${input.stagedDir}`,
+      `--config.electronVersion=${input.version}`,
+      ...(mac?.args ?? []),
+    ],
+    note: mac?.note ?? null,
+  };
+}
+
 /**
  * The whole of `npm run dist` after the build: stage, rebuild better-sqlite3 in the copy, run
  * electron-builder on the copy. `args` go to electron-builder.
@@ -433,6 +505,8 @@ export async function dist(options: {
   stagingDir?: string;
   steps?: Partial<DistSteps>;
   log?: (line: string) => void;
+  /** Where the signing variables are read; the process's environment by default. */
+  env?: Record<string, string | undefined>;
 }): Promise<StagedApp> {
   const root = path.resolve(options.root);
   const steps: DistSteps = { ...defaultSteps, ...options.steps };
@@ -461,17 +535,15 @@ export async function dist(options: {
     log(`dist: ${name} built for Electron ${version} (${checkElectronBuild(staged.dir, name)})`);
   }
 
-  // electron-builder reads electron-builder.yml from the project root (cwd) and packages the copy
-  // as its app directory: named here too, so it is the very folder just rebuilt.
-  // electronVersion: see electronVersion() above.
-  await steps.electronBuilder(
-    [
-      ...options.args,
-      `--config.directories.app=${staged.dir}`,
-      `--config.electronVersion=${version}`,
-    ],
-    { cwd: root },
-  );
+  const builder = electronBuilderArgs({
+    args: options.args,
+    stagedDir: staged.dir,
+    version,
+    target,
+    env: options.env ?? process.env,
+  });
+  if (builder.note) log(builder.note);
+  await steps.electronBuilder(builder.args, { cwd: root });
   return staged;
 }
 

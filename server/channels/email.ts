@@ -9,6 +9,7 @@ import { z } from 'zod';
 
 import type { Priority } from '../../contract/priority';
 import { defineAdapter, type OutboundMessage } from './channel-adapter';
+import { localNetworkHint } from './local-network-hint';
 import { DeliveryError } from './delivery-error';
 
 export const SMTP_SECURITY = ['tls', 'starttls', 'none'] as const;
@@ -145,7 +146,11 @@ interface SmtpErrorLike {
  * credentials, refused recipient), untrusted certificates and a TLS mode the port does not
  * speak are permanent, with the server's reply kept for the log.
  */
-export function classifySmtpError(err: unknown): DeliveryError {
+export function classifySmtpError(
+  err: unknown,
+  host: string | null = null,
+  platform: NodeJS.Platform = process.platform,
+): DeliveryError {
   if (err instanceof DeliveryError) return err;
   const e = (err ?? {}) as SmtpErrorLike;
   const detail = (e.message ?? String(err)).replace(/\s+/g, ' ').trim();
@@ -176,7 +181,10 @@ export function classifySmtpError(err: unknown): DeliveryError {
   if (e.code === 'EAUTH' || e.code === 'EENVELOPE' || e.code === 'EMESSAGE') {
     return DeliveryError.permanent(`SMTP refused the mail${during}: ${detail}`);
   }
-  return DeliveryError.transient(`SMTP connection failed${during}: ${detail}`);
+  const hint = localNetworkHint(err, host, platform);
+  return DeliveryError.transient(
+    `SMTP connection failed${during}: ${detail}${hint ? `; ${hint}` : ''}`,
+  );
 }
 
 interface CachedTransport {
@@ -228,7 +236,7 @@ export function createEmailAdapter() {
           await transportFor(message.channelId, config)
         ).sendMail(buildEmail(config, message, to));
       } catch (err) {
-        throw classifySmtpError(err);
+        throw classifySmtpError(err, config.host);
       }
       const rejected = info.rejected.map(String);
       return {

@@ -1,13 +1,21 @@
 import { DeliveryError, truncateReply } from './delivery-error';
 import type { HttpResponse } from './http-client';
+import { localNetworkHint } from './local-network-hint';
 
 /**
  * Herald's own reading of an HTTP exchange, whatever client carried it: a transport failure
  * (socket error, timeout) or a status becomes a DeliveryError, transient or permanent.
  */
 
-/** Folds socket errors (with nested causes) and the timeout into one transient DeliveryError. */
-export function transportError(err: unknown, url: string): DeliveryError {
+/**
+ * Folds socket errors (with nested causes) and the timeout into one transient DeliveryError; on
+ * macOS, one the Local Network setting caused says where to allow it.
+ */
+export function transportError(
+  err: unknown,
+  url: string,
+  platform: NodeJS.Platform = process.platform,
+): DeliveryError {
   const host = safeHost(url);
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'ETIMEDOUT' || code === 'ECONNABORTED') {
@@ -15,8 +23,9 @@ export function transportError(err: unknown, url: string): DeliveryError {
   }
   const message = err instanceof Error ? err.message : String(err);
   const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : '';
+  const hint = localNetworkHint(err, safeHostname(url), platform);
   return DeliveryError.transient(
-    `network error talking to ${host}: ${code && !message.includes(code) ? code : ''} ${message}${cause && cause !== message ? ` (${cause})` : ''}`
+    `network error talking to ${host}: ${code && !message.includes(code) ? code : ''} ${message}${cause && cause !== message ? ` (${cause})` : ''}${hint ? `; ${hint}` : ''}`
       .replace(/\s+/g, ' ')
       .trim(),
   );
@@ -27,6 +36,14 @@ function safeHost(url: string): string {
     return new URL(url).host;
   } catch {
     return url;
+  }
+}
+
+function safeHostname(url: string): string | null {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return null;
   }
 }
 

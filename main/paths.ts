@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -60,12 +60,17 @@ export function derivePaths(userDataDir: string): AppPaths {
 }
 
 /**
- * ensureDirs() creates the folders up front; the data folder is owner-only because it holds
- * the server's token key and encrypted channel secrets.
+ * ensureDirs() creates the folders up front, owner-only: the data folder holds the server's
+ * token key and encrypted channel secrets, and the user-data folder Chromium's profile, whose
+ * cookie store keeps the window's session in clear (electron-builder.yml turns cookie
+ * encryption off). A folder an older Herald created with the umask's mode is narrowed too.
  */
 export function ensureDirs(paths: AppPaths): void {
-  mkdirSync(paths.userDataDir, { recursive: true });
-  mkdirSync(paths.dataDir, { recursive: true, mode: 0o700 });
+  for (const dir of [paths.userDataDir, paths.dataDir]) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // Windows has no such modes: the profile folder is the user's by its ACL.
+    if (process.platform !== 'win32') chmodSync(dir, 0o700);
+  }
   mkdirSync(paths.logsDir, { recursive: true });
 }
 

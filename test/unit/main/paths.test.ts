@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -98,14 +98,21 @@ describe('initAppPaths', () => {
     expect(statSync(result.logsDir).isDirectory()).toBe(true);
   });
 
-  it('initAppPaths() makes the data folder owner-only', () => {
-    temp = mkdtempSync(path.join(tmpdir(), 'herald-paths-'));
-    const { app } = fakeApp(false, temp);
+  it.skipIf(process.platform === 'win32')(
+    'initAppPaths() makes the data and user-data folders owner-only, narrowing an older one',
+    () => {
+      temp = mkdtempSync(path.join(tmpdir(), 'herald-paths-'));
+      const { app } = fakeApp(false, temp);
+      // What an older Herald left: the user-data folder with the umask's mode.
+      mkdirSync(path.join(temp, 'Herald-dev'), { mode: 0o755 });
+      chmodSync(path.join(temp, 'Herald-dev'), 0o755);
 
-    const result = initAppPaths(app, {});
+      const result = initAppPaths(app, {});
 
-    if (process.platform !== 'win32') expect(statSync(result.dataDir).mode & 0o077).toBe(0);
-  });
+      expect(statSync(result.dataDir).mode & 0o777).toBe(0o700);
+      expect(statSync(result.userDataDir).mode & 0o777).toBe(0o700);
+    },
+  );
 
   it('initAppPaths() uses the test override for an unpackaged app', () => {
     temp = mkdtempSync(path.join(tmpdir(), 'herald-paths-'));

@@ -31,6 +31,7 @@ describe('defaultDesktopSettings', () => {
       minimizeToTray: true,
       notifications: true,
       doNotDisturb: false,
+      databaseFromEnvironment: false,
     });
     expect(defaultDesktopSettings(true)).toEqual(DEFAULT_DESKTOP_SETTINGS);
     expect(readStoredSettings({})).toEqual(DEFAULT_DESKTOP_SETTINGS);

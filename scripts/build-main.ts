@@ -164,7 +164,7 @@ export async function buildMain(options: { minify?: boolean } = {}): Promise<Bui
   for (const file of Object.keys({ ...main.metafile.outputs, ...workers.metafile.outputs })) {
     if (!file.endsWith('.js')) continue;
     const text = readFileSync(path.join(root, file), 'utf8');
-    for (const [, name] of text.matchAll(/\b\w*[rR]equire\("([^".][^"]*)"\)/g)) {
+    for (const [, name] of text.matchAll(/\b(?:require|__require|nodeRequire)\("([^"]+)"\)/g)) {
       if (BUNDLE_EXTERNALS.includes(name!)) externals.add(name!);
     }
   }

@@ -47,7 +47,8 @@ function bareImports(entry: string): Set<string> {
     seen.add(file);
     const source = readFileSync(file, 'utf8');
     for (const [, spec] of source.matchAll(
-      /(?:from\s*|import\s*\(\s*|require\(\s*|__require\(\s*)["']([^"']+)["']/g,
+      // require(), esbuild's __require() and server/db/better-sqlite3.ts's nodeRequire().
+      /(?:from\s*|import\s*\(\s*|\b(?:require|__require|nodeRequire)\(\s*)["']([^"']+)["']/g,
     )) {
       if (/^\.\.?\/[\w./-]+\.js$/.test(spec!)) visit(path.resolve(path.dirname(file), spec!));
       else if (PACKAGE_NAME.test(spec!))

@@ -34,7 +34,10 @@ const LINUX_COMM_LENGTH = 15;
 
 /** A normal form of an executable's name: no folder, no `.exe`, lower case. */
 export function executableName(file: string): string {
-  return path.win32.basename(path.posix.basename(file)).replace(/\.exe$/i, '').toLowerCase();
+  return path.win32
+    .basename(path.posix.basename(file))
+    .replace(/\.exe$/i, '')
+    .toLowerCase();
 }
 
 /** This process, as its lock records it. */

@@ -52,12 +52,12 @@ describe.skipIf(onPostgres())(
       run = runDesktopApp({
         electron,
         process: {
-        platform: 'linux',
-        env: process.env,
-        argv: ['/opt/Herald/herald-desktop'],
-        execPath: '/opt/Herald/herald-desktop',
-        on: () => undefined,
-      },
+          platform: 'linux',
+          env: process.env,
+          argv: ['/opt/Herald/herald-desktop'],
+          execPath: '/opt/Herald/herald-desktop',
+          on: () => undefined,
+        },
         loadServer: async () => startServer,
         openSettingsStore: () => store,
         mainDir: path.join(temp, 'out', 'main'),

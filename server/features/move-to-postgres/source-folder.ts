@@ -1,9 +1,9 @@
-import { copyFileSync, existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type BetterSqlite3 from 'better-sqlite3';
 
-import { LOCK_FILE } from '../../data-dir/lock';
+import { runningHeraldPid } from '../../data-dir/lock';
 import { DB_FILE } from '../../data-dir/permissions';
 import { databaseBytes, scratchFolderFor, type FreeSpace } from '../../data-dir/scratch-folder';
 import { MIGRATION_NAMES } from '../../db/migrate';
@@ -80,19 +80,9 @@ export function openSourceSnapshot(dataDir: string, free?: FreeSpace): SourceSna
 
 /** herald.lock names the pid of a running Herald; a lock left by a dead process is ignored. */
 function refuseIfInUse(dataDir: string): void {
-  let content: string;
-  try {
-    content = readFileSync(join(dataDir, LOCK_FILE), 'utf8');
-  } catch {
-    return;
-  }
-  const pid = Number(content.trim());
-  if (!Number.isInteger(pid) || pid <= 0) return;
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return;
-  }
+  // The data folder's own lock decides, as for a second Herald (data-dir/lock.ts).
+  const pid = runningHeraldPid(dataDir);
+  if (pid === null) return;
   throw new MoveRefused(
     `Herald is running on ${dataDir} (pid ${pid}): stop it first, so that nothing it accepts after the copy is left behind`,
   );

@@ -142,9 +142,13 @@ describe.skipIf(!haveChromium)(
       expect(await ui.byTestId('desktop-url').textContent()).toBe(herald.url);
       expect(await ui.byTestId('desktop-data-dir').textContent()).toBe(herald.dataDir);
       expect(await ui.byTestId('desktop-port').locator('input').inputValue()).toBe(String(port));
-      // Linux: no login item, and no tray here, so the warning sits next to "Close to tray".
-      expect(await ui.byTestId('desktop-start-at-login').getAttribute('class')).toContain(
+      // What the system has for start at login, under its switch; no tray here, so the
+      // warning sits next to "Close to tray".
+      expect(await ui.byTestId('desktop-start-at-login').getAttribute('class')).not.toContain(
         'is-disabled',
+      );
+      expect(await ui.byTestId('desktop-login-item-state').textContent()).toBe(
+        'The system will not open Herald at login.',
       );
       await ui.byTestId('desktop-no-tray').waitFor();
 

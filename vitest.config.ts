@@ -33,6 +33,11 @@ export default defineConfig({
           environment: 'node',
           include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts'],
           pool: 'forks',
+          // Files share a worker process and its loaded modules instead of each starting a
+          // fresh one: a fresh process per file loaded Sequelize, Express and the server's
+          // ~370 modules again, 60 % of the first pass's wall time (docs/testing.md). The files
+          // still run in a shuffled order on CI, so one that leans on another's leftovers fails.
+          isolate: false,
           globalSetup: ['test/helpers/build-workers.ts'],
           // HERALD_TEST_DATABASE=postgres: drops the file's test databases (test-database.ts).
           setupFiles: ['test/helpers/postgres-setup.ts'],
@@ -44,6 +49,8 @@ export default defineConfig({
         test: {
           name: 'renderer',
           environment: 'happy-dom',
+          // As the server project: half the project's time was each file's fresh process.
+          isolate: false,
           include: ['test/renderer/**/*.test.ts'],
           // Left to Node, Element Plus imports async-validator's CommonJS build as a namespace, so
           // `new AsyncValidator()` throws and every el-form rule passes unseen; through Vite the

@@ -18,8 +18,12 @@ import {
   workerEntryPoints,
 } from '../../scripts/build-server.mjs';
 import { WORKER_VARIABLES, type WorkerName } from '../../server/lib/worker-file';
+import { ensureServerBundle } from './server-bundle';
 
 export default async function setup(): Promise<() => void> {
+  // Spawned Heralds run the production bundle (herald-bin.ts): built now if a source changed,
+  // under the lock the bundle's own tests take, so no file waits for it or sees it half-written.
+  await ensureServerBundle();
   // Inside the project, so the workers' own imports (better-sqlite3) resolve to node_modules.
   mkdirSync(path.resolve('out/test'), { recursive: true });
   const dir = mkdtempSync(path.resolve('out/test/workers-'));

@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 
 import { ADMIN } from './herald';
+import { heraldArgs } from './herald-bin';
 import { createTestDatabase, keptDatabases, onPostgres } from './test-database';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -26,7 +27,7 @@ export interface HeraldProcess {
 }
 
 /**
- * Runs the real headless entry (`node --import tsx server/cli.ts`) in its own process, so it
+ * Runs the real headless entry (the bundle's `herald`, herald-bin.ts) in its own process, so it
  * can be killed like a crash; resolves once it listens.
  */
 export async function startHeraldProcess(
@@ -42,7 +43,7 @@ export async function startHeraldProcess(
   }
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', join(root, 'server/cli.ts'), '--data-dir', dataDir, '--port', String(port)],
+    heraldArgs(['--data-dir', dataDir, '--port', String(port)]),
     {
       cwd: root,
       env: {

@@ -1,9 +1,8 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { heraldArgs } from '../../helpers/herald-bin';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
-const TSX = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-const BIN = join(ROOT, 'server', 'bin.ts');
 
 export interface BinResult {
   code: number | null;
@@ -12,9 +11,8 @@ export interface BinResult {
 }
 
 /**
- * Runs `herald <args>` from the sources as its own process (`npm run backup -- …` runs the
- * same entry, server/bin.ts, from the built bundle: production-start.test.ts), with the key
- * variables cleared unless `env` sets them.
+ * Runs `herald <args>` as its own process (the bundle's bin, test/helpers/herald-bin.ts, which
+ * `npm run backup -- …` runs too), with the key variables cleared unless `env` sets them.
  */
 export function runBin(args: string[], env: Record<string, string> = {}): Promise<BinResult> {
   const base = { ...process.env };
@@ -23,7 +21,7 @@ export function runBin(args: string[], env: Record<string, string> = {}): Promis
   }
   delete base.HERALD_DATA_DIR;
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [TSX, BIN, ...args], {
+    const child = spawn(process.execPath, heraldArgs(args), {
       cwd: ROOT,
       env: { ...base, ...env },
     });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { startTestHerald, textInstances, type TestHerald } from '../../helpers/herald';
 import { freePort } from '../../helpers/herald-process';
+import { heraldArgs } from '../../helpers/herald-bin';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- tests read loosely typed JSON answers */
 
@@ -19,9 +20,8 @@ interface Run {
 }
 
 /**
- * `herald send` as a user runs it: the bin's real entry (server/bin.ts, through tsx) in a
- * child process, against a real Herald over loopback HTTP. The bundle's entry is the same
- * module (test/integration/start/production-start.test.ts runs the built one).
+ * `herald send` as a user runs it: the bin (server/bin.ts, built into out/server/cli.js,
+ * test/helpers/herald-bin.ts) in a child process, against a real Herald over loopback HTTP.
  */
 describe('herald send, run as a process', () => {
   let herald: TestHerald;
@@ -44,7 +44,7 @@ describe('herald send, run as a process', () => {
     options: { stdin?: string; env?: Record<string, string> } = {},
   ): Promise<Run> => {
     const { HERALD_URL: _u, HERALD_TOKEN: _t, ...env } = process.env;
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/bin.ts', 'send', ...args], {
+    const child = spawn(process.execPath, heraldArgs(['send', ...args]), {
       cwd: root,
       env: { ...env, XDG_CONFIG_HOME: path.join(configHome, 'empty'), ...options.env },
       stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],

@@ -17,6 +17,7 @@ import {
 } from '../../../server/db/postgres/open-postgres';
 import { SEARCH_TEXT } from '../../../server/db/postgres/search-text';
 import { createTestDatabase, dropTestDatabase } from '../../helpers/test-database';
+import { heraldArgs } from '../../helpers/herald-bin';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 /** Nothing listens on port 1: the connection is refused at once. */
@@ -44,15 +45,11 @@ describe('a PostgreSQL database that cannot be reached at start', () => {
   it('makes the headless server exit non-zero with that message', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'herald-pg-'));
     try {
-      const child = spawn(
-        process.execPath,
-        ['--import', 'tsx', join(root, 'server/cli.ts'), '--data-dir', dataDir, '--port', '0'],
-        {
-          cwd: root,
-          env: { ...process.env, HERALD_DATABASE_URL: UNREACHABLE, HERALD_LOG: 'error' },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      );
+      const child = spawn(process.execPath, heraldArgs(['--data-dir', dataDir, '--port', '0']), {
+        cwd: root,
+        env: { ...process.env, HERALD_DATABASE_URL: UNREACHABLE, HERALD_LOG: 'error' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       child.stdout.on('data', (d: Buffer) => (out += d.toString()));
       child.stderr.on('data', (d: Buffer) => (out += d.toString()));

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { heraldArgs } from '../../helpers/herald-bin';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
@@ -31,11 +32,11 @@ function startHeadless(dataDir: string): Promise<Started> {
   const env: NodeJS.ProcessEnv = { ...process.env, HERALD_LOG: 'error' };
   delete env.HERALD_ADMIN_USER;
   delete env.HERALD_ADMIN_PASSWORD;
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', join(root, 'server/cli.ts'), '--data-dir', dataDir, '--port', '0'],
-    { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child = spawn(process.execPath, heraldArgs(['--data-dir', dataDir, '--port', '0']), {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`Herald did not start: ${out}`)), 30_000);

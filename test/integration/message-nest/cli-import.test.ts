@@ -9,12 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestHerald } from '../../helpers/herald';
 import { onPostgres } from '../../helpers/test-database';
 import { buildSqliteMessageNest, SEALED_SECRETS } from './mn-fixture';
+import { heraldArgs } from '../../helpers/herald-bin';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- console answers are loose JSON */
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
-const TSX = join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-const BIN = join(ROOT, 'server', 'bin.ts');
 
 /**
  * Runs `npm run import:message-nest -- …` (`herald import-message-nest …` from the sources) as
@@ -26,7 +25,7 @@ function runCli(
   env: NodeJS.ProcessEnv = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [TSX, BIN, 'import-message-nest', ...args], {
+    const child = spawn(process.execPath, heraldArgs(['import-message-nest', ...args]), {
       cwd: ROOT,
       env: { ...process.env, HERALD_SECRET_KEY: '', HERALD_SECRET_KEY_FILE: '', ...env },
     });

@@ -15,12 +15,11 @@ import { startServer, type HeraldServer } from '../../../server/index';
 import { ADMIN, ConsoleClient, startTestHerald, type TestHerald } from '../../helpers/herald';
 import { startHttpPeer, type HttpPeer } from '../../helpers/recording-peer';
 import { createTestDatabase, dropTestDatabase } from '../../helpers/test-database';
+import { heraldArgs } from '../../helpers/herald-bin';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the console's JSON answers */
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
-const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
-const BIN = join(ROOT, 'server', 'bin.ts');
 
 interface CliResult {
   code: number;
@@ -35,8 +34,8 @@ interface CliResult {
 function runMove(...args: string[]): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(
-      TSX,
-      [BIN, 'migrate-to-postgres', ...args],
+      process.execPath,
+      heraldArgs(['migrate-to-postgres', ...args]),
       { cwd: ROOT, env: { ...process.env, HERALD_SECRET_KEY: '' } },
       (err, stdout, stderr) =>
         resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),

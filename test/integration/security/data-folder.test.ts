@@ -19,6 +19,7 @@ import { DataDirLockedError, startServer } from '../../../server/index';
 import { startHttpPeer, type HttpPeer } from '../../helpers/recording-peer';
 import { ADMIN, startTestHerald } from '../../helpers/herald';
 import { onPostgres } from '../../helpers/test-database';
+import { heraldArgs } from '../../helpers/herald-bin';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const mode = (path: string) => statSync(path).mode & 0o777;
@@ -37,7 +38,7 @@ async function freePort(): Promise<number> {
 function runCli(dataDir: string, port: number) {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', join(root, 'server/cli.ts'), '--data-dir', dataDir, '--port', String(port)],
+    heraldArgs(['--data-dir', dataDir, '--port', String(port)]),
     {
       cwd: root,
       env: {

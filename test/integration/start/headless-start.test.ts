@@ -6,6 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { heraldArgs } from '../../helpers/herald-bin';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -21,7 +22,7 @@ async function runHeadless(
 ): Promise<{ code: number | null; output: string }> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', join(root, 'server/cli.ts'), '--data-dir', dataDir, '--port', String(port)],
+    heraldArgs(['--data-dir', dataDir, '--port', String(port)]),
     { cwd: root, ...options, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';

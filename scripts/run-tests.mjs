@@ -1,13 +1,21 @@
-// Runs every Vitest project, then the HTTP suite (test/integration) again on PostgreSQL, then
-// prints the totals of both as one closing line (scripts/test-summary.mjs).
-// Exit code: non-zero if Vitest failed or any test failed.
+// `npm test`: the console build, then every Vitest project with the static checks (typecheck,
+// ESLint, Prettier, dependency-cruiser; scripts/test-plan.mjs) running beside them, then the
+// folders of test/integration where the database's dialect matters again on PostgreSQL
+// (scripts/test-plan.mjs INTEGRATION_FOLDERS). Closes with each part's wall time and one line of
+// totals (scripts/test-summary.mjs).
+//
+// `npm test -- <files or filters>` runs just those, with no static checks and no second pass.
 //
 // The PostgreSQL pass runs each test Herald on a fresh database of the server at
 // HERALD_TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/test, trust auth). Where
 // no PostgreSQL answers there, it is skipped and says so, unless HERALD_POSTGRES_REQUIRED=1
 // (CI), which makes that a failure.
-import { spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+//
+// Exit code: non-zero if a static check, Vitest or any test failed.
+import { spawn, spawnSync } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+
+import { postgresPassFolders, STATIC_CHECKS } from './test-plan.mjs';
 
 if (process.env.HERALD_TEST_SHUFFLE === '1') {
   process.env.HERALD_TEST_SEED ??= String(Date.now() % 1_000_000);
@@ -18,12 +26,29 @@ if (process.env.HERALD_TEST_SHUFFLE === '1') {
 const reports = {
   sqlite: 'test-results/vitest.json',
   postgres: 'test-results/vitest-postgres.json',
+  timings: 'test-results/timings.json',
 };
-rmSync(reports.sqlite, { force: true });
-rmSync(reports.postgres, { force: true });
+for (const file of Object.values(reports)) rmSync(file, { force: true });
+
+/** Runs a command, its output passed through or kept; resolves its status and wall time. */
+function run(command, args, options = {}) {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      stdio: options.capture ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+      env: { ...process.env, ...options.env },
+    });
+    let output = '';
+    child.stdout?.on('data', (d) => (output += d));
+    child.stderr?.on('data', (d) => (output += d));
+    child.once('close', (code, signal) =>
+      resolve({ status: code ?? (signal ? 1 : 0), output, ms: Date.now() - started }),
+    );
+  });
+}
 
 const vitest = (report, args, env = {}) =>
-  spawnSync(
+  run(
     process.execPath,
     [
       'node_modules/vitest/vitest.mjs',
@@ -33,16 +58,39 @@ const vitest = (report, args, env = {}) =>
       `--outputFile.json=${report}`,
       ...args,
     ],
-    { stdio: 'inherit', env: { ...process.env, ...env } },
+    { env },
   );
 
 const extra = process.argv.slice(2);
-const first = vitest(reports.sqlite, extra);
+const whole = extra.length === 0 && process.env.HERALD_TEST_DATABASE !== 'postgres';
+const timings = { parts: [] };
+const started = Date.now();
+
+let checks = Promise.resolve([]);
+if (whole) {
+  // The console first: the browser suites and the console tests serve it.
+  const built = await run('npm', ['run', '--silent', 'build:renderer']);
+  timings.parts.push({ name: 'console build', ms: built.ms });
+  if (built.status !== 0) process.exit(built.status);
+  // One after the other, beside the tests; their output is kept and shown at the end.
+  checks = (async () => {
+    const results = [];
+    for (const script of STATIC_CHECKS) {
+      results.push({
+        script,
+        ...(await run('npm', ['run', '--silent', script], { capture: true })),
+      });
+    }
+    return results;
+  })();
+}
+
+const first = await vitest(reports.sqlite, extra);
+timings.parts.push({ name: 'Vitest (every project)', ms: first.ms, report: reports.sqlite });
 
 let second = { status: 0 };
 const summaries = [reports.sqlite];
-// Only the whole suite gets the second pass: `npm test -- some/file.test.ts` runs that file.
-if (extra.length === 0 && process.env.HERALD_TEST_DATABASE !== 'postgres') {
+if (whole) {
   const url = process.env.HERALD_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const probe = spawnSync(
     process.execPath,
@@ -55,10 +103,14 @@ if (extra.length === 0 && process.env.HERALD_TEST_DATABASE !== 'postgres') {
     { stdio: 'pipe' },
   );
   if (probe.status === 0) {
-    console.log(`\nThe HTTP suite again, on PostgreSQL (${url.replace(/\/\/[^@/]*@/, '//…@')}):`);
-    second = vitest(reports.postgres, ['--project', 'server', 'test/integration'], {
+    const folders = postgresPassFolders();
+    console.log(
+      `\nWhere the dialect matters, again on PostgreSQL (${url.replace(/\/\/[^@/]*@/, '//…@')}): ${folders.join(' ')}`,
+    );
+    second = await vitest(reports.postgres, ['--project', 'server', ...folders], {
       HERALD_TEST_DATABASE: 'postgres',
     });
+    timings.parts.push({ name: 'PostgreSQL pass', ms: second.ms, report: reports.postgres });
     summaries.push(reports.postgres);
   } else if (process.env.HERALD_POSTGRES_REQUIRED === '1') {
     console.error(
@@ -67,11 +119,25 @@ if (extra.length === 0 && process.env.HERALD_TEST_DATABASE !== 'postgres') {
     second = { status: 1 };
   } else {
     console.log(
-      `\nSkipped: the HTTP suite on PostgreSQL (nothing answers at ${url}; set HERALD_TEST_POSTGRES_URL, or HERALD_POSTGRES_REQUIRED=1 to make this a failure).`,
+      `\nSkipped: the PostgreSQL pass (nothing answers at ${url}; set HERALD_TEST_POSTGRES_URL, or HERALD_POSTGRES_REQUIRED=1 to make this a failure).`,
     );
   }
 }
-const summary = spawnSync(process.execPath, ['scripts/test-summary.mjs', ...summaries], {
-  stdio: 'inherit',
-});
-process.exit(first.status || second.status || summary.status || 0);
+
+let checksFailed = false;
+for (const check of await checks) {
+  timings.parts.push({ name: `npm run ${check.script} (beside the tests)`, ms: check.ms });
+  if (check.status !== 0) {
+    checksFailed = true;
+    console.error(`\nnpm run ${check.script} failed:\n${check.output}`);
+  }
+}
+timings.totalMs = Date.now() - started;
+writeFileSync(reports.timings, `${JSON.stringify(timings, null, 2)}\n`);
+
+const summary = spawnSync(
+  process.execPath,
+  ['scripts/test-summary.mjs', '--timings', reports.timings, ...summaries],
+  { stdio: 'inherit' },
+);
+process.exit(first.status || second.status || summary.status || (checksFailed ? 1 : 0));

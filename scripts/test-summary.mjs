@@ -1,9 +1,56 @@
-// Prints one closing line, "Tests: N passed, N failed, N skipped", from Vitest's JSON reports
-// (one per run: SQLite, then PostgreSQL), so CI logs (and tools that read the last line) see the
-// totals of every project and both databases at once.
+// Prints the wall time of each part of the run (with --timings, from scripts/run-tests.mjs), then
+// one closing line, "Tests: N passed, N failed, N skipped", from Vitest's JSON reports (one per
+// run: SQLite, then PostgreSQL), so CI logs (and tools that read the last line) see the totals of
+// every project and both databases at once.
 import { readFileSync } from 'node:fs';
 
-const files = process.argv.length > 2 ? process.argv.slice(2) : ['test-results/vitest.json'];
+const args = process.argv.slice(2);
+const timingsAt = args.indexOf('--timings');
+const timingsFile = timingsAt >= 0 ? args.splice(timingsAt, 2)[1] : null;
+const files = args.length > 0 ? args : ['test-results/vitest.json'];
+
+/** "4 min 05 s", "52 s". */
+const duration = (ms) => {
+  const s = Math.round(ms / 1000);
+  return s >= 60 ? `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s` : `${s} s`;
+};
+
+/** The Vitest project a test file belongs to (vitest.config.ts `include`). */
+const projectOf = (file) =>
+  /\/test\/e2e\//.test(file) ? 'e2e' : /\/test\/renderer\//.test(file) ? 'renderer' : 'server';
+
+/** Each project's wall time in a report: from its first file's start to its last file's end. */
+function projectWallTimes(report) {
+  const spans = new Map();
+  for (const suite of report.testResults ?? []) {
+    const project = projectOf(suite.name);
+    const span = spans.get(project) ?? { start: Infinity, end: 0 };
+    span.start = Math.min(span.start, suite.startTime);
+    span.end = Math.max(span.end, suite.endTime);
+    spans.set(project, span);
+  }
+  return [...spans].map(([project, span]) => ({ project, ms: span.end - span.start }));
+}
+
+if (timingsFile) {
+  const timings = JSON.parse(readFileSync(timingsFile, 'utf8'));
+  const lines = ['Wall time:'];
+  for (const part of timings.parts) {
+    lines.push(`  ${part.name.padEnd(40)} ${duration(part.ms)}`);
+    if (!part.report) continue;
+    try {
+      for (const { project, ms } of projectWallTimes(
+        JSON.parse(readFileSync(part.report, 'utf8')),
+      )) {
+        lines.push(`    ${project.padEnd(38)} ${duration(ms)}`);
+      }
+    } catch {
+      // No report: Vitest failed before writing one; the totals below say so.
+    }
+  }
+  lines.push(`  ${'npm test in all'.padEnd(40)} ${duration(timings.totalMs)}`);
+  console.log(`\n${lines.join('\n')}`);
+}
 let passed = 0;
 let failed = 0;
 let skipped = 0;

@@ -1,0 +1,9 @@
+/** Types of scripts/test-plan.mjs (plain JavaScript, see there). */
+export interface IntegrationFolder {
+  /** both: SQLite, then PostgreSQL; postgres: its own PostgreSQL, once; sqlite: once. */
+  db: 'both' | 'postgres' | 'sqlite';
+  why: string;
+}
+export declare const INTEGRATION_FOLDERS: Readonly<Record<string, IntegrationFolder>>;
+export declare function postgresPassFolders(): string[];
+export declare const STATIC_CHECKS: readonly string[];

@@ -5,7 +5,6 @@ import { createPinia, setActivePinia } from 'pinia';
 import {
   ApiError,
   PUBLIC_API_BASE,
-  http,
   onUnauthorized,
   request,
 } from '../../renderer/src/api/http-client';
@@ -30,7 +29,7 @@ describe('http-client request()', () => {
       'GET /tasks': () => ok({ items: [{ id: 1 }], total: 1, page: 1, pageSize: 20 }),
     });
 
-    const data = await http.get<{ total: number }>('/tasks');
+    const data = await request<{ total: number }>('GET', '/tasks');
 
     expect(data.total).toBe(1);
   });
@@ -38,7 +37,9 @@ describe('http-client request()', () => {
   it('request() throws an ApiError with the server code and Chinese msg as sent', async () => {
     installFakeApi({ 'POST /templates': () => fail(400, '模板已禁用') });
 
-    const err = await http.post('/templates', { name: 'x' }).catch((e: unknown) => e);
+    const err = await request('POST', '/templates', { body: { name: 'x' } }).catch(
+      (e: unknown) => e,
+    );
 
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).code).toBe(400);
@@ -48,7 +49,7 @@ describe('http-client request()', () => {
   it('request() sends JSON with the same-origin cookie on mutations, even without a body', async () => {
     const { calls } = installFakeApi({ 'POST /logout': () => ok(null) });
 
-    await http.post('/logout');
+    await request('POST', '/logout');
 
     expect(calls[0].credentials).toBe('same-origin');
     expect(calls[0].headers['Content-Type']).toBe('application/json');
@@ -58,7 +59,7 @@ describe('http-client request()', () => {
   it('request() leaves empty query parameters out', async () => {
     const { calls } = installFakeApi({ 'GET /logs': () => ok({ items: [], total: 0 }) });
 
-    await http.get('/logs', { q: '', status: undefined, page: 2, api: null });
+    await request('GET', '/logs', { query: { q: '', status: undefined, page: 2, api: null } });
 
     expect([...calls[0].query.keys()]).toEqual(['page']);
   });
@@ -80,7 +81,7 @@ describe('http-client request()', () => {
       'GET /stats': () => new Response('<html>Bad gateway</html>', { status: 502 }),
     });
 
-    const err = (await http.get('/stats').catch((e: unknown) => e)) as ApiError;
+    const err = (await request('GET', '/stats').catch((e: unknown) => e)) as ApiError;
 
     expect(err.code).toBe(502);
   });
@@ -93,7 +94,7 @@ describe('http-client request()', () => {
     const handler = vi.fn();
     onUnauthorized(handler);
 
-    await http.get('/me').catch(() => undefined);
+    await request('GET', '/me').catch(() => undefined);
     const loginErr = (await request('POST', '/login', { body: {}, redirectOn401: false }).catch(
       (e: unknown) => e,
     )) as ApiError;
@@ -201,7 +202,7 @@ describe('redirectToSignInOnUnauthorized()', () => {
     expect(router.currentRoute.value.name).toBe('channels');
     signedIn = false;
 
-    await http.get('/channels').catch(() => undefined);
+    await request('GET', '/channels').catch(() => undefined);
 
     // The sign-in page is loaded lazily, so the navigation settles a little later.
     await vi.waitFor(() => expect(router.currentRoute.value.name).toBe('sign-in'), {
@@ -237,7 +238,7 @@ describe('followStandingOnForbidden()', () => {
 
     // Another window's administrator turns the requirement on: this page's next call is refused.
     standing = 'viewer-must-enrol';
-    await http.get('/logs').catch(() => undefined);
+    await request('GET', '/logs').catch(() => undefined);
 
     await vi.waitFor(() => expect(router.currentRoute.value.name).toBe('account'), {
       timeout: 5000,
@@ -260,7 +261,7 @@ describe('followStandingOnForbidden()', () => {
     const router = createAppRouter(createMemoryHistory());
     followStandingOnForbidden(router);
     await router.push('/logs');
-    await http.get('/settings').catch(() => undefined);
+    await request('GET', '/settings').catch(() => undefined);
     await vi.waitFor(() => expect(calls.some((c) => c.path === '/me')).toBe(true));
     await new Promise((r) => setTimeout(r, 50));
     expect(router.currentRoute.value.name).toBe('logs');

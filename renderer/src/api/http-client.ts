@@ -182,13 +182,3 @@ export function call<S extends RouteSpec>(
 ): Promise<ResponseOf<S>> {
   return request<ResponseOf<S>>(method, path, (options ?? {}) as RequestOptions);
 }
-
-/** Untyped calls by path (routes of the contract go through {@link call}). */
-export const http = {
-  get: <T>(path: string, query?: RequestOptions['query']) => request<T>('GET', path, { query }),
-  post: <T>(path: string, body?: unknown, options: Omit<RequestOptions, 'body'> = {}) =>
-    request<T>('POST', path, { ...options, body }),
-  put: <T>(path: string, body?: unknown) => request<T>('PUT', path, { body }),
-  patch: <T>(path: string, body?: unknown) => request<T>('PATCH', path, { body }),
-  delete: <T = null>(path: string) => request<T>('DELETE', path),
-};

@@ -229,8 +229,12 @@ async function composeParts(
     settings,
     tokens,
     listenUrl,
+    clock,
+    writeLock,
+    // One budget per task or template, whichever API or hook it sends through.
+    limiter: shared?.sendLimiter ?? new SendRateLimiter(),
   });
-  const scheduleRunner = new ScheduleRunner({ tokens, sends });
+  const scheduleRunner = new ScheduleRunner({ sends });
   const schedules = new ScheduleService({ sequelize, clock, writeLock, events, scheduleRunner });
   const scheduler = new Scheduler({ clock, events, writeLock, scheduleRunner });
   const searchBackfill = new SearchBackfill(sequelize, writeLock);
@@ -350,27 +354,13 @@ function composeApp(
 ): Express {
   const { sequelize, writeLock, clock, settings, tokens, registry, events } = parts;
   const instances = new InstanceService({ writeLock, registry });
-  // One budget per template, whether it sends through V2 or a hook.
-  const sendLimiter = shared?.sendLimiter ?? new SendRateLimiter();
   return createApp({
     version: parts.version,
     trustProxy: parts.trustProxy,
     guards: config.guards,
     rendererDir: config.rendererDir,
-    send: {
-      sends: parts.sends,
-      limiter: sendLimiter,
-      settings,
-      clock,
-      writeLock,
-    },
-    hooks: {
-      hooks: new HookService({ sends: parts.sends, secrets: parts.secrets, clock }),
-      limiter: sendLimiter,
-      settings,
-      clock,
-      writeLock,
-    },
+    send: { sends: parts.sends, settings },
+    hooks: { hooks: new HookService({ sends: parts.sends, secrets: parts.secrets, clock }) },
     preview: { limiter: shared?.previewLimiter ?? new SendRateLimiter(), clock },
     tokenKind: { tokens },
     ops,

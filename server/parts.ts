@@ -53,7 +53,7 @@ export interface HeraldParts {
   trustProxy: string[] | false;
   /** Channels: CRUD for the console, and the dispatcher's channel loader. */
   channels: ChannelService;
-  /** Accepts sends for the send APIs and for schedules. */
+  /** Every send's pipeline: the send APIs, the hooks and the schedules. */
   sends: SendService;
   /** Turns one run of a schedule into a send. */
   scheduleRunner: ScheduleRunner;

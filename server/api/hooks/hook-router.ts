@@ -3,19 +3,15 @@ import express, { Router, type Request, type RequestHandler, type Response } fro
 import { HOOK_PRESETS, HOOKS_BASE, hookQuerySchema, hookRoutes, LIMITS } from '../../../contract';
 import type { HookService } from '../../features/hooks/hook-service';
 import type { HookHeaders, HookPreset } from '../../features/hooks/hook-preset';
-import { withIdempotency } from '../../features/sending/idempotency';
-import type { HeraldParts } from '../../parts';
 import { sendEnvelope } from '../../lib/envelope';
 import { AppError } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import { expressPath } from '../contract-route';
-import { createRateCheck, type RateCheckDeps } from '../send/rate-check';
 
-/** What the hook routes use: the hook service, the send APIs' rate limit and idempotency keys. */
-export type HookRouterDeps = RateCheckDeps &
-  Pick<HeraldParts, 'writeLock'> & {
-    hooks: HookService;
-  };
+/** What the hook routes use: the hook service (which sends through the send service). */
+export interface HookRouterDeps {
+  hooks: HookService;
+}
 
 /** The raw bytes of each request's body, which a signature is computed over. */
 const rawBodies = new WeakMap<Request, Buffer>();
@@ -65,7 +61,6 @@ function bearerToken(req: Request): string {
  */
 export function createHookRouter(deps: HookRouterDeps): Router {
   const router = Router();
-  const checkRate = createRateCheck(deps);
 
   // As on the send APIs, the body is read as JSON whatever Content-Type says, within the same
   // limit; `verify` keeps the bytes for the signature without reading the body twice.
@@ -124,19 +119,7 @@ export function createHookRouter(deps: HookRouterDeps): Router {
       headers: headersOf(req),
       query,
     };
-    const resolved = await deps.hooks.open(call);
-    const request = deps.hooks.request(call, resolved.source);
-    if ('skip' in request) {
-      sendEnvelope(res, 200, 'success', { token, count: 0 });
-      return;
-    }
-    await checkRate(resolved.rateKey);
-    const answer = await withIdempotency(
-      deps,
-      `hook:${resolved.credential}`,
-      deliveryKey(req),
-      () => deps.hooks.send(request, resolved),
-    );
+    const answer = await deps.hooks.receive(call, { idempotencyKey: deliveryKey(req) });
     sendEnvelope(res, answer.code, answer.msg, answer.data);
   };
 

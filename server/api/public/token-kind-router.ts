@@ -1,11 +1,32 @@
 import express, { Router } from 'express';
 
-import { publicRoutes } from '../../../contract';
+import { publicRoutes, type TokenKindName } from '../../../contract';
+import { TokenError, type TokenCodec } from '../../crypto/tokens';
+import { AppError } from '../../lib/errors';
 import type { HeraldParts } from '../../parts';
-import { tokenKindOf } from '../../features/sending/token-kind';
 import { contractRoutes } from '../contract-route';
 
 export type TokenKindRouterDeps = Pick<HeraldParts, 'tokens'>;
+
+/**
+ * The kind a token's authenticated bytes carry: a client holding only a token (`herald send`)
+ * learns which send API takes it. Nothing more is read: whether the task or template exists,
+ * is enabled or was rotated stays the send's answer, so this tells no more than a send with
+ * the token would.
+ */
+function tokenKindOf(codec: TokenCodec, token: string): TokenKindName {
+  let reason = '';
+  for (const kind of ['template', 'task'] as const) {
+    try {
+      codec.decode(token, kind);
+      return kind;
+    } catch (err) {
+      if (!(err instanceof TokenError)) throw err;
+      reason ||= err.message;
+    }
+  }
+  throw new AppError(400, `token: not a Herald token: ${reason}`);
+}
 
 /**
  * POST /api/public/token-kind: whether a token is a task's or a template's (contract/public).

@@ -7,25 +7,14 @@ import express, {
 } from 'express';
 
 import { LIMITS, sendRoutes } from '../../../contract';
-import { Send } from '../../db/models';
 import { answerAlways200, sendEnvelope } from '../../lib/envelope';
 import { AppError } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import type { HeraldParts } from '../../parts';
-import { withIdempotency } from '../../features/sending/idempotency';
-import type { RateLimiter } from '../../features/sending/rate-limiter';
 import { plainV2Request } from '../../features/sending/plain-v2-request';
-import type { SendService } from '../../features/sending/send-service';
-import { createRateCheck } from './rate-check';
 
-/**
- * What the send routes use: the send service, the per-task rate limiter, the settings they
- * answer by, and the writer and clock of the idempotency keys.
- */
-export type SendRouterDeps = Pick<HeraldParts, 'settings' | 'clock' | 'writeLock'> & {
-  sends: SendService;
-  limiter: RateLimiter;
-};
+/** What the send routes use: the send service, and the settings they answer by. */
+export type SendRouterDeps = Pick<HeraldParts, 'settings' | 'sends'>;
 
 /** Each send route's handlers, in the order they run. */
 export interface SendRoutes {
@@ -51,12 +40,10 @@ export function createSendRouter(routes: SendRoutes): Router {
 
 /** The handlers of the two send routes (httpStatus, body parser, the send itself). */
 export function createSendRoutes(deps: SendRouterDeps): SendRoutes {
-  const { sends: service } = deps;
+  const { sends } = deps;
   // Scripts often forget the Content-Type header (curl -d sends form encoding): the body is
   // read as JSON whatever the header says, since these endpoints only take JSON.
   const json = express.json({ limit: LIMITS.bodyBytes, type: () => true, strict: false });
-
-  const checkRate = createRateCheck(deps);
 
   const bodyObject = (req: Request): Record<string, unknown> => {
     if (
@@ -83,43 +70,17 @@ export function createSendRoutes(deps: SendRouterDeps): SendRoutes {
     return value === undefined ? undefined : value.trim();
   };
 
+  // The service resolves, counts, keys and sends; a route parses the body and writes the answer.
   const sendV1 = async (req: Request, res: Response) => {
     const body = parseInput(sendRoutes.v1.body, bodyObject(req));
-    const task = await service.resolveTask(body);
-    await checkRate(task.rateKey);
-    const answer = await withIdempotency(
-      deps,
-      `v1:${task.credential}`,
-      idempotencyKey(req),
-      () => service.sendV1(body, task),
-      {
-        scope: 'v1',
-        owns: async (earlier) => {
-          const sendId = (earlier.data as { sendId?: unknown } | null)?.sendId;
-          if (typeof sendId !== 'number') return false;
-          return (await Send.findByPk(sendId))?.taskId === task.source.id;
-        },
-      },
-    );
+    const answer = await sends.sendV1(body, { idempotencyKey: idempotencyKey(req) });
     sendEnvelope(res, answer.code, answer.msg, answer.data);
   };
 
   const sendV2 = async (req: Request, res: Response) => {
     const input = bodyObject(req);
     const body = plainV2Request(input) ?? parseInput(sendRoutes.v2.body, input);
-    const template = await service.resolveTemplate(body);
-    await checkRate(template.rateKey);
-    const answer = await withIdempotency(
-      deps,
-      `v2:${template.credential}`,
-      idempotencyKey(req),
-      () => service.sendV2(body, template),
-      {
-        scope: 'v2',
-        owns: (earlier) =>
-          Promise.resolve((earlier.data as { token?: unknown } | null)?.token === body.token),
-      },
-    );
+    const answer = await sends.sendV2(body, { idempotencyKey: idempotencyKey(req) });
     sendEnvelope(res, answer.code, answer.msg, answer.data);
   };
 

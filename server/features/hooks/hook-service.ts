@@ -1,18 +1,15 @@
 import { createHash } from 'node:crypto';
 
 import type { Template } from '../../db/models';
-import { AppError } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import type { HeraldParts } from '../../parts';
-import type { ResolvedSource, SendResponse } from '../sending/send-service';
-import { V2_MSG } from '../sending/v2-messages';
+import type { HookRequest, SendCall, SendResponse } from '../sending/send-service';
 import {
   isHookPreset,
   LIMITS,
   v2RequestSchema,
   type HookPresetName,
   type HookQuery,
-  type V2Request,
 } from '../../../contract';
 import { clip, type HookHeaders, type HookPreset } from './hook-preset';
 import { verifyHookSignature, type SignatureScheme } from './hook-signature';
@@ -55,8 +52,9 @@ function dedupKeyOf(key: string | undefined): string | undefined {
 
 /**
  * Inbound hooks (issue 24, part 2): a payload becomes a V2 send of the template the token
- * opens, through the send service's own steps (resolveTemplate, sendV2), so placeholders,
- * defaults, instances and every V2 refusal work as they do for a V2 call.
+ * opens, through the send service's hook pipeline (SendService.sendHook), so placeholders,
+ * defaults, instances, the rate limit and every V2 refusal work as they do for a V2 call.
+ * What is a hook's own stays here: the presets, the signature and the request a payload makes.
  */
 export class HookService {
   constructor(private readonly deps: HookServiceDeps) {}
@@ -67,36 +65,39 @@ export class HookService {
   }
 
   /**
-   * Opens the template the token names (V2's answers for a bad token or a deleted template),
-   * then checks the signature when the template has a hook secret: without one, the token
-   * alone authorises, as in V2.
+   * Sends the payload as V2 does, answering V2's envelope; a bad token or a deleted template
+   * gets V2's answers before the signature is looked at.
    */
-  async open(call: HookCall): Promise<ResolvedSource<Template>> {
-    const resolved = await this.deps.sends.resolveTemplate({ token: call.token });
-    const sealed = resolved.source.hookSecret;
-    if (sealed) {
-      verifyHookSignature({
-        schemes: SCHEMES[call.preset.name],
-        secret: this.deps.secrets.open(sealed),
-        rawBody: call.rawBody,
-        headers: call.headers,
-        nowMs: this.deps.clock.now(),
-      });
-    }
-    return resolved;
+  receive(call: HookCall, send: SendCall): Promise<SendResponse> {
+    return this.deps.sends.sendHook(call.token, send, (template) => {
+      this.checkSignature(call, template);
+      return this.request(call, template);
+    });
+  }
+
+  /**
+   * When the template has a hook secret, the request must be signed with it; without one,
+   * the token alone authorises, as in V2.
+   */
+  private checkSignature(call: HookCall, template: Template): void {
+    const sealed = template.hookSecret;
+    if (!sealed) return;
+    verifyHookSignature({
+      schemes: SCHEMES[call.preset.name],
+      secret: this.deps.secrets.open(sealed),
+      rawBody: call.rawBody,
+      headers: call.headers,
+      nowMs: this.deps.clock.now(),
+    });
   }
 
   /**
    * The V2 request the payload makes, checked by V2's schema; `{skip}` for a sender's check
    * that carries no message (GitHub's ping).
    */
-  request(call: HookCall, template: Template): V2Request | { skip: string } {
+  private request(call: HookCall, template: Template): HookRequest {
     const message = call.preset.toMessage(call.body, call.headers);
-    if (message.skip !== undefined) {
-      // A sender's check should fail where its messages would: it is how its owner finds out.
-      if (!template.enabled) throw new AppError(400, V2_MSG.templateDisabled);
-      return { skip: message.skip };
-    }
+    if (message.skip !== undefined) return { skip: message.skip };
     // Only the template's own placeholders can fill anything (V2 replaces no other marker), so
     // the rest of a large payload is not stored with the send. An empty value counts as not
     // passed: the placeholder's default applies.
@@ -115,10 +116,5 @@ export class HookService {
       dedupKey: dedupKey ?? dedupKeyOf(message.dedupKey),
       dedupWindow,
     });
-  }
-
-  /** Sends as V2 does, answering V2's envelope. */
-  send(request: V2Request, resolved: ResolvedSource<Template>): Promise<SendResponse> {
-    return this.deps.sends.sendV2(request, resolved);
   }
 }

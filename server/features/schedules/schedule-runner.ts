@@ -1,11 +1,11 @@
-import type { SendOrigin } from '../sending/send-service';
-import type { V1Request, V2Request } from '../../../contract';
-import { Task, Template, type Schedule } from '../../db/models';
+import type { SendOrigin } from '../sending/send-rows';
+import type { SendResponse } from '../sending/send-service';
+import type { Schedule } from '../../db/models';
 import { AppError } from '../../lib/errors';
 import type { HeraldParts } from '../../parts';
 
 /** What ScheduleRunner uses of the composed parts. */
-export type ScheduleRunnerDeps = Pick<HeraldParts, 'tokens' | 'sends'>;
+export type ScheduleRunnerDeps = Pick<HeraldParts, 'sends'>;
 
 /**
  * Turns one run of a schedule into an ordinary send, through the same service the send APIs
@@ -38,55 +38,50 @@ export class ScheduleRunner {
   }
 
   private async sendAsTask(schedule: Schedule, taskId: number, origin: SendOrigin) {
-    const task = await Task.findByPk(taskId);
-    if (!task) throw new AppError(409, `task ${taskId} of this schedule no longer exists`);
-    // The task's current token: the send goes through exactly the checks a caller's would.
-    const req: V1Request = {
-      token: this.deps.tokens.encode({
-        kind: 'task',
-        id: task.id,
-        generation: task.tokenGeneration,
-      }),
-      title: schedule.title,
-      text: schedule.text,
-      html: schedule.html,
-      markdown: schedule.markdown,
-      url: schedule.url,
-      at_mobiles: schedule.atMobiles,
-      at_userids: schedule.atUserIds,
-      at_all: schedule.atAll,
-      ...(schedule.recipients.length > 0 ? { recipients: schedule.recipients } : {}),
-      // Nobody waits on a scheduled run: its outcome is in the send log.
-      mode: 'async',
-    };
-    const answer = await this.deps.sends.sendV1(
-      req,
-      await this.deps.sends.resolveTask(req),
+    const answer = await this.deps.sends.sendScheduled(
+      {
+        taskId,
+        message: {
+          title: schedule.title,
+          text: schedule.text,
+          html: schedule.html,
+          markdown: schedule.markdown,
+          url: schedule.url,
+          at_mobiles: schedule.atMobiles,
+          at_userids: schedule.atUserIds,
+          at_all: schedule.atAll,
+          ...(schedule.recipients.length > 0 ? { recipients: schedule.recipients } : {}),
+          // Nobody waits on a scheduled run: its outcome is in the send log.
+          mode: 'async',
+        },
+      },
       origin,
     );
-    if (answer.code !== 200) throw new AppError(500, answer.msg);
+    if (!answer) throw new AppError(409, `task ${taskId} of this schedule no longer exists`);
+    failUnlessAccepted(answer);
   }
 
   private async sendAsTemplate(schedule: Schedule, templateId: number, origin: SendOrigin) {
-    const template = await Template.findByPk(templateId);
-    if (!template)
-      throw new AppError(409, `template ${templateId} of this schedule no longer exists`);
-    const req: V2Request = {
-      token: this.deps.tokens.encode({
-        kind: 'template',
-        id: template.id,
-        generation: template.tokenGeneration,
-      }),
-      title: schedule.title,
-      placeholders: schedule.placeholders,
-      url: schedule.url,
-      ...(schedule.recipients.length > 0 ? { recipients: schedule.recipients } : {}),
-    };
-    const answer = await this.deps.sends.sendV2(
-      req,
-      await this.deps.sends.resolveTemplate(req),
+    const answer = await this.deps.sends.sendScheduled(
+      {
+        templateId,
+        message: {
+          title: schedule.title,
+          placeholders: schedule.placeholders,
+          url: schedule.url,
+          ...(schedule.recipients.length > 0 ? { recipients: schedule.recipients } : {}),
+        },
+      },
       origin,
     );
-    if (answer.code !== 200) throw new AppError(500, answer.msg);
+    if (!answer) {
+      throw new AppError(409, `template ${templateId} of this schedule no longer exists`);
+    }
+    failUnlessAccepted(answer);
   }
+}
+
+/** An answer other than 200 (a V1 send whose every delivery failed) fails the run. */
+function failUnlessAccepted(answer: SendResponse): void {
+  if (answer.code !== 200) throw new AppError(500, answer.msg);
 }

@@ -6,7 +6,7 @@ import { AppError } from '../../lib/errors';
 import type { HeraldParts } from '../../parts';
 import type { V1Request, V2Request } from '../../../contract';
 import type { SourceLookup, SourceTargets } from './source-lookup';
-import { V2_MSG } from './v2-messages';
+import { V2_MSG } from './v2-send';
 
 /** A task or template a caller's credential opened, before anything is sent. */
 export interface ResolvedSource<T> {
@@ -18,6 +18,24 @@ export interface ResolvedSource<T> {
   credential: string;
   /** Which kind of credential it was, recorded on the send for the log. */
   credentialKind: SendCredential;
+}
+
+/**
+ * A task or template opened with its current token: one rate budget per task or template, and
+ * the credential names the token's generation, so a rotated token is another caller.
+ */
+function openedByToken<T extends Task | Template>(
+  kind: 'task' | 'template',
+  source: T,
+  targets: SourceTargets,
+): ResolvedSource<T> {
+  return {
+    source,
+    targets,
+    rateKey: `${kind}:${source.id}`,
+    credential: `token:${source.id}.${source.tokenGeneration}`,
+    credentialKind: 'token',
+  };
 }
 
 /** What CredentialResolver uses of the composed parts. */
@@ -57,13 +75,7 @@ export class CredentialResolver {
           'token is no longer valid: it was rotated; get the current token from the console',
         );
       }
-      return {
-        source: task,
-        targets,
-        rateKey: `task:${task.id}`,
-        credential: `token:${task.id}.${payload.generation}`,
-        credentialKind: 'token',
-      };
+      return openedByToken('task', task, targets);
     }
     if (req.task_id !== undefined && req.task_id !== '') {
       if (!this.deps.settings.get().allowTaskId) {
@@ -108,13 +120,23 @@ export class CredentialResolver {
     if (template.tokenGeneration !== payload.generation) {
       throw new AppError(400, `${V2_MSG.tokenParseFailed}: 令牌已轮换 (the token was rotated)`);
     }
-    return {
-      source: template,
-      targets,
-      rateKey: `template:${template.id}`,
-      credential: `token:${template.id}.${payload.generation}`,
-      credentialKind: 'token',
-    };
+    return openedByToken('template', template, targets);
+  }
+
+  /**
+   * Opens a task by its id for a send Herald makes itself (a schedule's run); null when the
+   * task no longer exists. The run sends with the task's current token, so it is keyed and
+   * recorded as a call with that token would be.
+   */
+  async taskById(id: number): Promise<ResolvedSource<Task> | null> {
+    const { source: task, targets } = await this.lookup.task(id);
+    return task ? openedByToken('task', task, targets) : null;
+  }
+
+  /** Opens a template by its id, as taskById opens a task. */
+  async templateById(id: number): Promise<ResolvedSource<Template> | null> {
+    const { source: template, targets } = await this.lookup.template(id);
+    return template ? openedByToken('template', template, targets) : null;
   }
 
   private decode(token: string, kind: TokenKind, fail: (reason: string) => AppError) {

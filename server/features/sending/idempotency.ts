@@ -5,7 +5,7 @@ import { IdempotencyKey } from '../../db/models';
 import { AppError } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import type { HeraldParts } from '../../parts';
-import type { SendResponse } from './send-response';
+import type { SendResponse } from './send-service';
 
 /** What the idempotency store uses: keys are written through the writer and expire by the clock. */
 export type IdempotencyDeps = Pick<HeraldParts, 'clock' | 'writeLock'>;

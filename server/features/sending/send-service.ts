@@ -1,28 +1,62 @@
-import type { Task, Template } from '../../db/models';
+import { Send, type Task, type Template } from '../../db/models';
+import { AppError } from '../../lib/errors';
 import type { HeraldParts } from '../../parts';
-import { CredentialResolver, type ResolvedSource } from './credential-resolver';
-import type { SendResponse } from './send-response';
-import type { SendOrigin } from './send-rows';
 import type { V1Request, V2Request } from '../../../contract';
+import { CredentialResolver } from './credential-resolver';
+import { withIdempotency, type LegacyKeys } from './idempotency';
+import type { RateLimiter } from './rate-limiter';
+import type { SendOrigin } from './send-rows';
 import { SourceLookup } from './source-lookup';
 import { sendV1 } from './v1-send';
-import { sendV2 } from './v2-send';
+import { sendV2, V2_MSG } from './v2-send';
 
-export type { ResolvedSource } from './credential-resolver';
-export type { SendResponse } from './send-response';
-export type { SendOrigin } from './send-rows';
+/** What a send answers (the envelope's fields), and what an idempotency key replays. */
+export interface SendResponse {
+  code: number;
+  msg: string;
+  data: unknown;
+}
 
-/** What SendService uses of the composed parts. */
-export type SendServiceDeps = Pick<
-  HeraldParts,
-  'deliveries' | 'dispatcher' | 'registry' | 'settings' | 'tokens' | 'listenUrl'
->;
+/** What a call to a send API or a hook carries besides its body. */
+export interface SendCall {
+  /** The key a repeat of this call is recognised by (trimmed); undefined: none was given. */
+  idempotencyKey: string | undefined;
+}
 
 /**
- * Both send APIs' work, the one entry point the routes and the schedules use: resolve the
- * caller's credential first (so a refused one is never counted or stored), then send. The
- * modules beside it hold each step; this class holds what lives as long as Herald, the
- * lookups kept per task and template.
+ * The V2 request a hook's payload makes, or `skip`: a sender's check (GitHub's ping) that
+ * carries no message.
+ */
+export type HookRequest = V2Request | { skip: string };
+
+/**
+ * One run of a schedule: the task (or template) it sends to, and what a V1 (or V2) request
+ * would carry besides the token. Herald sends it itself: no rate limit, no Idempotency-Key.
+ */
+export type ScheduledSend =
+  | { taskId: number; message: Omit<V1Request, 'token' | 'task_id'> }
+  | { templateId: number; message: Omit<V2Request, 'token'> };
+
+/** What SendService uses of the composed parts, and the send rate limiter. */
+export type SendServiceDeps = Pick<
+  HeraldParts,
+  | 'deliveries'
+  | 'dispatcher'
+  | 'registry'
+  | 'settings'
+  | 'tokens'
+  | 'listenUrl'
+  | 'clock'
+  | 'writeLock'
+> & { limiter: RateLimiter };
+
+/**
+ * Every send's pipeline, for V1, V2, hooks and schedules: resolve the credential, count the
+ * send against its task's or template's rate limit, run it at most once per Idempotency-Key,
+ * then plan, store (a dedup key's window is taken there) and answer. A refused credential is
+ * never counted or stored. The routers only translate HTTP; the modules beside this one hold
+ * each step, and this class holds what lives as long as Herald: the lookups kept per task and
+ * template, and the rate limiter.
  */
 export class SendService {
   private readonly credentials: CredentialResolver;
@@ -31,29 +65,108 @@ export class SendService {
     this.credentials = new CredentialResolver(deps, new SourceLookup(deps));
   }
 
-  /** Opens the task a V1 request names; nothing is counted or stored for a refused one. */
-  resolveTask(req: V1Request): Promise<ResolvedSource<Task>> {
-    return this.credentials.resolveTask(req);
+  /** POST /api/v1/message/send: the task the request's token or task_id opens. */
+  async sendV1(req: V1Request, call: SendCall): Promise<SendResponse> {
+    const task = await this.credentials.resolveTask(req);
+    await this.checkRate(task.rateKey);
+    // A key stored before keys named the credential answers only its own task's caller.
+    const legacy: LegacyKeys = {
+      scope: 'v1',
+      owns: async (earlier) => {
+        const sendId = (earlier.data as { sendId?: unknown } | null)?.sendId;
+        if (typeof sendId !== 'number') return false;
+        return (await Send.findByPk(sendId))?.taskId === task.source.id;
+      },
+    };
+    return withIdempotency(
+      this.deps,
+      `v1:${task.credential}`,
+      call.idempotencyKey,
+      () => sendV1(this.deps, req, task),
+      legacy,
+    );
   }
 
-  /** Opens the template a V2 token names: the contract's first steps (token, template). */
-  resolveTemplate(req: Pick<V2Request, 'token'>): Promise<ResolvedSource<Template>> {
-    return this.credentials.resolveTemplate(req);
+  /** POST /api/v2/message/send: the template the request's token opens. */
+  async sendV2(req: V2Request, call: SendCall): Promise<SendResponse> {
+    const template = await this.credentials.resolveTemplate(req);
+    await this.checkRate(template.rateKey);
+    // A key stored before keys named the credential answers only the token its answer names.
+    const legacy: LegacyKeys = {
+      scope: 'v2',
+      owns: (earlier) =>
+        Promise.resolve((earlier.data as { token?: unknown } | null)?.token === req.token),
+    };
+    return withIdempotency(
+      this.deps,
+      `v2:${template.credential}`,
+      call.idempotencyKey,
+      () => sendV2(this.deps, req, template),
+      legacy,
+    );
   }
 
-  sendV1(
-    req: V1Request,
-    resolved: ResolvedSource<Task>,
-    origin?: SendOrigin,
+  /**
+   * An inbound hook: a V2 send of the template the token opens. `prepare` turns the payload
+   * into the request once the template is known (checking its hook secret's signature first);
+   * a sender's check it skips is answered as a send to no instance, and is neither counted
+   * nor stored. Its Idempotency-Key is remembered apart from V2's.
+   */
+  async sendHook(
+    token: string,
+    call: SendCall,
+    prepare: (template: Template) => HookRequest,
   ): Promise<SendResponse> {
-    return sendV1(this.deps, req, resolved, origin);
+    const template = await this.credentials.resolveTemplate({ token });
+    const req = prepare(template.source);
+    if ('skip' in req) {
+      // A sender's check should fail where its messages would: it is how its owner finds out.
+      if (!template.source.enabled) throw new AppError(400, V2_MSG.templateDisabled);
+      return { code: 200, msg: 'success', data: { token, count: 0 } };
+    }
+    await this.checkRate(template.rateKey);
+    return withIdempotency(this.deps, `hook:${template.credential}`, call.idempotencyKey, () =>
+      sendV2(this.deps, req, template),
+    );
   }
 
-  sendV2(
-    req: V2Request,
-    resolved: ResolvedSource<Template>,
-    origin?: SendOrigin,
-  ): Promise<SendResponse> {
-    return sendV2(this.deps, req, resolved, origin);
+  /**
+   * A schedule's run, as a V1 call (task) or a V2 call (template) with the current token
+   * would send it: the same checks and answers, recorded as sent with that token (the
+   * request's token shortened, as every logged request's is). Null when the task or template
+   * no longer exists.
+   */
+  async sendScheduled(send: ScheduledSend, origin: SendOrigin): Promise<SendResponse | null> {
+    if ('taskId' in send) {
+      const task = await this.credentials.taskById(send.taskId);
+      if (!task) return null;
+      const req: V1Request = { token: this.currentToken('task', task.source), ...send.message };
+      return sendV1(this.deps, req, task, origin);
+    }
+    const template = await this.credentials.templateById(send.templateId);
+    if (!template) return null;
+    const req: V2Request = {
+      token: this.currentToken('template', template.source),
+      ...send.message,
+    };
+    return sendV2(this.deps, req, template, origin);
+  }
+
+  private currentToken(kind: 'task' | 'template', source: Task | Template): string {
+    return this.deps.tokens.encode({ kind, id: source.id, generation: source.tokenGeneration });
+  }
+
+  /**
+   * The send rate limit (Settings, sends per minute): keyed on the task or template the
+   * credential opened, after it was checked, so spellings of one task_id, or its token and
+   * task_id, share one budget, V2 and the hooks share a template's, and made-up credentials
+   * never reach the limiter.
+   */
+  private async checkRate(rateKey: string): Promise<void> {
+    const perMinute = this.deps.settings.get().rateLimitPerMinute;
+    if (!(await this.deps.limiter.allow(rateKey, perMinute, this.deps.clock.now()))) {
+      const per = rateKey.startsWith('template:') ? 'template' : 'task';
+      throw new AppError(429, `rate limit: at most ${perMinute} sends a minute per ${per}`);
+    }
   }
 }

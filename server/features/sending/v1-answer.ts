@@ -1,5 +1,5 @@
 import type { AttemptResult } from '../../queue/dispatcher';
-import type { SendResponse } from './send-response';
+import type { SendResponse } from './send-service';
 
 /** A delivery as the V1 answer names it. */
 export interface AcceptedDelivery {

@@ -6,7 +6,7 @@ import type { HeraldParts } from '../../parts';
 import type { AttemptResult } from '../../queue/dispatcher';
 import type { ResolvedSource } from './credential-resolver';
 import { checkRecipients, hostMessageUrl, planDeliveries } from './delivery-plan';
-import type { SendResponse } from './send-response';
+import type { SendResponse } from './send-service';
 import { dedupOf, redact, type SendOrigin } from './send-rows';
 import type { V1Request } from '../../../contract';
 import { storeSend } from './store-send';

@@ -8,11 +8,19 @@ import { AppError } from '../../lib/errors';
 import type { HeraldParts } from '../../parts';
 import type { ResolvedSource } from './credential-resolver';
 import { checkFilledSize, checkRecipients, hostMessageUrl, planDeliveries } from './delivery-plan';
-import type { SendResponse } from './send-response';
 import { dedupOf, redact, type SendOrigin } from './send-rows';
+import type { SendResponse } from './send-service';
 import type { V2Request } from '../../../contract';
 import { storeSend, type RenderWithRepeats } from './store-send';
-import { V2_MSG } from './v2-messages';
+
+/** The contract's V2 msg strings, verbatim. */
+export const V2_MSG = {
+  tokenParseFailed: 'token解析失败',
+  templateNotFound: '模板不存在',
+  templateDisabled: '模板已禁用',
+  noInstances: '模板没有配置发送实例',
+  noEnabledInstances: '模板没有启用的发送实例',
+} as const;
 
 /**
  * `{{repeats}}` is every template's, defined or not: how many sends with the send's dedup key

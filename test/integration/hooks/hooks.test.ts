@@ -457,6 +457,37 @@ describe('POST /api/hooks/{preset}/{token}', () => {
     }
   });
 
+  it('`sendHook()` counts no rate slot for a sender’s check (GitHub’s ping)', async () => {
+    const { token } = await hookTemplate(['event']);
+    await herald.console.ok('PUT', '/settings', { rateLimitPerMinute: 1 });
+    try {
+      const ping = { 'X-GitHub-Event': 'ping' };
+      for (let i = 0; i < 2; i++) {
+        expect((await hook(`github/${token}`, raw('github/ping.json'), ping)).status).toBe(200);
+      }
+      const push = { 'X-GitHub-Event': 'push' };
+      expect((await hook(`github/${token}`, raw('github/push.json'), push)).status).toBe(200);
+      expect((await hook(`github/${token}`, raw('github/push.json'), push)).status).toBe(429);
+    } finally {
+      await herald.console.ok('PUT', '/settings', { rateLimitPerMinute: 0 });
+    }
+  });
+
+  it('`sendHook()` remembers an Idempotency-Key apart from V2’s: the same key on both is two sends', async () => {
+    const { token, template } = await hookTemplate(['summary']);
+    const sends = () => Send.count({ where: { templateId: template.id } });
+    const key = { 'Idempotency-Key': 'shared-by-v2-and-hook' };
+
+    const v2 = await herald.sendV2({ token, title: 'by v2' }, key);
+    const first = await hook(`generic/${token}`, { title: 'by hook' }, key);
+    expect(first.status).toBe(200);
+    expect(await sends()).toBe(2);
+    const again = await hook(`generic/${token}`, { title: 'by hook again' }, key);
+    expect(again.body).toEqual(first.body);
+    expect((await herald.sendV2({ token, title: 'by v2 again' }, key)).body).toEqual(v2.body);
+    expect(await sends()).toBe(2);
+  });
+
   it('gets the send routes’ guards: a cross-site browser request is 403', async () => {
     const { token } = await hookTemplate(['x']);
     const r = await hook(

@@ -225,6 +225,54 @@ describe('scheduled messages', () => {
     });
   });
 
+  it('`sendScheduled()` sends with the current token, logged as a call with it, outside the rate limit', async () => {
+    // Rotated first: the run must use the token current at run time, not one minted earlier.
+    const { token: taskToken } = await herald.console.ok('POST', `/tasks/${taskId}/token/rotate`);
+    const { token: templateToken } = await herald.console.ok(
+      'POST',
+      `/templates/${templateId}/token/rotate`,
+    );
+    const task = await create({ name: 'logged-task', cron: '0 0 1 1 *' });
+    const template = await create({
+      name: 'logged-template',
+      taskId: null,
+      templateId,
+      text: null,
+      title: 'Backups',
+      placeholders: { host: 'db-2' },
+    });
+    await herald.console.ok('PUT', '/settings', { rateLimitPerMinute: 1 });
+    try {
+      expect((await herald.sendV1({ token: taskToken, title: 'a', text: 'x' })).status).toBe(200);
+      expect((await herald.sendV2({ token: templateToken, title: 'b' })).status).toBe(200);
+      const taskRun = await herald.console.ok('POST', `/schedules/${task.id}/run`);
+      const templateRun = await herald.console.ok('POST', `/schedules/${template.id}/run`);
+      // The runs took no slot: the callers' next sends are refused for the ones they made.
+      expect((await herald.sendV1({ token: taskToken, title: 'c', text: 'x' })).status).toBe(429);
+      expect((await herald.sendV2({ token: templateToken, title: 'd' })).status).toBe(429);
+
+      expect(await herald.console.ok('GET', `/logs/${taskRun.sendId}`)).toMatchObject({
+        credential: 'token',
+        request: {
+          token: `${taskToken.slice(0, 6)}…`,
+          title: 'Daily report',
+          text: 'All good',
+          mode: 'async',
+        },
+      });
+      expect(await herald.console.ok('GET', `/logs/${templateRun.sendId}`)).toMatchObject({
+        credential: 'token',
+        request: {
+          token: `${templateToken.slice(0, 6)}…`,
+          title: 'Backups',
+          placeholders: { host: 'db-2' },
+        },
+      });
+    } finally {
+      await herald.console.ok('PUT', '/settings', { rateLimitPerMinute: 0 });
+    }
+  });
+
   it('run now answers why a send is refused, and records it on the schedule', async () => {
     const empty = await herald.createTask('no instances', []);
     const s = await create({ name: 'refused', taskId: empty.task.id });

@@ -85,6 +85,28 @@ describe('Idempotency-Key', () => {
     expect(res.body.msg).toMatch(/^Idempotency-Key:/);
   });
 
+  it('`sendV2()` counts the rate limit before it checks the Idempotency-Key: a malformed key uses a slot', async () => {
+    const { token } = await herald.createTemplate({ text: 'x' }, [
+      { channelId: webhookId, contentType: 'text' },
+    ]);
+    await herald.console.ok('PUT', '/settings', { rateLimitPerMinute: 1 });
+    try {
+      const bad = await herald.sendV2(
+        { token, title: 't' },
+        { 'Idempotency-Key': 'k'.repeat(300) },
+      );
+      expect(bad.body.msg).toMatch(/^Idempotency-Key:/);
+      const next = await herald.sendV2({ token, title: 't' });
+      expect(next.body).toEqual({
+        code: 429,
+        msg: 'rate limit: at most 1 sends a minute per template',
+        data: null,
+      });
+    } finally {
+      await herald.console.ok('PUT', '/settings', { rateLimitPerMinute: 0 });
+    }
+  });
+
   it('withIdempotency() replays a key stored before keys named the credential, to its owner only', async () => {
     const mine = await herald.createTemplate({ text: 'mine' }, [
       { channelId: webhookId, contentType: 'text' },

@@ -41,6 +41,7 @@ import { SearchBackfill } from './db/history/search-backfill';
 import { migrate } from './db/migrate';
 import { openPostgresDatabase } from './db/postgres/open-postgres';
 import { openSharedState, type SharedState } from './db/postgres/shared-state';
+import { hostedMessageEvent } from './db/hosted-messages';
 import { HostedMessage, initModels } from './db/models';
 import { HeraldMetrics } from './features/ops/metrics';
 import type { OpsRouterDeps } from './api/ops-router';
@@ -123,17 +124,7 @@ async function composeOver(
         clock,
         loadMessage: async (id) => {
           const m = await HostedMessage.findByPk(id);
-          return m
-            ? {
-                id: m.id,
-                title: m.title,
-                content: m.content,
-                format: m.format,
-                url: m.url,
-                priority: m.priority,
-                createdAt: m.createdAt.toISOString(),
-              }
-            : null;
+          return m && hostedMessageEvent(m, m.id, m.priority, m.createdAt.toISOString());
         },
       })
     : null;

@@ -1,6 +1,11 @@
-import { insertHostedMessages, type NewHostedMessage } from '../db/hosted-messages';
+import {
+  hostedMessageEvent,
+  insertHostedMessages,
+  newHostedMessage,
+  type NewHostedMessage,
+} from '../db/hosted-messages';
 import type { BatchKind, Writer } from '../db/writer';
-import type { HeraldEvents } from '../events';
+import type { HeraldEvents, HostedMessageEvent } from '../events';
 import { errorMessage } from '../lib/errors';
 import { createLogger } from '../lib/logger';
 import type { AdapterRuntime, HostedMessageInput } from './channel-adapter';
@@ -33,39 +38,18 @@ export function hostedMessageStore(
     },
   };
   return async (input: HostedMessageInput) => {
-    const message: NewHostedMessage = {
-      ...input,
-      // Negative ids mark console test sends: they have no delivery row.
-      deliveryId: input.deliveryId > 0 ? input.deliveryId : null,
-    };
-    const stored = await writer.submit(kind, message);
+    const stored = await writer.submit(kind, newHostedMessage(input));
     if (!stored.fresh) return { id: stored.id };
-    announceHostedMessage(events, {
-      id: stored.id,
-      title: input.title,
-      content: input.content,
-      format: input.format,
-      url: input.url,
-      priority: input.priority ?? null,
-      createdAt: stored.createdAt,
-    });
+    announceHostedMessage(
+      events,
+      hostedMessageEvent(input, stored.id, input.priority, stored.createdAt),
+    );
     return { id: stored.id };
   };
 }
 
 /** Tells the reader, the tray and notifications of a hosted message that is committed. */
-export function announceHostedMessage(
-  events: HeraldEvents,
-  message: {
-    id: number;
-    title: string;
-    content: string;
-    format: HostedMessageInput['format'];
-    url: string | null;
-    priority: number | null;
-    createdAt: string;
-  },
-): void {
+export function announceHostedMessage(events: HeraldEvents, message: HostedMessageEvent): void {
   // The message is stored: a listener that throws (tray, notifications) must not turn this
   // delivery into a failure and a duplicate on retry.
   try {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+import { hostedMessageOf, hostedMessageReply } from '../db/hosted-messages';
 import { defineAdapter } from './channel-adapter';
 
 /** Hosted messages: stored on Herald and read in the console. Nothing leaves the machine. */
@@ -16,15 +17,11 @@ export function createHostedAdapter() {
     fixedRecipient: 'none',
     async send(_config, message, runtime) {
       const stored = await runtime.storeHostedMessage({
-        channelId: message.channelId,
-        deliveryId: message.deliveryId,
-        title: message.title,
-        content: message.content,
-        format: message.contentType,
-        url: message.url,
+        ...hostedMessageOf(message, message.deliveryId),
+        // Announced with the message (notifications); the stored row takes its delivery's.
         priority: message.priority,
       });
-      return { reply: `stored as hosted message ${stored.id}` };
+      return { reply: hostedMessageReply(stored.id) };
     },
   });
 }

@@ -1,6 +1,25 @@
-import type { ContentType } from '../channels/channel-adapter';
+import type { ContentType, OutboundMessage } from '../channels/channel-adapter';
+import type { HostedMessageEvent } from '../events';
 import { dialectOf, perDialect } from './sql-dialect';
 import type { SqlExecutor } from './sql';
+
+/*
+ * A hosted delivery's message is made at accept (queue/delivery-programs.ts, when the
+ * delivery is stored with its send) or by the hosted adapter when the queue delivers it
+ * (channels/hosted.ts, then hosted-store.ts): both build it, its row, its attempt's reply and
+ * its `message` event with the functions below, so the two paths store and announce the same.
+ */
+
+/** A hosted message as the hosted channel hands it to storage (AdapterRuntime's input). */
+export interface HostedMessageDraft {
+  channelId: number;
+  /** Its delivery; zero or negative for a console test send, which has none. */
+  deliveryId: number;
+  title: string;
+  content: string;
+  format: ContentType;
+  url: string | null;
+}
 
 /** A hosted message to store, as the hosted channel delivers it. */
 export interface NewHostedMessage {
@@ -11,6 +30,59 @@ export interface NewHostedMessage {
   content: string;
   format: ContentType;
   url: string | null;
+}
+
+/** The message a hosted delivery stores: its content, in the format chosen for its instance. */
+export function hostedMessageOf(
+  delivery: Pick<OutboundMessage, 'channelId' | 'title' | 'content' | 'contentType' | 'url'>,
+  deliveryId: number,
+): HostedMessageDraft {
+  return {
+    channelId: delivery.channelId,
+    deliveryId,
+    title: delivery.title,
+    content: delivery.content,
+    format: delivery.contentType,
+    url: delivery.url,
+  };
+}
+
+/**
+ * The row a hosted message is stored as. Its share-link key and priority are its delivery's,
+ * read by the INSERT itself, so they are not part of it.
+ */
+export function newHostedMessage(draft: HostedMessageDraft): NewHostedMessage {
+  return {
+    channelId: draft.channelId,
+    deliveryId: draft.deliveryId > 0 ? draft.deliveryId : null,
+    title: draft.title,
+    content: draft.content,
+    format: draft.format,
+    url: draft.url,
+  };
+}
+
+/** The reply a hosted delivery's attempt records: which message it stored. */
+export function hostedMessageReply(id: number): string {
+  return `stored as hosted message ${id}`;
+}
+
+/** The `message` event of a stored hosted message, for the reader, the tray and notifications. */
+export function hostedMessageEvent(
+  message: Pick<HostedMessageDraft, 'title' | 'content' | 'format' | 'url'>,
+  id: number,
+  priority: number | null | undefined,
+  createdAt: string,
+): HostedMessageEvent {
+  return {
+    id,
+    title: message.title,
+    content: message.content,
+    format: message.format,
+    url: message.url,
+    priority: priority ?? null,
+    createdAt,
+  };
 }
 
 /**

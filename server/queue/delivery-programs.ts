@@ -17,7 +17,13 @@ import {
   type OutcomeRecord,
 } from './store/hot-path';
 import { deliveryRows } from './store/hot-path-reads';
-import { insertHostedMessages, type NewHostedMessage } from '../db/hosted-messages';
+import {
+  hostedMessageOf,
+  hostedMessageReply,
+  insertHostedMessages,
+  newHostedMessage,
+  type NewHostedMessage,
+} from '../db/hosted-messages';
 import type { SqlExecutor } from '../db/sql';
 import { crashPoint } from '../lib/crash-point';
 import type { DeliveryStatus, SendStatus } from './delivery-transitions';
@@ -156,14 +162,7 @@ async function storeOnAccept(
       hosted.push({
         item: i,
         deliveryId,
-        message: {
-          channelId: d.channelId,
-          deliveryId,
-          title: d.title,
-          content: d.content,
-          format: d.contentType,
-          url: d.url,
-        },
+        message: newHostedMessage(hostedMessageOf(d, deliveryId)),
       });
     }),
   );
@@ -178,7 +177,7 @@ async function storeOnAccept(
     status: 'sent',
     outcome: 'sent',
     error: null,
-    reply: `stored as hosted message ${messages[k].id}`,
+    reply: hostedMessageReply(messages[k].id),
     startedAt: at.now,
     durationMs: 0,
     retryAt: null,

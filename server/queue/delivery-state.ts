@@ -12,6 +12,7 @@ import {
 import { countsBySend, deliveryRows, nextDueAt } from './store/hot-path-reads';
 import { recoverClaims, recoverLeases } from './store/hot-path-recovery';
 import { countSuppressed, setFirstSend, takeGate, type DedupGate } from './store/dedup-windows';
+import { hostedMessageEvent, hostedMessageOf } from '../db/hosted-messages';
 import type { SqlExecutor } from '../db/sql';
 import type { BatchKind, Writer } from '../db/writer';
 import { announceHostedMessage } from '../channels/hosted-store';
@@ -196,15 +197,15 @@ export class DeliveryState {
         sendId: accepted.sendId,
         status: 'sent',
       });
-      announceHostedMessage(this.deps.events, {
-        id: stored.hostedMessageId,
-        title: delivery.title,
-        content: delivery.content,
-        format: delivery.contentType,
-        url: delivery.url,
-        priority: delivery.priority ?? null,
-        createdAt,
-      });
+      announceHostedMessage(
+        this.deps.events,
+        hostedMessageEvent(
+          hostedMessageOf(delivery, stored.deliveryId),
+          stored.hostedMessageId,
+          delivery.priority,
+          createdAt,
+        ),
+      );
     });
     if (sendStatus !== 'pending') {
       this.deps.events.emit('send', { id: accepted.sendId, status: sendStatus });

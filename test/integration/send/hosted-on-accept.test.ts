@@ -85,6 +85,53 @@ describe('hosted messages are stored with the send', () => {
     expect((await logOf('stored at accept v1')).status).toBe('sent');
   });
 
+  it('`hostedMessageOf()` makes a message the queue stores (deliveries paused) as the accept makes it', async () => {
+    const { token } = await herald.createTemplate(
+      { markdown: '**{{what}}** down', placeholders: [{ key: 'what', label: 'what' }] },
+      [{ channelId: hostedId, contentType: 'markdown' }],
+    );
+    const send = (title: string) =>
+      herald.sendV2({
+        token,
+        title,
+        placeholders: { what: 'db-1' },
+        url: 'https://status.example/db-1',
+        priority: 4,
+      });
+    const announced: any[] = [];
+    const onMessage = (m: unknown) => announced.push(m);
+    herald.server.ctx.events.on('message', onMessage);
+    try {
+      expect((await send('twin at accept')).body.code).toBe(200);
+      herald.server.ctx.dispatcher.pause();
+      try {
+        expect((await send('twin from the queue')).body.code).toBe(200);
+      } finally {
+        herald.server.ctx.dispatcher.resume();
+      }
+      expect(await herald.server.ctx.dispatcher.runDue()).toBeGreaterThanOrEqual(1);
+    } finally {
+      herald.server.ctx.events.off('message', onMessage);
+    }
+
+    expect(announced.map((m) => m.title)).toEqual(['twin at accept', 'twin from the queue']);
+    const sameness = ({ id: _id, title: _t, createdAt: _c, ...rest }: any) => rest;
+    expect(sameness(announced[0])).toEqual({
+      content: '**db-1** down',
+      format: 'markdown',
+      url: 'https://status.example/db-1',
+      priority: 4,
+    });
+    expect(sameness(announced[1])).toEqual(sameness(announced[0]));
+    for (const m of announced) {
+      const stored = await herald.console.ok('GET', `/messages/${m.id}`);
+      expect(stored).toMatchObject({ channelId: hostedId, ...sameness(m) });
+      expect(stored.previewUrl).toEqual(expect.any(String));
+      const [delivery] = (await logOf(m.title)).deliveries;
+      expect(delivery.reply).toBe(`stored as hosted message ${m.id}`);
+    }
+  });
+
   it('while deliveries are paused, hosted messages wait in the queue like the rest', async () => {
     const { token } = await herald.createTemplate({ text: 'paused' }, [
       { channelId: hostedId, contentType: 'text' },

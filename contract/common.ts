@@ -18,6 +18,22 @@ export function described<T extends z.ZodType>(description: string, schema: T): 
   return schema;
 }
 
+const documentation = new WeakMap<z.ZodType, z.ZodType>();
+
+/**
+ * Has the OpenAPI document describe `schema` as `as`: for a check that passes its input on as
+ * sent (a channel's config, a channel edit), whose own JSON Schema would be a bare object.
+ */
+export function documentAs<T extends z.ZodType>(schema: T, as: z.ZodType): T {
+  documentation.set(schema, as);
+  return schema;
+}
+
+/** The schema the OpenAPI document describes `schema` with, when it is not `schema` itself. */
+export function documentationOf(schema: z.ZodType): z.ZodType | undefined {
+  return documentation.get(schema);
+}
+
 /** Where the console API lives; every console route's path starts with it. */
 export const CONSOLE_BASE = '/api/console';
 

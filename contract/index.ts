@@ -3,6 +3,7 @@
  * answer, shared by the server (which validates with them), the console (whose types are
  * `z.infer` of them) and the OpenAPI document (generated from them). Imports nothing but zod.
  */
+export * from './channel-kinds/index';
 export * from './common';
 export * from './console/index';
 export * from './control-chars';

@@ -1,8 +1,17 @@
 import { z } from 'zod';
 
+import { CHANNEL_CONFIGS } from '../channel-kinds/index';
+import {
+  checkedConfig,
+  configAnswerSchema,
+  configEditSchema,
+} from '../channel-kinds/config-schemas';
+import { channelFieldSchema, channelNoteSchema } from '../channel-kinds/describe';
+import { CHANNEL_TYPES, type ChannelKind } from '../channel-kinds/kinds';
 import {
   CONSOLE_BASE,
   contentTypeSchema,
+  documentAs,
   idParams,
   nameSchema,
   named,
@@ -12,11 +21,19 @@ import {
 } from '../common';
 import { route } from '../route';
 
+/** A channel kind's name: `type: unknown channel type "x"; one of …` for any other. */
+export const channelKindSchema = z.enum(CHANNEL_TYPES, {
+  error: (iss) =>
+    iss.input === undefined
+      ? 'is required'
+      : `unknown channel type ${JSON.stringify(iss.input)}; one of ${CHANNEL_TYPES.join(', ')}`,
+});
+
 /** One channel kind the server knows; the console builds its forms from these. */
 export const channelTypeSchema = named(
   'ChannelType',
   z.strictObject({
-    type: z.string(),
+    type: z.enum(CHANNEL_TYPES),
     label: z.string(),
     contentTypes: z.array(contentTypeSchema),
     supportsMentions: z.boolean(),
@@ -29,11 +46,18 @@ export const channelTypeSchema = named(
     secretFields: z.array(z.string()),
     /** Config keys saying where messages go; changing one means typing the secrets again. */
     destinationFields: z.array(z.string()),
+    /** Every config key, in order, as the console's form draws it. */
+    fields: z.array(channelFieldSchema),
+    /** Lines shown under the fields. */
+    notes: z.array(channelNoteSchema),
   }),
 );
 export type ChannelType = z.infer<typeof channelTypeSchema>;
 
-/** A channel's settings; each kind checks its own (the README's channel table). */
+/**
+ * Any kind's settings, unchecked here: where the kind is not known yet (a test send's edit,
+ * an edit that does not name its `type`), the server checks them against the stored kind.
+ */
 export const channelConfigSchema = z.record(z.string(), z.unknown(), {
   error: 'must be an object',
 });
@@ -50,44 +74,108 @@ export const channelUseSchema = named(
 );
 export type ChannelUse = z.infer<typeof channelUseSchema>;
 
-export const channelSchema = named(
-  'Channel',
-  z.strictObject({
+const description = z.string().max(2000);
+
+/** A channel of one kind as answers carry it. */
+function channelOf<K extends ChannelKind>(kind: K) {
+  return z.strictObject({
     id: z.number().int().positive(),
     name: z.string(),
     description: z.string(),
-    type: z.string(),
+    type: z.literal(kind),
     /** Secret fields read "******" when set and "" when not. */
-    config: channelConfigSchema,
+    config: configAnswerSchema(CHANNEL_CONFIGS[kind]),
     usedBy: z.array(channelUseSchema),
     createdAt: timestampSchema,
     updatedAt: timestampSchema,
-  }),
+  });
+}
+type ChannelOf = { [K in ChannelKind]: ReturnType<typeof channelOf<K>> }[ChannelKind];
+
+/** A channel: its `config` is its kind's, so `type` tells which fields it has. */
+export const channelSchema = named(
+  'Channel',
+  z.discriminatedUnion('type', CHANNEL_TYPES.map(channelOf) as [ChannelOf, ...ChannelOf[]]),
 );
 export type Channel = z.infer<typeof channelSchema>;
+/** The config of a channel of kind K, as answers carry it. */
+export type ChannelConfigOf<K extends ChannelKind> = Extract<Channel, { type: K }>['config'];
 
-const description = z.string().max(2000);
-
-export const channelCreateBody = z
-  .object({
+/** A new channel of one kind: its config is checked against the kind's. */
+function newChannelOf<K extends ChannelKind>(kind: K) {
+  return z.strictObject({
     name: nameSchema,
     description: description.optional(),
-    type: z.string({ error: 'is required' }),
-    config: channelConfigSchema.optional(),
-  })
-  .strict();
+    type: z.literal(kind),
+    config: checkedConfig(CHANNEL_CONFIGS[kind].schema).optional(),
+  });
+}
+type NewChannelOf = { [K in ChannelKind]: ReturnType<typeof newChannelOf<K>> }[ChannelKind];
+
+/** A new channel; a config field the kind does not have is refused, naming it. */
+export const channelCreateBody = z.discriminatedUnion(
+  'type',
+  CHANNEL_TYPES.map(newChannelOf) as [NewChannelOf, ...NewChannelOf[]],
+  { error: (iss) => (iss.code === 'invalid_union' ? kindRefusal(iss.input) : undefined) },
+);
 export type ChannelCreate = z.input<typeof channelCreateBody>;
 
-/** A channel edit: "******" or a left-out secret keeps it, "" clears it; `type` cannot change. */
-export const channelUpdateBody = z
-  .object({
+/** The message for a body whose `type` names no kind. */
+function kindRefusal(body: unknown): string {
+  const type =
+    typeof body === 'object' && body !== null ? (body as { type?: unknown }).type : undefined;
+  return channelKindSchema.safeParse(type).error?.issues[0]?.message ?? 'Invalid input';
+}
+
+/** An edit of a channel of one kind, named by `type`. */
+function channelEditOf<K extends ChannelKind>(kind: K) {
+  return z.strictObject({
     name: nameSchema.optional(),
     description: description.optional(),
-    type: z.string().optional(),
-    config: channelConfigSchema.optional(),
-  })
-  .strict();
-export type ChannelUpdate = z.input<typeof channelUpdateBody>;
+    type: z.literal(kind),
+    config: checkedConfig(configEditSchema(CHANNEL_CONFIGS[kind])).optional(),
+  });
+}
+type ChannelEditOf = { [K in ChannelKind]: ReturnType<typeof channelEditOf<K>> }[ChannelKind];
+const channelEdits = Object.fromEntries(
+  CHANNEL_TYPES.map((kind) => [kind, channelEditOf(kind)]),
+) as unknown as Record<ChannelKind, ChannelEditOf>;
+
+/** An edit that does not name the channel's kind: the server checks `config` against it. */
+const untypedEdit = z.strictObject({
+  name: nameSchema.optional(),
+  description: description.optional(),
+  config: channelConfigSchema.optional(),
+});
+
+/** Every shape an edit may take, for the OpenAPI document and the types. */
+const channelEditShapes = z.union([
+  ...(Object.values(channelEdits) as [ChannelEditOf, ...ChannelEditOf[]]),
+  untypedEdit,
+]);
+export type ChannelUpdate = z.input<typeof channelEditShapes>;
+
+/**
+ * A channel edit: "******" or a left-out secret keeps it, "" clears it; `type` cannot change.
+ * With `type`, `config` is checked against that kind here; without it (as before `config` was
+ * typed), the server checks it against the stored kind, with the same 400.
+ */
+export const channelUpdateBody = documentAs(
+  z
+    .strictObject({
+      name: nameSchema.optional(),
+      description: description.optional(),
+      type: channelKindSchema.optional(),
+      config: channelConfigSchema.optional(),
+    })
+    .superRefine((body, ctx) => {
+      if (body.type === undefined || body.config === undefined) return;
+      const result = channelEdits[body.type].shape.config.safeParse(body.config);
+      for (const issue of result.error?.issues ?? [])
+        ctx.addIssue({ code: 'custom', path: ['config'], message: issue.message });
+    }),
+  channelEditShapes,
+) as unknown as z.ZodType<ChannelUpdate, ChannelUpdate>;
 
 export const channelTestBody = z
   .object({

@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 import {
   consoleRoutes,
+  documentationOf,
   envelopeOf,
   errorEnvelopeSchema,
   hookRoutes,
@@ -39,7 +40,11 @@ class SchemaWriter {
       $schema: _dialect,
       $defs = {},
       ...rest
-    } = z.toJSONSchema(schema, { io, metadata: namedSchemas }) as JsonSchema & {
+    } = z.toJSONSchema(schema, {
+      io,
+      metadata: namedSchemas,
+      override: documented(io),
+    }) as JsonSchema & {
       $defs?: Record<string, JsonSchema>;
     };
     for (const [id, definition] of Object.entries($defs)) {
@@ -53,6 +58,30 @@ class SchemaWriter {
     }
     return toComponents(rest);
   }
+}
+
+/**
+ * Describes a schema the contract documents with another (`documentAs`: a check that passes its
+ * input on as sent, such as a channel's config) by that other schema.
+ */
+function documented(io: 'input' | 'output') {
+  return (ctx: { zodSchema: unknown; jsonSchema: JsonSchema }): void => {
+    const as = documentationOf(ctx.zodSchema as z.ZodType);
+    if (!as) return;
+    const {
+      $schema: _dialect,
+      $defs,
+      ...described
+    } = z.toJSONSchema(as, {
+      io,
+      metadata: namedSchemas,
+      override: documented(io),
+    }) as JsonSchema;
+    // Named schemas inside would be listed under the inner document's own $defs, and lost.
+    if ($defs) throw new Error('a schema documented by another may not hold named schemas');
+    for (const key of Object.keys(ctx.jsonSchema)) delete ctx.jsonSchema[key];
+    Object.assign(ctx.jsonSchema, described);
+  };
 }
 
 /** zod refers to named schemas under the document's own $defs; OpenAPI keeps them in components. */

@@ -1,73 +1,26 @@
 import { createHmac, randomUUID } from 'node:crypto';
 
-import { z } from 'zod';
+import type { z } from 'zod';
 
-import { defineAdapter, type OutboundMessage } from './channel-adapter';
-import { serverUrlField } from './channel-fields';
+import {
+  ALIYUN_SMS_DEFAULT_ENDPOINT,
+  ALIYUN_SMS_DEFAULT_PARAM_MAP,
+  validateTemplateCode,
+  aliyunSmsConfig,
+} from '../../contract/channel-kinds/aliyun-sms';
+
+export { ALIYUN_SMS_DEFAULT_ENDPOINT, ALIYUN_SMS_DEFAULT_PARAM_MAP, validateTemplateCode };
+import { configOf, defineAdapter, type OutboundMessage } from './channel-adapter';
 import { deliveryDedupId } from './dedup-id';
 import { DeliveryError } from './delivery-error';
-import { httpOptionsSchema, httpRequest, replyOf, type HttpResponse } from './http-client';
+import { httpRequest, replyOf, type HttpResponse } from './http-client';
 import { assertHttpOkWith, jsonObjectOf, stringField } from './platform-reply';
 
-export const ALIYUN_SMS_DEFAULT_ENDPOINT = 'https://dysmsapi.aliyuncs.com';
-export const ALIYUN_SMS_DEFAULT_PARAM_MAP: Readonly<Record<string, string>> = {
-  content: '{{content}}',
-};
 /** Flow control on one number (1 a minute for codes) clears within a minute at the earliest. */
 export const ALIYUN_SMS_LIMIT_WAIT_MS = 60_000;
 
-// Aliyun's template variables are ${name}: letters, digits and underscores.
-const VARIABLE = /^[A-Za-z0-9_]{1,64}$/;
-
-const TEMPLATE_CODE = /^\S{1,64}$/;
-const TEMPLATE_CODE_RULE = 'templateCode must be the template’s code, e.g. SMS_123456789';
-
-/** An error text unless `code` is a template code (one instance's own, say), or null. */
-export function validateTemplateCode(code: string): string | null {
-  return TEMPLATE_CODE.test(code.trim()) ? null : TEMPLATE_CODE_RULE;
-}
-
-export const aliyunSmsConfigSchema = z
-  .object({
-    accessKeyId: z.string().trim().min(1, 'accessKeyId is required').max(128),
-    accessKeySecret: z.string().trim().min(1, 'accessKeySecret is required').max(256),
-    /** An approved signature (签名), sent as 【signName】 before the text. */
-    signName: z.string().trim().min(1, 'signName is required').max(64),
-    /**
-     * An approved template's code, e.g. SMS_123456789: the default of the channel's instances,
-     * each of which may name its own (as Message Nest keeps it on each instance). Optional:
-     * a channel without one sends only through instances that name theirs.
-     */
-    templateCode: z.preprocess(
-      (v) => (v === '' || v === null ? undefined : v),
-      z.string().trim().regex(TEMPLATE_CODE, TEMPLATE_CODE_RULE).optional(),
-    ),
-    /**
-     * Template variable → value. A value may hold {{title}}, {{content}} and {{url}}; the rest of
-     * it is literal. Default {"content":"{{content}}"}, Message Nest's mapping.
-     */
-    paramMap: z
-      .record(
-        z
-          .string()
-          .regex(VARIABLE, 'paramMap keys are template variable names (letters, digits, _)'),
-        z.string().max(500),
-      )
-      .refine((m) => Object.keys(m).length <= 50, 'paramMap holds at most 50 variables')
-      .default({ ...ALIYUN_SMS_DEFAULT_PARAM_MAP }),
-    regionId: z.preprocess(
-      (v) => (v === '' ? undefined : v),
-      z
-        .string()
-        .trim()
-        .regex(/^[a-z0-9-]{2,32}$/, 'regionId must be a region id such as cn-hangzhou')
-        .default('cn-hangzhou'),
-    ),
-    /** dysmsapi's address; another region's (dysmsapi.ap-southeast-1.aliyuncs.com) or a proxy. */
-    endpoint: serverUrlField(ALIYUN_SMS_DEFAULT_ENDPOINT),
-  })
-  .extend(httpOptionsSchema.shape)
-  .strict();
+/** The config as declared for the console and the contract (contract/channel-kinds). */
+export const aliyunSmsConfigSchema = aliyunSmsConfig.schema;
 export type AliyunSmsConfig = z.infer<typeof aliyunSmsConfigSchema>;
 
 const PHONE = /^\+?\d{5,20}$/;
@@ -257,9 +210,7 @@ export function createAliyunSmsAdapter() {
   return defineAdapter({
     type: 'aliyun_sms',
     label: 'Aliyun SMS',
-    configSchema: aliyunSmsConfigSchema,
-    secretFields: ['accessKeySecret'],
-    destinationFields: ['endpoint'],
+    ...configOf(aliyunSmsConfig),
     contentTypes: ['text'],
     supportsMentions: false,
     supportsDynamicRecipients: true,

@@ -1,11 +1,14 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 
 import type { Priority } from '../../contract/priority';
 import { convertContent } from '../domain/content-format';
-import { defineAdapter, type OutboundMessage } from './channel-adapter';
-import { joinUrl, optionalText, serverUrlField } from './channel-fields';
+import { BARK_SERVER, BARK_LEVELS, barkConfig } from '../../contract/channel-kinds/bark';
+
+export { BARK_SERVER, BARK_LEVELS };
+import { configOf, defineAdapter, type OutboundMessage } from './channel-adapter';
+import { joinUrl } from './channel-fields';
 import { DeliveryError } from './delivery-error';
-import { httpOptionsSchema, httpRequest, replyOf, type HttpResponse } from './http-client';
+import { httpRequest, replyOf, type HttpResponse } from './http-client';
 import {
   assertHttpOkWith,
   jsonObjectOf,
@@ -15,14 +18,11 @@ import {
   utf8Bytes,
 } from './platform-reply';
 
-export const BARK_SERVER = 'https://api.day.app';
 /**
  * APNs takes payloads up to 4096 bytes, and bark-server wraps our fields in its own envelope
  * before forwarding; a larger push fails inside APNs with a 500 that would look retryable.
  */
 export const BARK_MAX_BODY_BYTES = 3_800;
-
-export const BARK_LEVELS = ['active', 'timeSensitive', 'passive', 'critical'] as const;
 
 type BarkLevel = (typeof BARK_LEVELS)[number];
 
@@ -39,28 +39,8 @@ export const BARK_LEVEL_BY_PRIORITY: Readonly<Record<Priority, BarkLevel>> = {
   5: 'critical',
 };
 
-export const barkConfigSchema = z
-  .object({
-    serverUrl: serverUrlField(BARK_SERVER),
-    /** The key in the app's URL (https://api.day.app/<deviceKey>/…); anyone holding it can push. */
-    deviceKey: z
-      .string()
-      .trim()
-      .regex(
-        /^[A-Za-z0-9_-]{1,128}$/,
-        'deviceKey is the key alone, not the whole URL from the Bark app',
-      ),
-    /** Groups notifications in the app's history. */
-    group: optionalText(100),
-    /** A sound name from the Bark app (e.g. minuet); the server adds .caf. */
-    sound: optionalText(100),
-    /** Interruption level; `timeSensitive` breaks through Focus, `critical` through silent mode. */
-    level: z.preprocess((v) => (v === '' ? undefined : v), z.enum(BARK_LEVELS).optional()),
-    /** An icon URL shown with the notification (iOS 15+). */
-    icon: optionalText(2000),
-  })
-  .extend(httpOptionsSchema.shape)
-  .strict();
+/** The config as declared for the console and the contract (contract/channel-kinds). */
+export const barkConfigSchema = barkConfig.schema;
 export type BarkConfig = z.infer<typeof barkConfigSchema>;
 
 export interface BarkBody {
@@ -135,9 +115,7 @@ export function createBarkAdapter() {
   return defineAdapter({
     type: 'bark',
     label: 'Bark (iOS)',
-    configSchema: barkConfigSchema,
-    secretFields: ['deviceKey'],
-    destinationFields: ['serverUrl'],
+    ...configOf(barkConfig),
     contentTypes: ['text', 'markdown'],
     supportsMentions: false,
     supportsDynamicRecipients: false,

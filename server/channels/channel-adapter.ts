@@ -1,5 +1,7 @@
 import type { z } from 'zod';
 
+import type { ChannelConfigDeclaration } from '../../contract/channel-kinds/declare';
+import type { ChannelKind } from '../../contract/channel-kinds/kinds';
 import type { Priority } from '../../contract/priority';
 import type { Clock } from '../lib/clock';
 
@@ -82,8 +84,14 @@ export interface RateLimit {
  * retry themselves (the queue does) and never swallow a failure.
  */
 export interface ChannelAdapter<Config = Record<string, unknown>> {
-  readonly type: string;
+  readonly type: ChannelKind;
   readonly label: string;
+  /**
+   * The kind's config as declared once (contract/channel-kinds): the schema and how the
+   * console shows each field. configSchema, secretFields and destinationFields come from it.
+   */
+  readonly declaration: ChannelConfigDeclaration;
+  /** The declaration's schema, with any check only the server can make (see configOf). */
   readonly configSchema: z.ZodType<Config>;
   /** Config keys holding secrets: sealed at rest, masked in the console API. */
   readonly secretFields: readonly string[];
@@ -111,6 +119,23 @@ export interface ChannelAdapter<Config = Record<string, unknown>> {
   /** A platform rate limit that the queue paces deliveries to (delaying, never dropping). */
   rateLimit?(config: Config): RateLimit | null;
   send(config: Config, message: OutboundMessage, runtime: AdapterRuntime): Promise<DeliveryReceipt>;
+}
+
+/**
+ * An adapter's config members, from its kind's declaration. An adapter with a check the
+ * contract cannot make (it needs server code) sets `configSchema` after these, to the
+ * declared schema with that check added.
+ */
+export function configOf<S extends z.ZodObject>(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any kind's fields
+  declaration: ChannelConfigDeclaration<S, any>,
+) {
+  return {
+    declaration: declaration as unknown as ChannelConfigDeclaration,
+    configSchema: declaration.schema,
+    secretFields: declaration.secretFields as readonly string[],
+    destinationFields: declaration.destinationFields as readonly string[],
+  };
 }
 
 /** Declares an adapter with its config type inferred from its schema. */

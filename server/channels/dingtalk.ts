@@ -1,13 +1,14 @@
 import { createHmac } from 'node:crypto';
 
-import { z } from 'zod';
+import type { z } from 'zod';
 
-import { defineAdapter, type OutboundMessage } from './channel-adapter';
+import { dingTalkConfig } from '../../contract/channel-kinds/dingtalk';
+import { configOf, defineAdapter, type OutboundMessage } from './channel-adapter';
 import { rateLimitKey } from './channel-fields';
 import { deliveryDedupId } from './dedup-id';
 import { DeliveryError } from './delivery-error';
 import { throwOnErrcode, type ErrcodeRules } from './errcode';
-import { httpOptionsSchema, httpRequest, replyOf } from './http-client';
+import { httpRequest, replyOf } from './http-client';
 
 /** DingTalk refuses request bodies above this many bytes (its own error text says 20000). */
 export const DINGTALK_MAX_BODY_BYTES = 20_000;
@@ -17,33 +18,9 @@ const THROTTLE_MS = 10 * 60_000;
 
 const SIGN_PARAMS = ['timestamp', 'sign'] as const;
 
-export const dingTalkConfigSchema = z
-  .object({
-    webhookUrl: z
-      .string()
-      .trim()
-      .regex(/^https?:\/\/\S+$/, 'webhookUrl must be an https:// URL')
-      .refine(hasAccessToken, {
-        message: 'webhookUrl must be the robot’s full URL, including ?access_token=…',
-      }),
-    /** The robot's signing secret (SEC…), when its security setting is "加签"/sign. */
-    secret: z
-      .string()
-      .trim()
-      .transform((s) => s || undefined)
-      .optional(),
-  })
-  .extend(httpOptionsSchema.shape)
-  .strict();
+/** The config as declared for the console and the contract (contract/channel-kinds). */
+export const dingTalkConfigSchema = dingTalkConfig.schema;
 export type DingTalkConfig = z.infer<typeof dingTalkConfigSchema>;
-
-function hasAccessToken(url: string): boolean {
-  try {
-    return Boolean(new URL(url).searchParams.get('access_token'));
-  } catch {
-    return false;
-  }
-}
 
 /** DingTalk's JSON body for one message. */
 export interface DingTalkBody {
@@ -147,10 +124,7 @@ export function createDingTalkAdapter() {
   return defineAdapter({
     type: 'dingtalk',
     label: 'DingTalk group robot',
-    configSchema: dingTalkConfigSchema,
-    // The access_token in the URL posts to the group on an unsigned robot: a secret too.
-    secretFields: ['webhookUrl', 'secret'],
-    destinationFields: ['webhookUrl'],
+    ...configOf(dingTalkConfig),
     contentTypes: ['text', 'markdown'],
     supportsMentions: true,
     supportsDynamicRecipients: false,

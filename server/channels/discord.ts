@@ -1,8 +1,8 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 
-import { defineAdapter, type Mentions, type OutboundMessage } from './channel-adapter';
-import { optionalText, webhookUrlField } from './channel-fields';
-import { httpOptionsSchema, httpRequest, replyOf, type HttpResponse } from './http-client';
+import { discordConfig } from '../../contract/channel-kinds/discord';
+import { configOf, defineAdapter, type Mentions, type OutboundMessage } from './channel-adapter';
+import { httpRequest, replyOf, type HttpResponse } from './http-client';
 import {
   assertHttpOkWith,
   jsonObjectOf,
@@ -18,31 +18,8 @@ export const DISCORD_MAX_CHARS = 2000;
 
 const SNOWFLAKE = /^\d{17,20}$/;
 
-export const discordConfigSchema = z
-  .object({
-    /** https://discord.com/api/webhooks/<id>/<token> : the URL is the credential. */
-    webhookUrl: webhookUrlField('Discord'),
-    /** Overrides the webhook's default name for these messages. */
-    username: optionalText(80),
-    /** Overrides the webhook's default avatar. */
-    avatarUrl: optionalText(2000).pipe(
-      z
-        .string()
-        .regex(/^https?:\/\/\S+$/, 'avatarUrl must be an https:// URL')
-        .optional(),
-    ),
-    /** Post into this thread of a forum or text channel. */
-    threadId: optionalText(20).pipe(
-      z.string().regex(SNOWFLAKE, 'threadId must be a numeric id').optional(),
-    ),
-    /**
-     * Ping @here on priority 5. Off unless the instance's owner turns it on: whoever can send
-     * could otherwise ping the whole channel.
-     */
-    mentionAtUrgent: z.boolean().optional(),
-  })
-  .extend(httpOptionsSchema.shape)
-  .strict();
+/** The config as declared for the console and the contract (contract/channel-kinds). */
+export const discordConfigSchema = discordConfig.schema;
 export type DiscordConfig = z.infer<typeof discordConfigSchema>;
 
 export interface DiscordBody {
@@ -140,9 +117,7 @@ export function createDiscordAdapter() {
   return defineAdapter({
     type: 'discord',
     label: 'Discord webhook',
-    configSchema: discordConfigSchema,
-    secretFields: ['webhookUrl'],
-    destinationFields: ['webhookUrl'],
+    ...configOf(discordConfig),
     contentTypes: ['text', 'markdown'],
     supportsMentions: true,
     supportsDynamicRecipients: false,

@@ -5,22 +5,23 @@ import { convert as htmlToText } from 'html-to-text';
 import type { Transporter } from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
-import { z } from 'zod';
+import type { z } from 'zod';
 
 import type { Priority } from '../../contract/priority';
-import { defineAdapter, type OutboundMessage } from './channel-adapter';
+import { EMAIL_ADDRESS, SMTP_SECURITY, emailConfig } from '../../contract/channel-kinds/email';
+import { configOf, defineAdapter, type OutboundMessage } from './channel-adapter';
 import { localNetworkHint } from './local-network-hint';
 import { DeliveryError } from './delivery-error';
 
-export const SMTP_SECURITY = ['tls', 'starttls', 'none'] as const;
+export { SMTP_SECURITY };
 /** Most addresses one recipient string may hold. */
 export const MAX_EMAIL_RECIPIENTS = 50;
 
 const CONNECTION_TIMEOUT_MS = 15_000;
 const SOCKET_TIMEOUT_MS = 60_000;
 
-// Deliberately loose (RFC 5322 is far wider): one @, no spaces or list separators, a dotted domain.
-const ADDRESS = /^[^\s@<>(),;:"[\]\\]+@[^\s@<>(),;:"[\]\\]+\.[^\s@<>(),;:"[\]\\.]+$/;
+// The sender's own check, also for recipients: deliberately loose (see EMAIL_ADDRESS).
+const ADDRESS = EMAIL_ADDRESS;
 
 /**
  * nodemailer's three levels, which set X-Priority, X-MSMail-Priority and Importance together;
@@ -31,21 +32,8 @@ export function emailPriority(priority: Priority | null): Mail.Options['priority
   return priority <= 2 ? 'low' : priority >= 4 ? 'high' : 'normal';
 }
 
-export const emailConfigSchema = z
-  .object({
-    host: z.string().trim().min(1, 'host is required'),
-    port: z.number().int().min(1).max(65_535),
-    /** tls: implicit TLS (465); starttls: plain connect then STARTTLS, required (587); none: no TLS. */
-    secure: z.enum(SMTP_SECURITY),
-    /** Empty: no AUTH (an open relay on the LAN). */
-    username: z.string().trim().default(''),
-    password: z.string().default(''),
-    from: z.string().trim().regex(ADDRESS, 'from must be an email address'),
-    fromName: z.string().trim().max(200).default(''),
-    /** Accept a self-signed or otherwise untrusted server certificate. Off by default. */
-    allowSelfSigned: z.boolean().default(false),
-  })
-  .strict();
+/** The config as declared for the console and the contract (contract/channel-kinds). */
+export const emailConfigSchema = emailConfig.schema;
 export type EmailConfig = z.infer<typeof emailConfigSchema>;
 
 /** The addresses in a recipient string ("a@x.org, b@y.org"); commas or semicolons separate. */
@@ -217,9 +205,7 @@ export function createEmailAdapter() {
   return defineAdapter({
     type: 'email',
     label: 'Email (SMTP)',
-    configSchema: emailConfigSchema,
-    secretFields: ['password'],
-    destinationFields: ['host', 'port', 'username'],
+    ...configOf(emailConfig),
     contentTypes: ['text', 'html'],
     supportsMentions: false,
     supportsDynamicRecipients: true,

@@ -1,11 +1,12 @@
 import { createHmac } from 'node:crypto';
 
-import { z } from 'zod';
+import type { z } from 'zod';
 
-import { defineAdapter, type OutboundMessage } from './channel-adapter';
-import { optionalText, rateLimitKey, webhookUrlField } from './channel-fields';
+import { feishuConfig } from '../../contract/channel-kinds/feishu';
+import { configOf, defineAdapter, type OutboundMessage } from './channel-adapter';
+import { rateLimitKey } from './channel-fields';
 import { throwOnErrcode, type ErrcodeRules } from './errcode';
-import { httpOptionsSchema, httpRequest, replyOf, type HttpResponse } from './http-client';
+import { httpRequest, replyOf, type HttpResponse } from './http-client';
 import { jsonObjectOf, joinLines, limitExceeded, utf8Bytes } from './platform-reply';
 
 /** Feishu refuses request bodies above 20 KB (code 9499); counted as bytes of the JSON. */
@@ -19,19 +20,8 @@ export const FEISHU_RATE = { max: 5, perMs: 3_000 } as const;
 /** Custom bots only notify open_ids (ou_…); any other id would render as dead text. */
 const OPEN_ID = /^ou_[A-Za-z0-9_-]+$/;
 
-export const feishuConfigSchema = z
-  .object({
-    webhookUrl: webhookUrlField('Feishu/Lark bot').refine(
-      (url) => !/\/open-apis\/bot\/hook\//.test(url),
-      {
-        message: 'this is the legacy v1 webhook URL; copy the bot’s …/open-apis/bot/v2/hook/… URL',
-      },
-    ),
-    /** The bot's "signature verification" secret (签名校验), when that security setting is on. */
-    secret: optionalText(200),
-  })
-  .extend(httpOptionsSchema.shape)
-  .strict();
+/** The config as declared for the console and the contract (contract/channel-kinds). */
+export const feishuConfigSchema = feishuConfig.schema;
 export type FeishuConfig = z.infer<typeof feishuConfigSchema>;
 
 export interface FeishuTextBody {
@@ -145,9 +135,7 @@ export function createFeishuAdapter() {
   return defineAdapter({
     type: 'feishu',
     label: 'Feishu / Lark bot',
-    configSchema: feishuConfigSchema,
-    secretFields: ['webhookUrl', 'secret'],
-    destinationFields: ['webhookUrl'],
+    ...configOf(feishuConfig),
     contentTypes: ['text', 'markdown'],
     supportsMentions: true,
     supportsDynamicRecipients: false,

@@ -1,22 +1,14 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 
 import type { Priority } from '../../contract/priority';
-import { defineAdapter, type OutboundMessage } from './channel-adapter';
-import { joinUrl, requiredServerUrlField } from './channel-fields';
-import { httpOptionsSchema, httpRequest, replyOf, type HttpResponse } from './http-client';
+import { gotifyConfig } from '../../contract/channel-kinds/gotify';
+import { configOf, defineAdapter, type OutboundMessage } from './channel-adapter';
+import { joinUrl } from './channel-fields';
+import { httpRequest, replyOf, type HttpResponse } from './http-client';
 import { assertHttpOkWith, jsonObjectOf, numberField, stringField } from './platform-reply';
 
-export const gotifyConfigSchema = z
-  .object({
-    /** Gotify has no public server: the address of yours, e.g. https://push.example.com. */
-    serverUrl: requiredServerUrlField(),
-    /** An application token (Apps → token), not a client token. */
-    appToken: z.string().trim().min(1, 'appToken is required').max(200),
-    /** 0–10; without it the application's default priority applies. */
-    priority: z.number().int().min(0).max(10).optional(),
-  })
-  .extend(httpOptionsSchema.shape)
-  .strict();
+/** The config as declared for the console and the contract (contract/channel-kinds). */
+export const gotifyConfigSchema = gotifyConfig.schema;
 export type GotifyConfig = z.infer<typeof gotifyConfigSchema>;
 
 /**
@@ -87,9 +79,7 @@ export function createGotifyAdapter() {
   return defineAdapter({
     type: 'gotify',
     label: 'Gotify',
-    configSchema: gotifyConfigSchema,
-    secretFields: ['appToken'],
-    destinationFields: ['serverUrl'],
+    ...configOf(gotifyConfig),
     contentTypes: ['text', 'markdown'],
     supportsMentions: false,
     supportsDynamicRecipients: false,

@@ -1,16 +1,13 @@
-import { z } from 'zod';
-
+import { hostedConfig } from '../../contract/channel-kinds/hosted';
 import { hostedMessageOf, hostedMessageReply } from '../db/hosted-messages';
-import { defineAdapter } from './channel-adapter';
+import { configOf, defineAdapter } from './channel-adapter';
 
 /** Hosted messages: stored on Herald and read in the console. Nothing leaves the machine. */
 export function createHostedAdapter() {
   return defineAdapter({
     type: 'hosted',
     label: 'Hosted message',
-    configSchema: z.object({}).strict(),
-    secretFields: [],
-    destinationFields: [],
+    ...configOf(hostedConfig),
     contentTypes: ['text', 'html', 'markdown'],
     supportsMentions: false,
     supportsDynamicRecipients: false,

@@ -3,7 +3,9 @@ import https from 'node:https';
 import { urlToHttpOptions } from 'node:url';
 import zlib from 'node:zlib';
 
-import { z } from 'zod';
+import type { z } from 'zod';
+
+import { httpOptionsSchema } from '../../contract/channel-kinds/fields';
 
 import { agentFor } from './http-agents';
 import { transportError } from './http-failure';
@@ -11,16 +13,8 @@ import { transportError } from './http-failure';
 export { MAX_SOCKETS_PER_ORIGIN } from './http-agents';
 export { assertHttpOk, replyOf, retryAfterMs, transportError } from './http-failure';
 
-/** Config fields every HTTP channel accepts: an optional proxy and a timeout. */
-export const httpOptionsSchema = z.object({
-  proxy: z
-    .string()
-    .trim()
-    .regex(/^https?:\/\/\S+$/, 'proxy must be an http:// or https:// URL')
-    .optional()
-    .or(z.literal('').transform(() => undefined)),
-  timeoutMs: z.number().int().min(100).max(120_000).optional(),
-});
+/** Config fields every HTTP channel accepts (proxy, timeout), declared with the kinds' configs. */
+export { httpOptionsSchema };
 export type HttpOptions = z.infer<typeof httpOptionsSchema>;
 
 export const DEFAULT_TIMEOUT_MS = 10_000;

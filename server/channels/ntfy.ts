@@ -1,8 +1,11 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 
-import { defineAdapter, type OutboundMessage } from './channel-adapter';
-import { optionalText, rateLimitKey, serverUrlField } from './channel-fields';
-import { httpOptionsSchema, httpRequest, replyOf, type HttpResponse } from './http-client';
+import { NTFY_SERVER, ntfyConfig } from '../../contract/channel-kinds/ntfy';
+
+export { NTFY_SERVER };
+import { configOf, defineAdapter, type OutboundMessage } from './channel-adapter';
+import { rateLimitKey } from './channel-fields';
+import { httpRequest, replyOf, type HttpResponse } from './http-client';
 import {
   assertHttpOkWith,
   jsonObjectOf,
@@ -11,9 +14,7 @@ import {
   stringField,
   utf8Bytes,
 } from './platform-reply';
-import { PRIORITY_NAMES } from '../../contract/priority';
 
-export const NTFY_SERVER = 'https://ntfy.sh';
 /**
  * ntfy turns a message of 4096 bytes or more into an attachment (or, on a server without an
  * attachment store, refuses it with 40014): the limit is exclusive.
@@ -24,52 +25,8 @@ export const NTFY_MAX_JSON_BYTES = 8192;
 /** ntfy.sh's default visitor bucket: 60 requests, refilled at one per 5 seconds. */
 export const NTFY_SH_RATE = { max: 60, perMs: 300_000 } as const;
 
-const prioritySchema = z
-  .union([
-    z.number().int().min(1).max(5),
-    z.enum(['min', 'low', 'default', 'high', 'max', 'urgent']),
-  ])
-  .transform((p) => (typeof p === 'number' ? p : PRIORITY_NAMES[p]));
-
-const tagsSchema = z
-  .union([z.array(z.string()), z.string()])
-  .transform((tags) =>
-    (typeof tags === 'string' ? tags.split(',') : tags).map((t) => t.trim()).filter(Boolean),
-  );
-
-export const ntfyConfigSchema = z
-  .object({
-    serverUrl: serverUrlField(NTFY_SERVER),
-    /** On ntfy.sh the topic name is the only secret: anyone who knows it can read and post. */
-    topic: z
-      .string()
-      .trim()
-      .regex(/^[-_A-Za-z0-9]{1,64}$/, 'topic may hold letters, digits, - and _ (at most 64)'),
-    /** An access token (tk_…) for a protected topic. */
-    token: optionalText(200),
-    username: optionalText(200),
-    password: optionalText(200),
-    /** 1 (min) … 5 (max/urgent), or the name; ntfy's default is 3. */
-    priority: z.preprocess((v) => (v === '' ? undefined : v), prioritySchema.optional()),
-    /** Tags or emoji short codes, as an array or comma-separated ("warning,skull"). */
-    tags: tagsSchema.optional(),
-  })
-  .extend(httpOptionsSchema.shape)
-  .strict()
-  .superRefine((cfg, ctx) => {
-    if (cfg.token && (cfg.username || cfg.password))
-      ctx.addIssue({
-        code: 'custom',
-        path: ['token'],
-        message: 'use either token or username/password',
-      });
-    if (Boolean(cfg.username) !== Boolean(cfg.password))
-      ctx.addIssue({
-        code: 'custom',
-        path: ['password'],
-        message: 'username and password go together',
-      });
-  });
+/** The config as declared for the console and the contract (contract/channel-kinds). */
+export const ntfyConfigSchema = ntfyConfig.schema;
 export type NtfyConfig = z.infer<typeof ntfyConfigSchema>;
 
 /** ntfy's JSON publish body (posted to the server root, not the topic URL). */
@@ -137,9 +94,7 @@ export function createNtfyAdapter() {
   return defineAdapter({
     type: 'ntfy',
     label: 'ntfy',
-    configSchema: ntfyConfigSchema,
-    secretFields: ['topic', 'token', 'password'],
-    destinationFields: ['serverUrl', 'username'],
+    ...configOf(ntfyConfig),
     contentTypes: ['text', 'markdown'],
     supportsMentions: false,
     supportsDynamicRecipients: false,

@@ -1,27 +1,15 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 
-import { defineAdapter, type OutboundMessage } from './channel-adapter';
-import { serverUrlField } from './channel-fields';
+import { PUSHME_DEFAULT_SERVER_URL, pushMeConfig } from '../../contract/channel-kinds/pushme';
+
+export { PUSHME_DEFAULT_SERVER_URL };
+import { configOf, defineAdapter, type OutboundMessage } from './channel-adapter';
 import { DeliveryError } from './delivery-error';
-import { httpOptionsSchema, httpRequest, replyOf, type HttpResponse } from './http-client';
+import { httpRequest, replyOf, type HttpResponse } from './http-client';
 import { assertHttpOkWith, jsonObjectOf, numberField } from './platform-reply';
 
-export const PUSHME_DEFAULT_SERVER_URL = 'https://push.i-i.me';
-
-export const pushMeConfigSchema = z
-  .object({
-    /** The push_key shown in the PushMe app. */
-    pushKey: z
-      .string()
-      .trim()
-      .min(1, 'pushKey is required')
-      .max(200)
-      .regex(/^[^\s,]+$/, 'pushKey is one key, without spaces or commas'),
-    /** The official server, or a self-hosted pushme-server (usually port 3010). */
-    serverUrl: serverUrlField(PUSHME_DEFAULT_SERVER_URL),
-  })
-  .extend(httpOptionsSchema.shape)
-  .strict();
+/** The config as declared for the console and the contract (contract/channel-kinds). */
+export const pushMeConfigSchema = pushMeConfig.schema;
 export type PushMeConfig = z.infer<typeof pushMeConfigSchema>;
 
 /** PushMe's form fields for one message; values are strings. */
@@ -95,9 +83,7 @@ export function createPushMeAdapter() {
   return defineAdapter({
     type: 'pushme',
     label: 'PushMe',
-    configSchema: pushMeConfigSchema,
-    secretFields: ['pushKey'],
-    destinationFields: ['serverUrl'],
+    ...configOf(pushMeConfig),
     contentTypes: ['text', 'markdown', 'html'],
     supportsMentions: false,
     supportsDynamicRecipients: false,

@@ -1,3 +1,4 @@
+import { CHANNEL_TYPES, isChannelKind, type ChannelKind } from '../../contract/channel-kinds/kinds';
 import { createAliyunSmsAdapter } from './aliyun-sms';
 import { createBarkAdapter } from './bark';
 import type { AnyChannelAdapter } from './channel-adapter';
@@ -17,28 +18,12 @@ import { createWeComAdapter } from './wecom';
 import { createWeComAppAdapter } from './wecom-app';
 
 /**
- * Every channel kind Herald knows. Adding a kind here without an adapter in
- * `createChannelRegistry` is a compile error, and the reverse too.
+ * Every channel kind Herald knows, as the contract declares their configs
+ * (contract/channel-kinds). A kind without an adapter in `createChannelRegistry` is a compile
+ * error, and the reverse too.
  */
-export const CHANNEL_TYPES = [
-  'email',
-  'dingtalk',
-  'wecom',
-  'wechat_official',
-  'hosted',
-  'webhook',
-  'feishu',
-  'telegram',
-  'ntfy',
-  'gotify',
-  'bark',
-  'slack',
-  'discord',
-  'wecom_app',
-  'aliyun_sms',
-  'pushme',
-] as const;
-export type ChannelType = (typeof CHANNEL_TYPES)[number];
+export { CHANNEL_TYPES };
+export type ChannelType = ChannelKind;
 
 export type ChannelRegistry = { readonly [K in ChannelType]: AnyChannelAdapter };
 
@@ -84,9 +69,7 @@ export function assertRegistry(registry: Record<string, { type: string }>): void
   }
 }
 
-export function isChannelType(value: unknown): value is ChannelType {
-  return typeof value === 'string' && (CHANNEL_TYPES as readonly string[]).includes(value);
-}
+export const isChannelType = isChannelKind;
 
 export function adapterFor(registry: ChannelRegistry, type: string): AnyChannelAdapter | undefined {
   return isChannelType(type) ? registry[type] : undefined;

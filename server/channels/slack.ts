@@ -1,9 +1,10 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 
-import { defineAdapter, type Mentions, type OutboundMessage } from './channel-adapter';
-import { rateLimitKey, webhookUrlField } from './channel-fields';
+import { slackConfig } from '../../contract/channel-kinds/slack';
+import { configOf, defineAdapter, type Mentions, type OutboundMessage } from './channel-adapter';
+import { rateLimitKey } from './channel-fields';
 import { DeliveryError } from './delivery-error';
-import { httpOptionsSchema, httpRequest, replyOf, type HttpResponse } from './http-client';
+import { httpRequest, replyOf, type HttpResponse } from './http-client';
 import { assertHttpOkWith, joinLines, limitExceeded } from './platform-reply';
 import { escapeSlack, markdownToMrkdwn, slackUrl } from './slack-mrkdwn';
 
@@ -15,18 +16,8 @@ export const SLACK_RATE = { max: 1, perMs: 1_000 } as const;
 /** Member ids (U…/W…); anything else (a DingTalk id, a phone number) is not a Slack user. */
 const SLACK_USER_ID = /^[UW][A-Z0-9]{2,}$/;
 
-export const slackConfigSchema = z
-  .object({
-    /** https://hooks.slack.com/services/T…/B…/… : the URL is the credential. */
-    webhookUrl: webhookUrlField('Slack incoming'),
-    /**
-     * Notify the channel's active members (<!here>) on priority 5. Off unless the instance's
-     * owner turns it on: whoever can send could otherwise ping the whole channel.
-     */
-    mentionAtUrgent: z.boolean().optional(),
-  })
-  .extend(httpOptionsSchema.shape)
-  .strict();
+/** The config as declared for the console and the contract (contract/channel-kinds). */
+export const slackConfigSchema = slackConfig.schema;
 export type SlackConfig = z.infer<typeof slackConfigSchema>;
 
 export interface SlackBody {
@@ -101,9 +92,7 @@ export function createSlackAdapter() {
   return defineAdapter({
     type: 'slack',
     label: 'Slack incoming webhook',
-    configSchema: slackConfigSchema,
-    secretFields: ['webhookUrl'],
-    destinationFields: ['webhookUrl'],
+    ...configOf(slackConfig),
     contentTypes: ['text', 'markdown'],
     supportsMentions: true,
     supportsDynamicRecipients: false,

@@ -1,11 +1,14 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 
 import type { Priority } from '../../contract/priority';
 import { markdownToHtml } from '../domain/content-format';
-import { defineAdapter, type OutboundMessage } from './channel-adapter';
-import { joinUrl, rateLimitKey, serverUrlField } from './channel-fields';
+import { TELEGRAM_API, telegramConfig } from '../../contract/channel-kinds/telegram';
+
+export { TELEGRAM_API };
+import { configOf, defineAdapter, type OutboundMessage } from './channel-adapter';
+import { joinUrl, rateLimitKey } from './channel-fields';
 import { DeliveryError } from './delivery-error';
-import { httpOptionsSchema, httpRequest, replyOf, type HttpResponse } from './http-client';
+import { httpRequest, replyOf, type HttpResponse } from './http-client';
 import {
   assertHttpOkWith,
   jsonObjectOf,
@@ -17,40 +20,14 @@ import {
 } from './platform-reply';
 import { escapeTelegramHtml, telegramVisibleText, toTelegramHtml } from './telegram-html';
 
-export const TELEGRAM_API = 'https://api.telegram.org';
 /** sendMessage takes 1–4096 characters of visible text (after entity parsing). */
 export const TELEGRAM_MAX_CHARS = 4096;
 /** Bot FAQ: at most 20 messages a minute to one group, about one a second to one user. */
 export const TELEGRAM_GROUP_RATE = { max: 20, perMs: 60_000 } as const;
 export const TELEGRAM_PRIVATE_RATE = { max: 1, perMs: 1_000 } as const;
 
-export const telegramConfigSchema = z
-  .object({
-    /** From @BotFather: `123456:ABC-DEF…`. */
-    botToken: z
-      .string()
-      .trim()
-      .regex(/^\d+:[A-Za-z0-9_-]+$/, 'botToken must look like 123456789:AAE… (from @BotFather)'),
-    /** A numeric chat id (groups are negative, -100… for supergroups) or @channelusername. */
-    chatId: z
-      .union([z.string(), z.number().int()])
-      .transform((v) => String(v).trim())
-      .pipe(
-        z
-          .string()
-          .regex(
-            /^(-?\d+|@[A-Za-z][A-Za-z0-9_]{3,})$/,
-            'chatId must be a numeric chat id (e.g. -1001234567890) or @channelusername',
-          ),
-      ),
-    /** A forum topic of the group to post into. */
-    messageThreadId: z.number().int().positive().optional(),
-    /** Deliver silently (no sound on the recipients' devices). */
-    disableNotification: z.boolean().optional(),
-    serverUrl: serverUrlField(TELEGRAM_API),
-  })
-  .extend(httpOptionsSchema.shape)
-  .strict();
+/** The config as declared for the console and the contract (contract/channel-kinds). */
+export const telegramConfigSchema = telegramConfig.schema;
 export type TelegramConfig = z.infer<typeof telegramConfigSchema>;
 
 export interface TelegramSendMessage {
@@ -153,9 +130,7 @@ export function createTelegramAdapter() {
   return defineAdapter({
     type: 'telegram',
     label: 'Telegram bot',
-    configSchema: telegramConfigSchema,
-    secretFields: ['botToken'],
-    destinationFields: ['serverUrl'],
+    ...configOf(telegramConfig),
     contentTypes: ['text', 'html', 'markdown'],
     supportsMentions: false,
     supportsDynamicRecipients: false,

@@ -1,5 +1,6 @@
-/** The markers a custom webhook's body and URL may use. */
-export const WEBHOOK_FIELDS = ['title', 'content', 'url', 'format', 'priority', 'repeats'] as const;
+import { DEFAULT_WEBHOOK_BODY, WEBHOOK_FIELDS } from '../../contract/channel-kinds/webhook';
+
+export { DEFAULT_WEBHOOK_BODY, WEBHOOK_FIELDS };
 export type WebhookField = (typeof WEBHOOK_FIELDS)[number];
 type TextField = 'title' | 'content' | 'url' | 'format';
 /**
@@ -13,9 +14,6 @@ export type WebhookValues = Record<TextField, string> & {
 };
 
 export type BodyEncoding = 'json' | 'form' | 'xml' | 'text';
-
-export const DEFAULT_WEBHOOK_BODY =
-  '{"title":"{{title}}","content":"{{content}}","url":"{{url}}","format":"{{format}}"}';
 
 const MARKER = new RegExp(String.raw`\{\{\s*(${WEBHOOK_FIELDS.join('|')})\s*\}\}`, 'g');
 

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 
-import { z } from 'zod';
+import { SIGNING_SECRET_PREFIX, signingSecretBytes } from '../../contract/channel-kinds/webhook';
 
 /**
  * Signed webhook deliveries after the Standard Webhooks spec (standardwebhooks.com): the
@@ -8,35 +8,19 @@ import { z } from 'zod';
  * request came from Herald, unaltered, recently (`webhook-timestamp`), and once
  * (`webhook-id` repeats on a retry of the same delivery).
  */
-export const SIGNING_SECRET_PREFIX = 'whsec_';
-export const SIGNING_SECRET_MIN_BYTES = 24;
-export const SIGNING_SECRET_MAX_BYTES = 64;
-
-const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+export {
+  SIGNING_SECRET_MAX_BYTES,
+  SIGNING_SECRET_MIN_BYTES,
+  SIGNING_SECRET_PREFIX,
+  signingSecretField,
+} from '../../contract/channel-kinds/webhook';
 
 /** The HMAC key of a well-formed secret, or null: the base64 after `whsec_`, decoded. */
 export function signingKey(secret: string): Buffer | null {
-  if (!secret.startsWith(SIGNING_SECRET_PREFIX)) return null;
-  const encoded = secret.slice(SIGNING_SECRET_PREFIX.length);
-  if (!BASE64.test(encoded) || encoded.length % 4 !== 0) return null;
-  const key = Buffer.from(encoded, 'base64');
-  return key.length >= SIGNING_SECRET_MIN_BYTES && key.length <= SIGNING_SECRET_MAX_BYTES
-    ? key
-    : null;
+  return signingSecretBytes(secret) === null
+    ? null
+    : Buffer.from(secret.slice(SIGNING_SECRET_PREFIX.length), 'base64');
 }
-
-/** The optional `signingSecret` config field; '' means "not signed". */
-export const signingSecretField = z.preprocess(
-  (value) => (value === '' ? undefined : value),
-  z
-    .string()
-    .trim()
-    .refine(
-      (secret) => signingKey(secret) !== null,
-      `signingSecret must be "${SIGNING_SECRET_PREFIX}" followed by the base64 of ${SIGNING_SECRET_MIN_BYTES} to ${SIGNING_SECRET_MAX_BYTES} random bytes; press "Generate" in the console, or leave it empty to send unsigned`,
-    )
-    .optional(),
-);
 
 /**
  * The `webhook-id` of a delivery: the same for every attempt of it, and different for every

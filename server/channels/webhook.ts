@@ -1,7 +1,8 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 
-import { defineAdapter } from './channel-adapter';
-import { assertHttpOk, httpOptionsSchema, httpRequest, replyOf } from './http-client';
+import { webhookConfig } from '../../contract/channel-kinds/webhook';
+import { configOf, defineAdapter } from './channel-adapter';
+import { assertHttpOk, httpRequest, replyOf } from './http-client';
 import {
   DEFAULT_WEBHOOK_BODY,
   bodyEncoding,
@@ -10,9 +11,7 @@ import {
   withDeliveryFields,
   type WebhookValues,
 } from './webhook-body';
-import { signatureHeaders, signingSecretField, webhookMessageId } from './webhook-signing';
-
-const METHODS = ['POST', 'PUT', 'PATCH', 'GET'] as const;
+import { signatureHeaders, webhookMessageId } from './webhook-signing';
 
 const sample: WebhookValues = {
   title: 't"\n',
@@ -23,35 +22,22 @@ const sample: WebhookValues = {
   repeats: 2,
 };
 
-export const webhookConfigSchema = z
-  .object({
-    url: z
-      .string()
-      .trim()
-      .regex(/^https?:\/\/\S+$/, 'url must start with http:// or https://'),
-    method: z.enum(METHODS).default('POST'),
-    headers: z.record(z.string().min(1), z.string()).default({}),
-    /** Headers that carry credentials (Authorization, API keys): sealed at rest, masked in the console. */
-    secretHeaders: z.record(z.string().min(1), z.string()).default({}),
-    body: z.string().max(100_000).default(DEFAULT_WEBHOOK_BODY),
-    /** Standard Webhooks signing secret (`whsec_…`); when set, every delivery is signed. */
-    signingSecret: signingSecretField,
-  })
-  .extend(httpOptionsSchema.shape)
-  .strict()
-  .superRefine((cfg, ctx) => {
-    if (cfg.method === 'GET' || bodyEncoding(contentTypeOf(cfg.headers)) !== 'json') return;
-    // A JSON body template that renders to invalid JSON would fail every delivery: refuse it now.
-    try {
-      JSON.parse(renderWebhookBody(cfg.body, sample, 'json'));
-    } catch (err) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['body'],
-        message: `body is not valid JSON once filled in: ${(err as Error).message}`,
-      });
-    }
-  });
+/**
+ * The declared config, and one check the contract cannot make (it needs the body renderer): a
+ * JSON body template must still be JSON once filled in, or every delivery would fail.
+ */
+export const webhookConfigSchema = webhookConfig.schema.superRefine((cfg, ctx) => {
+  if (cfg.method === 'GET' || bodyEncoding(contentTypeOf(cfg.headers)) !== 'json') return;
+  try {
+    JSON.parse(renderWebhookBody(cfg.body, sample, 'json'));
+  } catch (err) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['body'],
+      message: `body is not valid JSON once filled in: ${(err as Error).message}`,
+    });
+  }
+});
 export type WebhookConfig = z.infer<typeof webhookConfigSchema>;
 
 function contentTypeOf(headers: Record<string, string>): string | undefined {
@@ -64,9 +50,8 @@ export function createWebhookAdapter() {
   return defineAdapter({
     type: 'webhook',
     label: 'Custom webhook',
+    ...configOf(webhookConfig),
     configSchema: webhookConfigSchema,
-    secretFields: ['secretHeaders', 'signingSecret'],
-    destinationFields: ['url'],
     contentTypes: ['text', 'html', 'markdown'],
     supportsMentions: false,
     supportsDynamicRecipients: false,

@@ -1,34 +1,25 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 
-import { defineAdapter, type OutboundMessage } from './channel-adapter';
+import {
+  WECHAT_DEFAULT_API_BASE_URL,
+  weChatOfficialConfig,
+} from '../../contract/channel-kinds/wechat-official';
+
+export { WECHAT_DEFAULT_API_BASE_URL };
+import { configOf, defineAdapter, type OutboundMessage } from './channel-adapter';
 import { deliveryDedupId } from './dedup-id';
 import { DeliveryError } from './delivery-error';
 import { errcodeOf, throwOnErrcode, type ErrcodeRules } from './errcode';
-import { httpOptionsSchema, httpRequest, replyOf, type HttpResponse } from './http-client';
+import { httpRequest, replyOf, type HttpResponse } from './http-client';
 import { WeChatTokenCache } from './wechat-token';
 
-export const WECHAT_DEFAULT_API_BASE_URL = 'https://api.weixin.qq.com';
 export const OPENID_MAX_LENGTH = 64;
 
 /** Send-call errcodes that mean "this access_token is no good": refresh once and retry once. */
 export const WECHAT_TOKEN_REJECTED = new Set([40001, 40014, 41001, 42001]);
 
-export const weChatOfficialConfigSchema = z
-  .object({
-    appId: z.string().trim().min(1, 'appId is required'),
-    appSecret: z.string().trim().min(1, 'appSecret is required'),
-    /** A template whose text uses {{title.DATA}} and {{content.DATA}} (Message Nest's convention). */
-    templateId: z.string().trim().min(1, 'templateId is required'),
-    apiBaseUrl: z
-      .string()
-      .trim()
-      .regex(/^https?:\/\/\S+$/, 'apiBaseUrl must be an https:// URL')
-      .transform((u) => u.replace(/\/+$/, ''))
-      .optional()
-      .or(z.literal('').transform(() => undefined)),
-  })
-  .extend(httpOptionsSchema.shape)
-  .strict();
+/** The config as declared for the console and the contract (contract/channel-kinds). */
+export const weChatOfficialConfigSchema = weChatOfficialConfig.schema;
 export type WeChatOfficialConfig = z.infer<typeof weChatOfficialConfigSchema>;
 
 /** Returns an error text for a malformed OpenID, or null. */
@@ -95,9 +86,7 @@ export function createWeChatOfficialAdapter() {
   return defineAdapter({
     type: 'wechat_official',
     label: 'WeChat official account',
-    configSchema: weChatOfficialConfigSchema,
-    secretFields: ['appSecret'],
-    destinationFields: ['appId', 'apiBaseUrl'],
+    ...configOf(weChatOfficialConfig),
     contentTypes: ['text'],
     supportsMentions: false,
     supportsDynamicRecipients: true,

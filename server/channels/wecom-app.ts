@@ -1,14 +1,19 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 
 import { AccessTokenCache, tokenFromReply, type FetchedToken } from './access-token-cache';
-import { defineAdapter, type OutboundMessage } from './channel-adapter';
+import {
+  WECOM_APP_DEFAULT_API_BASE_URL,
+  weComAppConfig,
+} from '../../contract/channel-kinds/wecom-app';
+
+export { WECOM_APP_DEFAULT_API_BASE_URL };
+import { configOf, defineAdapter, type OutboundMessage } from './channel-adapter';
 import { joinUrl, rateLimitKey } from './channel-fields';
 import { DeliveryError } from './delivery-error';
 import { errcodeOf, throwOnErrcode, type ErrcodeRules } from './errcode';
-import { httpOptionsSchema, httpRequest, replyOf, type HttpOptions } from './http-client';
+import { httpRequest, replyOf, type HttpOptions } from './http-client';
 import { utf8Bytes } from './platform-reply';
 
-export const WECOM_APP_DEFAULT_API_BASE_URL = 'https://qyapi.weixin.qq.com';
 /** WeCom counts UTF-8 bytes of `content`; text beyond it is cut, markdown refused. */
 export const WECOM_APP_MAX_CONTENT_BYTES = 2048;
 /**
@@ -22,31 +27,8 @@ export const WECOM_APP_LIMITS = { users: 1000, parties: 100, tags: 100 } as cons
 /** Send errcodes that mean "this access_token is no good": refresh once and retry once. */
 export const WECOM_APP_TOKEN_REJECTED = new Set([40014, 41001, 42001]);
 
-const httpUrl = z
-  .string()
-  .trim()
-  .regex(/^https?:\/\/[^\s?#]+$/, 'apiBaseUrl must be an http:// or https:// URL without ?query')
-  .transform((u) => u.replace(/\/+$/, ''));
-
-export const weComAppConfigSchema = z
-  .object({
-    /** 企业ID, from 我的企业 → 企业信息 (ww…). */
-    corpId: z.string().trim().min(1, 'corpId is required').max(64),
-    /** The app's AgentId (应用管理 → the app); Message Nest stored it as a string. */
-    agentId: z.preprocess(
-      (v) => (typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : v),
-      z
-        .number({ message: 'agentId must be the app’s numeric AgentId' })
-        .int('agentId must be the app’s numeric AgentId')
-        .positive('agentId must be the app’s numeric AgentId'),
-    ),
-    /** The app's own Secret (not the corp's contacts secret). */
-    secret: z.string().trim().min(1, 'secret is required').max(256),
-    /** A fixed-IP reverse proxy of qyapi.weixin.qq.com, for the app's trusted-IP rule. */
-    apiBaseUrl: httpUrl.optional().or(z.literal('').transform(() => undefined)),
-  })
-  .extend(httpOptionsSchema.shape)
-  .strict();
+/** The config as declared for the console and the contract (contract/channel-kinds). */
+export const weComAppConfigSchema = weComAppConfig.schema;
 export type WeComAppConfig = z.infer<typeof weComAppConfigSchema>;
 
 /** Who one message goes to: WeCom's three `|`-separated lists (at least one non-empty). */
@@ -241,9 +223,7 @@ export function createWeComAppAdapter() {
   return defineAdapter({
     type: 'wecom_app',
     label: 'WeCom app',
-    configSchema: weComAppConfigSchema,
-    secretFields: ['secret'],
-    destinationFields: ['corpId', 'apiBaseUrl'],
+    ...configOf(weComAppConfig),
     contentTypes: ['text', 'markdown'],
     supportsMentions: false,
     supportsDynamicRecipients: true,

@@ -1,38 +1,20 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 
-import { defineAdapter, type OutboundMessage } from './channel-adapter';
+import { weComConfig } from '../../contract/channel-kinds/wecom';
+import { configOf, defineAdapter, type OutboundMessage } from './channel-adapter';
 import { rateLimitKey } from './channel-fields';
 import { DeliveryError } from './delivery-error';
 import { throwOnErrcode, type ErrcodeRules } from './errcode';
-import { httpOptionsSchema, httpRequest, replyOf } from './http-client';
+import { httpRequest, replyOf } from './http-client';
 
 /** WeCom counts UTF-8 bytes of the `content` field, not of the whole body. */
 export const WECOM_MAX_CONTENT_BYTES = { text: 2048, markdown: 4096 } as const;
 /** 20 messages a minute per robot. */
 export const WECOM_RATE = { max: 20, perMs: 60_000 } as const;
 
-export const weComConfigSchema = z
-  .object({
-    /** The full …/cgi-bin/webhook/send?key=… URL; the key in it is the robot's only credential. */
-    webhookUrl: z
-      .string()
-      .trim()
-      .regex(/^https?:\/\/\S+$/, 'webhookUrl must be an https:// URL')
-      .refine(hasKey, {
-        message: 'webhookUrl must be the robot’s full webhook URL, including ?key=…',
-      }),
-  })
-  .extend(httpOptionsSchema.shape)
-  .strict();
+/** The config as declared for the console and the contract (contract/channel-kinds). */
+export const weComConfigSchema = weComConfig.schema;
 export type WeComConfig = z.infer<typeof weComConfigSchema>;
-
-function hasKey(url: string): boolean {
-  try {
-    return Boolean(new URL(url).searchParams.get('key'));
-  } catch {
-    return false;
-  }
-}
 
 /** WeCom's JSON body for one message. */
 export type WeComBody =
@@ -114,10 +96,7 @@ export function createWeComAdapter() {
   return defineAdapter({
     type: 'wecom',
     label: 'WeCom group robot',
-    configSchema: weComConfigSchema,
-    // The webhook URL carries the robot key, which is all it takes to post to the group.
-    secretFields: ['webhookUrl'],
-    destinationFields: ['webhookUrl'],
+    ...configOf(weComConfig),
     contentTypes: ['text', 'markdown'],
     supportsMentions: true,
     supportsDynamicRecipients: false,

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import type { Channel, ChannelType, Instance } from '@contract';
+import type { Channel, ChannelKind, ChannelType, Instance } from '@contract';
 
 import InstanceDialog from '../../renderer/src/components/InstanceDialog.vue';
 import { useChannelTypesStore } from '../../renderer/src/stores/channel-types-store';
@@ -8,7 +8,7 @@ import { useChannelsStore } from '../../renderer/src/stores/channels-store';
 import { installFakeApi, ok } from './helpers/fake-api';
 import { createContext, mountWithApp, settle } from './helpers/mount';
 
-const kind = (type: string, extra: Partial<ChannelType> = {}): ChannelType => ({
+const kind = (type: ChannelKind, extra: Partial<ChannelType> = {}): ChannelType => ({
   type,
   label: type,
   contentTypes: ['text'],
@@ -18,6 +18,8 @@ const kind = (type: string, extra: Partial<ChannelType> = {}): ChannelType => ({
   instanceTemplateCode: false,
   secretFields: [],
   destinationFields: [],
+  fields: [],
+  notes: [],
   ...extra,
 });
 

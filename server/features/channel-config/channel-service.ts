@@ -1,5 +1,13 @@
 import { Op, type WhereOptions } from 'sequelize';
 
+import { describeChannelConfig, type ChannelKind } from '../../../contract/channel-kinds';
+import type {
+  Channel as ChannelAnswer,
+  ChannelType,
+  ChannelUpdate,
+  ChannelUse,
+} from '../../../contract/console/channels';
+
 import {
   noMentions,
   type AnyChannelAdapter,
@@ -29,11 +37,16 @@ export interface NewChannel {
   updatedAt?: Date;
 }
 
-export interface ChannelUse {
-  kind: 'task' | 'template';
-  id: number;
-  name: string;
-}
+/**
+ * A channel as answers carry it: its kind's config, masked (times as Dates, which the envelope
+ * writes as ISO text).
+ */
+export type ChannelDto = {
+  [K in ChannelKind]: Omit<Extract<ChannelAnswer, { type: K }>, 'createdAt' | 'updatedAt'> & {
+    createdAt: Date;
+    updatedAt: Date;
+  };
+}[ChannelKind];
 
 /** What ChannelService uses of the composed parts. */
 export type ChannelServiceDeps = Pick<
@@ -50,6 +63,9 @@ export class ChannelService {
    */
   private runtimeCacheVersion = configVersion();
 
+  /** The kinds' descriptions, made once: they follow from the adapters alone. */
+  private kinds: ChannelType[] | undefined;
+
   constructor(private readonly deps: ChannelServiceDeps) {}
 
   adapter(type: string): AnyChannelAdapter {
@@ -63,18 +79,21 @@ export class ChannelService {
     return adapter;
   }
 
-  channelTypes() {
-    return Object.values(this.deps.registry).map((a) => ({
+  /** The kinds as GET /channel-types serves them, each with its config's fields and notes. */
+  channelTypes(): ChannelType[] {
+    const kinds = (this.kinds ??= Object.values(this.deps.registry).map((a) => ({
       type: a.type,
       label: a.label,
-      contentTypes: a.contentTypes,
+      contentTypes: [...a.contentTypes],
       supportsMentions: a.supportsMentions,
       supportsDynamicRecipients: a.supportsDynamicRecipients,
       fixedRecipient: a.fixedRecipient,
       instanceTemplateCode: a.instanceTemplateCode !== undefined,
-      secretFields: a.secretFields,
-      destinationFields: a.destinationFields,
-    }));
+      secretFields: [...a.secretFields],
+      destinationFields: [...a.destinationFields],
+      ...describeChannelConfig(a.declaration),
+    })));
+    return kinds;
   }
 
   private validateConfig(adapter: AnyChannelAdapter, config: unknown): Record<string, unknown> {
@@ -113,7 +132,11 @@ export class ChannelService {
     return uses;
   }
 
-  toDto(channel: Channel, uses: ChannelUse[] = []) {
+  /**
+   * The channel as answers carry it. Its config was parsed by its kind's schema when it was
+   * saved, so it has that kind's fields; secrets are masked.
+   */
+  toDto(channel: Channel, uses: ChannelUse[] = []): ChannelDto {
     const adapter = adapterFor(this.deps.registry, channel.type);
     return {
       id: channel.id,
@@ -126,7 +149,7 @@ export class ChannelService {
       usedBy: uses,
       createdAt: channel.createdAt,
       updatedAt: channel.updatedAt,
-    };
+    } as ChannelDto;
   }
 
   async list(filter: { type?: string; q?: string }) {
@@ -173,12 +196,10 @@ export class ChannelService {
     return this.toDto(channel);
   }
 
-  async update(
-    id: number,
-    input: { name?: string; description?: string; config?: Record<string, unknown>; type?: string },
-  ) {
+  async update(id: number, input: ChannelUpdate) {
     const channel = await this.get(id);
-    if (input.type !== undefined && input.type !== channel.type) {
+    const type = 'type' in input ? input.type : undefined;
+    if (type !== undefined && type !== channel.type) {
       throw new AppError(400, "type: a channel's type cannot change; create a new channel instead");
     }
     const adapter = this.adapter(channel.type);
@@ -187,7 +208,8 @@ export class ChannelService {
     if (input.name !== undefined) patch.name = input.name;
     if (input.description !== undefined) patch.description = input.description;
     if (input.config !== undefined) {
-      patch.config = this.seal(adapter, this.applyConfigEdit(channel, adapter, input.config));
+      const edit: Record<string, unknown> = input.config;
+      patch.config = this.seal(adapter, this.applyConfigEdit(channel, adapter, edit));
     }
     await this.deps.writeLock.run(() => channel.update(patch));
     this.runtimeCache.delete(id);

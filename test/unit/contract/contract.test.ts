@@ -7,6 +7,8 @@ import { z } from 'zod';
 import {
   AUDIT_ACTIONS,
   attemptSchema,
+  CHANNEL_CONFIGS,
+  CHANNEL_TYPES,
   CONSOLE_BASE,
   CONTENT_TYPES,
   consoleRoutes,
@@ -249,7 +251,27 @@ describe('openApiDocument()', () => {
 
     expect([...refs].filter((id) => !(id in doc.components.schemas))).toEqual([]);
     expect(text).not.toContain('#/$defs/');
-    expect(doc.components.schemas.Channel.properties.config).toBeDefined();
+    // Each kind's config is described field by field, as answered and as sent.
+    const answered = doc.components.schemas.Channel.oneOf;
+    expect(answered.map((c: any) => c.properties.type.const)).toEqual([...CHANNEL_TYPES]);
+    expect(Object.keys(answered[0].properties.config.properties)).toEqual(
+      Object.keys(CHANNEL_CONFIGS.email.schema.shape),
+    );
+    const created = operation(consoleRoutes.channels.create).requestBody.content['application/json']
+      .schema.oneOf;
+    expect(created.map((c: any) => c.properties.config.required ?? [])[0]).toEqual([
+      'host',
+      'port',
+      'secure',
+      'from',
+    ]);
+    const edited = operation(consoleRoutes.channels.update).requestBody.content['application/json']
+      .schema.anyOf;
+    expect(edited).toHaveLength(CHANNEL_TYPES.length + 1);
+    expect(edited[0].properties.config.properties.password.anyOf).toContainEqual({
+      type: 'string',
+      const: '******',
+    });
     // A request body is what a client may send: fields with defaults are optional.
     const addInstance = operation(consoleRoutes.tasks.addInstance);
     expect(addInstance.requestBody.content['application/json'].schema.required).toEqual([

@@ -226,8 +226,6 @@ const en = {
     headerValue: 'Value',
     addHeader: 'Add header',
     addParam: 'Add variable',
-    configJson: 'Settings (JSON)',
-    jsonObjectRequired: 'Settings must be a JSON object',
     deleteConfirm: 'Delete channel "{name}"?',
     deleteRefused: 'The channel cannot be deleted',
     sendTest: 'Send test',
@@ -296,6 +294,8 @@ const en = {
     regionId: 'Region',
     endpoint: 'Endpoint',
     pushKey: 'Push key',
+    signingSecret: 'Signing secret',
+    agentSecret: 'App Secret',
   },
   channelHelp: {
     hosted:
@@ -319,8 +319,6 @@ const en = {
     webhookMarkers: 'Markers for the URL and body: {markers}',
     mentionAtUrgent:
       'Urgent messages (priority 5) notify everyone active in the channel. Off: anyone who may send cannot ping the whole channel.',
-    genericJson: 'This kind has no dedicated form yet: edit its settings as JSON.',
-    genericSecrets: 'Secret fields ({fields}) read "******" and are kept when sent back unchanged.',
     emailSelfSigned:
       'Only for a server you trust on your own network: the certificate is not checked.',
     feishuWebhook: 'The bot’s …/open-apis/bot/v2/hook/… URL (Feishu or Lark).',
@@ -328,7 +326,7 @@ const en = {
     telegramChatId: 'A numeric chat id (groups start with -100) or a public channel’s name.',
     serverUrlDefault: 'Leave empty for the public server.',
     ntfyTopic: 'On ntfy.sh the topic name is the only secret: pick a long, unguessable one.',
-    ntfyTags: 'Comma-separated tags or emoji short codes.',
+    ntfyTags: 'Tags or emoji short codes: type one and press Enter.',
     gotifyAppToken: 'An application token (Apps → token), not a client token.',
     barkDeviceKey: 'The key alone from the Bark app’s URL, not the whole URL.',
     urlIsSecret: 'The URL is the credential: it is stored encrypted and shown masked.',

@@ -83,11 +83,23 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: 'workers-are-entries',
+      comment:
+        "server/workers/ holds the worker threads' entries: entry points, like the assembly, which nothing imports (lib/worker-file.ts finds them by name; docs/architecture.md, Worker threads)",
+      severity: 'error',
+      from: { path: '^(server|contract|cli)/', pathNot: '^server/workers/' },
+      to: { path: '^server/workers/' },
+    },
+    {
       name: 'unknown-server-folder',
       comment:
         'Every server folder has a place in the layers: add a new one to .dependency-cruiser.cjs and docs/architecture.md',
       severity: 'error',
-      from: { path: '^server/[^/]+/', pathNot: `^server/(${Object.keys(below).join('|')})/` },
+      // workers/ sits with the assembly, above the layers: see workers-are-entries.
+      from: {
+        path: '^server/[^/]+/',
+        pathNot: `^server/(${[...Object.keys(below), 'workers'].join('|')})/`,
+      },
       to: { path: '^server/' },
     },
   ],

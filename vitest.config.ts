@@ -38,7 +38,7 @@ export default defineConfig({
           // ~370 modules again, 60 % of the first pass's wall time (docs/testing.md). The files
           // still run in a shuffled order on CI, so one that leans on another's leftovers fails.
           isolate: false,
-          globalSetup: ['test/helpers/build-workers.ts'],
+          globalSetup: ['test/helpers/global-setup.ts'],
           // HERALD_TEST_DATABASE=postgres: drops the file's test databases (test-database.ts).
           setupFiles: ['test/helpers/postgres-setup.ts'],
         },

@@ -21,8 +21,8 @@ export const cliFile = path.join(outDir, 'cli.js');
 export const launcherFile = path.join(outDir, 'launcher.js');
 /**
  * Bundled CommonJS packages call require() (Sequelize loads sqlite3 that way, pino loads Node's
- * modules) and read __dirname/__filename; an ESM bundle has none of them. Shared with the
- * tests' build of the write worker (test/helpers/build-workers.ts).
+ * modules) and read __dirname/__filename; an ESM bundle has none of them. Shared with
+ * scripts/build-main.ts.
  */
 export const esmRequireBanner = {
   js: [
@@ -108,15 +108,15 @@ export const BUNDLE_EXTERNALS = [
 ];
 
 /**
- * The worker threads' entries, by the name of the file each is compiled to beside the bundle
- * that starts it (out/server here, out/main in scripts/build-main.ts; found by
- * server/lib/worker-file.ts): the SQLite write thread, the backup thread and the delivery
- * thread.
+ * The worker threads' entries (server/workers/, which says why each exists), by the name of the
+ * file each is compiled to beside the bundle that starts it (out/server here, out/main in
+ * scripts/build-main.ts; found by server/lib/worker-file.ts): the SQLite write thread, the
+ * backup thread and the delivery thread.
  */
 export const WORKER_ENTRIES = {
-  'write-worker': 'server/queue/store/write-worker.ts',
-  'backup-worker': 'server/features/backup/backup-worker.ts',
-  'delivery-worker': 'server/delivery-worker.ts',
+  'write-worker': 'server/workers/write-worker.ts',
+  'backup-worker': 'server/workers/backup-worker.ts',
+  'delivery-worker': 'server/workers/delivery-worker.ts',
 };
 
 /** WORKER_ENTRIES as esbuild entry points: each output name → its source's absolute path. */

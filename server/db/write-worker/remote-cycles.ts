@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 
 import { createLogger } from '../../lib/logger';
-import { workerFile } from '../../lib/worker-file';
+import { startWorker, workerEntry } from '../../lib/worker-file';
 import { workerReady } from '../../lib/worker-ready';
 import {
   fromWire,
@@ -18,13 +18,6 @@ const log = createLogger('write-worker');
 
 export type RemoteSettled = { ok: true; value: unknown } | { ok: false; error: Error };
 
-/**
- * The compiled worker: beside the module that starts it, in the server bundle (out/server) and
- * the desktop bundle (out/main). Run from the TypeScript sources there is none, unless
- * HERALD_WRITE_WORKER_FILE names one (the test suite builds it once per run); then the hot
- * path writes on the main thread as it does on PostgreSQL.
- */
-export const writeWorkerFile = (): string | null => workerFile('write-worker');
 
 export const AUTO_MIN_CPUS = 4;
 
@@ -74,9 +67,11 @@ export class RemoteCycles {
    * a warning) when it cannot start, so Herald runs without it.
    */
   static async start(dbFile: string, busyTimeoutMs: number): Promise<RemoteCycles | null> {
-    const file = writeWorkerFile();
-    if (!file) return null;
-    const worker = new Worker(file, {
+    // Beside the bundle, or server/workers/ from the sources (lib/worker-file.ts); with none,
+    // the hot path writes on the main thread as it does on PostgreSQL.
+    const entry = workerEntry('write-worker');
+    if (!entry) return null;
+    const worker = startWorker(entry, {
       workerData: { dbFile, busyTimeoutMs } satisfies WorkerStart,
     });
     try {

@@ -1,6 +1,5 @@
-import { Worker } from 'node:worker_threads';
 
-import { workerFile } from '../../lib/worker-file';
+import { startWorker, workerEntry, type WorkerEntry } from '../../lib/worker-file';
 import { BackupRefused } from './backup-refused';
 import { writeBackup, type BackupMade, type BackupOptions } from './make-backup';
 
@@ -23,23 +22,23 @@ export type BackupAnswer =
   { ok: true; made: BackupMade } | { ok: false; refused: boolean; message: string };
 
 /**
- * writeBackup on the backup thread (backup-worker.ts), or on this thread when there is none
- * (Herald run from its TypeScript sources). A refusal comes back as the BackupRefused it was.
+ * writeBackup on the backup thread (server/workers/backup-worker.ts), or on this thread when
+ * there is none (sources without tsx). A refusal comes back as the BackupRefused it was.
  */
 export async function writeBackupOffThread(options: BackupOptions): Promise<BackupMade> {
-  const file = workerFile('backup-worker');
-  if (!file) return writeBackup(options);
-  return (await runBackupThread(file, options)).made;
+  const entry = workerEntry('backup-worker');
+  if (!entry) return writeBackup(options);
+  return (await runBackupThread(entry, options)).made;
 }
 
-/** One backup on a new thread from `file`; with the thread's id, for the tests. */
+/** One backup on a new thread from `entry`; with the thread's id, for the tests. */
 export function runBackupThread(
-  file: string,
+  entry: WorkerEntry,
   { now, key, ...options }: BackupOptions,
 ): Promise<{ made: BackupMade; threadId: number }> {
   const job: BackupJob = { options: { ...options, key }, now: (now?.() ?? new Date()).getTime() };
   return new Promise((resolve, reject) => {
-    const worker = new Worker(file, { workerData: job });
+    const worker = startWorker(entry, { workerData: job });
     const threadId = worker.threadId;
     let answered = false;
     worker.once('message', (answer: BackupAnswer) => {

@@ -6,7 +6,7 @@ import type { WriteTurn } from '../../db/write-turn';
 import type { HeraldEvents } from '../../events';
 import { createLogger, writeLogLine } from '../../lib/logger';
 import { testDurationFromEnv } from '../../lib/test-duration';
-import { workerFile } from '../../lib/worker-file';
+import { startWorker, workerEntry } from '../../lib/worker-file';
 import { workerReady } from '../../lib/worker-ready';
 import { leaseTag, type DeliveryObserver, type DeliveryState } from '../delivery-state';
 import type { Dispatcher } from '../dispatcher';
@@ -159,14 +159,14 @@ export class DeliveryThread {
   }
 
   private async start(): Promise<void> {
-    const file = workerFile('delivery-worker');
-    if (!file) {
+    const entry = workerEntry('delivery-worker');
+    if (!entry) {
       this.givenUp = true;
       return;
     }
     const d = this.deps;
     const tag = leaseTag();
-    const worker = new Worker(file, {
+    const worker = startWorker(entry, {
       workerData: {
         dbFile: d.dbFile,
         masterKey: new Uint8Array(d.masterKey),

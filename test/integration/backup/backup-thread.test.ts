@@ -14,18 +14,17 @@ import {
   runBackupThread,
   writeBackupOffThread,
 } from '../../../server/features/backup/backup-thread';
-import { WORKER_VARIABLES } from '../../../server/lib/worker-file';
+import { workerEntry, type WorkerEntry } from '../../../server/lib/worker-file';
 import { startTestHerald, type TestHerald } from '../../helpers/herald';
 import { onPostgres } from '../../helpers/test-database';
 
-const BACKUP_WORKER_VARIABLE = WORKER_VARIABLES['backup-worker'];
-
-/** The suite's compiled backup thread (test/helpers/build-workers.ts). */
-const workerFile = () => {
-  const file = process.env[BACKUP_WORKER_VARIABLE];
-  if (!file) throw new Error(`${BACKUP_WORKER_VARIABLE} is not set: the global setup builds it`);
-  return file;
+/** The backup thread as Herald starts it here, from its sources (server/workers/). */
+const backupWorker = (): WorkerEntry => {
+  const entry = workerEntry('backup-worker');
+  if (!entry) throw new Error('no backup worker: is tsx installed?');
+  return entry;
 };
+const fileWorker = (file: string): WorkerEntry => ({ file, argv: [] });
 
 // A backup of a data folder's SQLite file: the PostgreSQL pass has none.
 describe.skipIf(onPostgres())('the backup thread', () => {
@@ -60,7 +59,10 @@ describe.skipIf(onPostgres())('the backup thread', () => {
   });
 
   it('makes the running Herald’s backup on a thread other than the main one, complete and checked', async () => {
-    const { made, threadId } = await runBackupThread(workerFile(), options('thread.herald-backup'));
+    const { made, threadId } = await runBackupThread(
+      backupWorker(),
+      options('thread.herald-backup'),
+    );
     expect(isMainThread).toBe(true);
     expect(threadId).toBeGreaterThan(0);
     expect(made).toMatchObject({
@@ -77,7 +79,7 @@ describe.skipIf(onPostgres())('the backup thread', () => {
 
   it('hands back a refusal as the BackupRefused it was, with its advice', async () => {
     const err = await runBackupThread(
-      workerFile(),
+      backupWorker(),
       options('wrong-key.herald-backup', { key: randomBytes(32) }),
     ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BackupRefused);
@@ -87,24 +89,18 @@ describe.skipIf(onPostgres())('the backup thread', () => {
   it('refuses, instead of waiting for ever, when the thread dies or fails before answering', async () => {
     const exits = join(scratch, 'exits.mjs');
     writeFileSync(exits, 'process.exit(3);\n');
-    await expect(runBackupThread(exits, options('never.herald-backup'))).rejects.toThrow(
-      'the backup thread stopped (exit code 3) unanswered',
-    );
+    await expect(
+      runBackupThread(fileWorker(exits), options('never.herald-backup')),
+    ).rejects.toThrow('the backup thread stopped (exit code 3) unanswered');
     const throws = join(scratch, 'throws.mjs');
     writeFileSync(throws, "throw new Error('the disk is gone');\n");
-    await expect(runBackupThread(throws, options('never.herald-backup'))).rejects.toThrow(
-      'the backup thread failed: the disk is gone',
-    );
+    await expect(
+      runBackupThread(fileWorker(throws), options('never.herald-backup')),
+    ).rejects.toThrow('the backup thread failed: the disk is gone');
   });
 
-  it('makes it on this thread when no compiled thread is found (Herald run from its sources)', async () => {
-    const named = process.env[BACKUP_WORKER_VARIABLE];
-    delete process.env[BACKUP_WORKER_VARIABLE];
-    try {
-      const made = await writeBackupOffThread(options('here.herald-backup'));
-      expect(checkBackup(made.file, 'the backup').meta.heraldVersion).toBe('9.9.9-test');
-    } finally {
-      process.env[BACKUP_WORKER_VARIABLE] = named;
-    }
+  it('makes it through writeBackupOffThread() on the thread Herald starts from its sources', async () => {
+    const made = await writeBackupOffThread(options('here.herald-backup'));
+    expect(checkBackup(made.file, 'the backup').meta.heraldVersion).toBe('9.9.9-test');
   });
 });

@@ -13,7 +13,8 @@ import { onPostgres } from '../../helpers/test-database';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- tests read loosely typed JSON answers */
 
-// The suite's global setup builds the thread's entry and names it in HERALD_DELIVERY_WORKER_FILE.
+// The thread starts from server/workers/delivery-worker.ts (through tsx, as in any run from the
+// sources); HERALD_DELIVERY_WORKER_FILE names a broken one where a test wants it to fail.
 describe.skipIf(onPostgres())('the delivery thread (SQLite)', () => {
   let herald: TestHerald | null = null;
   const peers: HttpPeer[] = [];

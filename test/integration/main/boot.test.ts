@@ -392,9 +392,10 @@ describe('boot', () => {
     electron.dialogAnswers.push(2, 2); // "Type a port…", twice
 
     const started = start({ port });
-    await vi.waitFor(() => expect(electron.prompts).toHaveLength(1));
+    // The server opens its database before the port is refused: seconds on a busy machine.
+    await vi.waitFor(() => expect(electron.prompts).toHaveLength(1), { timeout: 30_000 });
     electron.prompts[0]!.pageSetsTitle('herald-cancel');
-    await vi.waitFor(() => expect(electron.prompts).toHaveLength(2));
+    await vi.waitFor(() => expect(electron.prompts).toHaveLength(2), { timeout: 30_000 });
     electron.prompts[1]!.pageSetsTitle(`herald-port:${typed}`);
     const { store } = await started;
 

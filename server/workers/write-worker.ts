@@ -11,10 +11,10 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 
-import { DELIVERY_PROGRAMS, type DeliveryProgramName } from '../delivery-programs';
-import { connectionExecutor, SqliteConnection } from '../../db/sqlite-connection';
-import type { SqlExecutor } from '../../db/sql';
-import { Writer, type BatchKind } from '../../db/writer';
+import { DELIVERY_PROGRAMS, type DeliveryProgramName } from '../queue/delivery-programs';
+import { connectionExecutor, SqliteConnection } from '../db/sqlite-connection';
+import type { SqlExecutor } from '../db/sql';
+import { Writer, type BatchKind } from '../db/writer';
 import {
   toWire,
   type FromWorker,
@@ -22,7 +22,7 @@ import {
   type ToWorker,
   type WireSettled,
   type WorkerStart,
-} from '../../db/write-worker/protocol';
+} from '../db/write-worker/protocol';
 
 const port = parentPort;
 if (!port) throw new Error('write-worker.ts runs as a worker thread (remote-cycles.ts starts it)');

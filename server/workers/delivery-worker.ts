@@ -9,30 +9,30 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 
-import type { AdapterRuntime } from './channels/channel-adapter';
-import { hostedMessageStore } from './channels/hosted-store';
-import { createChannelRegistry } from './channels/registry';
-import { SecretBox } from './crypto/secret-box';
-import { deriveInstallId } from './crypto/server-key';
-import { invalidateConfigCacheSettled } from './db/config-version';
-import { openDatabase, type Database } from './db/database';
-import { initModels } from './db/models';
-import { WriteTurn } from './db/write-turn';
-import { HeraldEvents } from './events';
-import { ChannelService } from './features/channel-config/channel-service';
-import { SettingsStore } from './features/settings/settings-store';
-import { systemClock } from './lib/clock';
-import { errorMessage } from './lib/errors';
-import { createLogger, setLogOutput } from './lib/logger';
-import { DeliveryState } from './queue/delivery-state';
-import { Dispatcher } from './queue/dispatcher';
+import type { AdapterRuntime } from '../channels/channel-adapter';
+import { hostedMessageStore } from '../channels/hosted-store';
+import { createChannelRegistry } from '../channels/registry';
+import { SecretBox } from '../crypto/secret-box';
+import { deriveInstallId } from '../crypto/server-key';
+import { invalidateConfigCacheSettled } from '../db/config-version';
+import { openDatabase, type Database } from '../db/database';
+import { initModels } from '../db/models';
+import { WriteTurn } from '../db/write-turn';
+import { HeraldEvents } from '../events';
+import { ChannelService } from '../features/channel-config/channel-service';
+import { SettingsStore } from '../features/settings/settings-store';
+import { systemClock } from '../lib/clock';
+import { errorMessage } from '../lib/errors';
+import { createLogger, setLogOutput } from '../lib/logger';
+import { DeliveryState } from '../queue/delivery-state';
+import { Dispatcher } from '../queue/dispatcher';
 import type {
   DeliveryThreadStart,
   FromDeliveryThread,
   RelayedEvent,
   RelayedOutcome,
   ToDeliveryThread,
-} from './queue/delivery-thread/protocol';
+} from '../queue/delivery-thread/protocol';
 
 const port = parentPort;
 if (!port) throw new Error('delivery-worker.ts runs as a worker thread (delivery-thread.ts)');

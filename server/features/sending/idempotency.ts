@@ -14,16 +14,6 @@ const WAIT_FOR_FIRST_MS = 60_000;
 const POLL_MS = 100;
 
 /**
- * Keys stored before keys were scoped to the credential carry the endpoint alone as their
- * scope. Within their 24 hours such a key still replays, but only to the caller its answer
- * belongs to.
- */
-export interface LegacyKeys {
-  scope: 'v1' | 'v2';
-  owns(answer: SendResponse): Promise<boolean>;
-}
-
-/**
  * Runs a send at most once per Idempotency-Key, endpoint and credential within 24 hours: a
  * repeat gets the first answer and sends nothing. The scope names the credential (`v2:token:5.0`),
  * so the same key from another caller is another send and never sees this caller's answer.
@@ -35,15 +25,10 @@ export async function withIdempotency(
   scope: string,
   key: string | undefined,
   run: () => Promise<SendResponse>,
-  legacy?: LegacyKeys,
 ): Promise<SendResponse> {
   if (key === undefined) return run();
   // Checked here, after the credential: a request with a bad token is refused for that first.
   parseInput(idempotencyHeaders, { 'Idempotency-Key': key });
-  if (legacy) {
-    const earlier = await legacyAnswer(deps, legacy, key);
-    if (earlier) return earlier;
-  }
   const cutoff = new Date(deps.clock.now() - LIMITS.idempotencyTtlMs);
   let row: IdempotencyKey | null = null;
   try {
@@ -87,19 +72,6 @@ async function replay(scope: string, key: string): Promise<SendResponse> {
     }
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
-}
-
-async function legacyAnswer(
-  deps: IdempotencyDeps,
-  legacy: LegacyKeys,
-  key: string,
-): Promise<SendResponse | null> {
-  const cutoff = new Date(deps.clock.now() - LIMITS.idempotencyTtlMs);
-  const row = await IdempotencyKey.findOne({
-    where: { scope: legacy.scope, key, createdAt: { [Op.gte]: cutoff } },
-  });
-  const answer = row?.response?.body as SendResponse | undefined;
-  return answer && (await legacy.owns(answer)) ? answer : null;
 }
 
 /** Housekeeping: forgets keys older than 24 hours. */

@@ -1,9 +1,9 @@
-import { Send, type Task, type Template } from '../../db/models';
+import type { Task, Template } from '../../db/models';
 import { AppError } from '../../lib/errors';
 import type { HeraldParts } from '../../parts';
 import type { V1Request, V2Request } from '../../../contract';
 import { CredentialResolver } from './credential-resolver';
-import { withIdempotency, type LegacyKeys } from './idempotency';
+import { withIdempotency } from './idempotency';
 import type { RateLimiter } from './rate-limiter';
 import type { SendOrigin } from './send-rows';
 import { SourceLookup } from './source-lookup';
@@ -69,21 +69,8 @@ export class SendService {
   async sendV1(req: V1Request, call: SendCall): Promise<SendResponse> {
     const task = await this.credentials.resolveTask(req);
     await this.checkRate(task.rateKey);
-    // A key stored before keys named the credential answers only its own task's caller.
-    const legacy: LegacyKeys = {
-      scope: 'v1',
-      owns: async (earlier) => {
-        const sendId = (earlier.data as { sendId?: unknown } | null)?.sendId;
-        if (typeof sendId !== 'number') return false;
-        return (await Send.findByPk(sendId))?.taskId === task.source.id;
-      },
-    };
-    return withIdempotency(
-      this.deps,
-      `v1:${task.credential}`,
-      call.idempotencyKey,
-      () => sendV1(this.deps, req, task),
-      legacy,
+    return withIdempotency(this.deps, `v1:${task.credential}`, call.idempotencyKey, () =>
+      sendV1(this.deps, req, task),
     );
   }
 
@@ -91,18 +78,8 @@ export class SendService {
   async sendV2(req: V2Request, call: SendCall): Promise<SendResponse> {
     const template = await this.credentials.resolveTemplate(req);
     await this.checkRate(template.rateKey);
-    // A key stored before keys named the credential answers only the token its answer names.
-    const legacy: LegacyKeys = {
-      scope: 'v2',
-      owns: (earlier) =>
-        Promise.resolve((earlier.data as { token?: unknown } | null)?.token === req.token),
-    };
-    return withIdempotency(
-      this.deps,
-      `v2:${template.credential}`,
-      call.idempotencyKey,
-      () => sendV2(this.deps, req, template),
-      legacy,
+    return withIdempotency(this.deps, `v2:${template.credential}`, call.idempotencyKey, () =>
+      sendV2(this.deps, req, template),
     );
   }
 

@@ -39,11 +39,21 @@ export const routes: RouteRecordRaw[] = [
     children: [
       { path: '', name: 'dashboard', component: () => import('./pages/DashboardPage.vue') },
       { path: 'channels', name: 'channels', component: () => import('./pages/ChannelsPage.vue') },
-      { path: 'tasks', name: 'tasks', component: () => import('./pages/TasksPage.vue') },
+      // One page for both kinds of owner; keyed by route name in ConsoleLayout, so going from
+      // one to the other starts afresh.
+      {
+        path: 'tasks',
+        name: 'tasks',
+        component: () => import('./pages/OwnersPage.vue'),
+        props: { kind: 'task' },
+        meta: { remount: true },
+      },
       {
         path: 'templates',
         name: 'templates',
-        component: () => import('./pages/TemplatesPage.vue'),
+        component: () => import('./pages/OwnersPage.vue'),
+        props: { kind: 'template' },
+        meta: { remount: true },
       },
       {
         path: 'schedules',
@@ -146,5 +156,7 @@ declare module 'vue-router' {
     public?: boolean;
     /** Open to anyone, signed in or not (no session is looked up). */
     anonymous?: boolean;
+    /** A page that other routes render too: made anew on entering this route. */
+    remount?: boolean;
   }
 }

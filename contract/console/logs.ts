@@ -46,6 +46,10 @@ export const logQuery = pagingQuery.extend({
 });
 export type LogQuery = z.input<typeof logQuery>;
 
+/** What opened a send: its token, its task's id, or a Message Nest credential (`legacy_`). */
+export const sendCredentialSchema = z.enum(['token', 'legacy_token', 'task_id', 'legacy_task_id']);
+export type SendCredential = z.infer<typeof sendCredentialSchema>;
+
 export const sendSchema = named(
   'Send',
   z.strictObject({
@@ -60,8 +64,12 @@ export const sendSchema = named(
     title: z.string(),
     status: sendStatusSchema,
     deliveryCount: z.number().int().min(0),
-    /** What opened the send; null on sends from before it was recorded and imported logs. */
-    credential: z.enum(['token', 'legacy_token', 'task_id', 'legacy_task_id']).nullable(),
+    /**
+     * What opened the send; null on sends from before it was recorded and imported logs. The
+     * `legacy_` ones are Message Nest's credentials (an imported task's or template's old token,
+     * its old id as task_id), named so since they were published.
+     */
+    credential: sendCredentialSchema.nullable(),
     sentCount: z.number().int().min(0),
     failedCount: z.number().int().min(0),
     /** 1 (min) … 5 (max) as the sender gave it; null: none given, each channel's default. */

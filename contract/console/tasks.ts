@@ -15,7 +15,7 @@ import { route } from '../route';
 import { instanceCreateBody, instanceSchema } from './instances';
 
 /** An imported task's or template's Message Nest credentials (null and false otherwise). */
-export const legacyCredentials = {
+export const messageNestCredentials = {
   legacyId: z.string().nullable(),
   /** Derived from legacyId as Message Nest derives it, so the administrator recognises it. */
   legacyToken: z.string().nullable(),
@@ -45,14 +45,14 @@ export const taskSchema = named(
     id: z.number().int().positive(),
     name: z.string(),
     instanceCount: z.number().int().min(0),
-    ...legacyCredentials,
+    ...messageNestCredentials,
     createdAt: timestampSchema,
     updatedAt: timestampSchema,
   }),
 );
 export type Task = z.infer<typeof taskSchema>;
 /** What a task and a template carry of their Message Nest origin. */
-export type LegacyCredentials = Pick<Task, keyof typeof legacyCredentials>;
+export type MessageNestCredentials = Pick<Task, keyof typeof messageNestCredentials>;
 
 export const taskDetailSchema = named(
   'TaskDetail',

@@ -11,7 +11,7 @@ import {
 } from '../common';
 import { route } from '../route';
 import { instanceCreateBody, instanceSchema } from './instances';
-import { legacyCredentials, nameFilterQuery } from './tasks';
+import { messageNestCredentials, nameFilterQuery } from './tasks';
 
 const placeholderBody = z
   .object({
@@ -140,7 +140,7 @@ export const templateSchema = named(
     instanceCount: z.number().int().min(0),
     /** The inbound hooks' secret, never in clear: "******" when set, "" when not. */
     hookSecret: z.string(),
-    ...legacyCredentials,
+    ...messageNestCredentials,
     createdAt: timestampSchema,
     updatedAt: timestampSchema,
   }),

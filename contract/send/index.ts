@@ -25,7 +25,7 @@ export const sendRoutes = {
   v1: route({
     method: 'post',
     path: '/api/v1/message/send',
-    summary: 'Send a message through a task (V1, legacy): the caller sends the content',
+    summary: 'Send a message through a task (V1): the caller sends the content',
     public: true,
     headers: idempotencyHeaders,
     body: v1RequestSchema,

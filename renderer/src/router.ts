@@ -39,19 +39,19 @@ export const routes: RouteRecordRaw[] = [
     children: [
       { path: '', name: 'dashboard', component: () => import('./pages/DashboardPage.vue') },
       { path: 'channels', name: 'channels', component: () => import('./pages/ChannelsPage.vue') },
-      // One page for both kinds of owner; keyed by route name in ConsoleLayout, so going from
+      // One page for both kinds of source; keyed by route name in ConsoleLayout, so going from
       // one to the other starts afresh.
       {
         path: 'tasks',
         name: 'tasks',
-        component: () => import('./pages/OwnersPage.vue'),
+        component: () => import('./pages/SourcesPage.vue'),
         props: { kind: 'task' },
         meta: { remount: true },
       },
       {
         path: 'templates',
         name: 'templates',
-        component: () => import('./pages/OwnersPage.vue'),
+        component: () => import('./pages/SourcesPage.vue'),
         props: { kind: 'template' },
         meta: { remount: true },
       },

@@ -5,7 +5,7 @@ import sqlite3 from 'sqlite3';
 import { createLogger } from '../lib/logger';
 import { sqliteTempDirProblem } from './sqlite-temp-dir';
 import { sqliteExecutor, type SqlExecutor } from './sql';
-import { connectionExecutor, LegacyConnection, SqliteConnection } from './sqlite-connection';
+import { connectionExecutor, CallbackConnection, SqliteConnection } from './sqlite-connection';
 import { writeWorkerMode, type WriteWorkerMode } from '../config/write-worker-mode';
 import {
   RemoteCycles,
@@ -125,9 +125,9 @@ async function openConnections(
   const readConn = new SqliteConnection(dbFile, BUSY_TIMEOUT_MS, { readonly: true });
   return {
     betterSqlite: true,
-    write: new LegacyConnection(writeConn, 'write') as unknown as sqlite3.Database,
+    write: new CallbackConnection(writeConn, 'write') as unknown as sqlite3.Database,
     writeSql,
-    read: new LegacyConnection(readConn, 'read') as unknown as sqlite3.Database,
+    read: new CallbackConnection(readConn, 'read') as unknown as sqlite3.Database,
     readSql: connectionExecutor(readConn),
     async close() {
       // The last connection to close checkpoints the WAL into the file and removes it, which

@@ -13,7 +13,7 @@ import { betterSqlite3 } from './better-sqlite3';
  * says why both connections must be on one driver); a console search over a million rows
  * takes tens of milliseconds of the loop (npm run bench -- --history).
  *
- * Sequelize's sqlite dialect only knows node-sqlite3's callback API; `LegacyConnection` speaks
+ * Sequelize's sqlite dialect only knows node-sqlite3's callback API; `CallbackConnection` speaks
  * the part of it that the dialect uses (`serialize`, `all`, `run`, `exec`, `close`) over a
  * better-sqlite3 handle, so the models' writes and the hot path's statements share the one
  * write connection and the Writer's transaction.
@@ -160,7 +160,7 @@ export function connectionExecutor(conn: SqliteConnection): SqlExecutor {
  * called on the next tick, as node-sqlite3 calls them, so no caller sees a callback run
  * before the call that asked for it returned.
  */
-export class LegacyConnection {
+export class CallbackConnection {
   constructor(
     private readonly conn: SqliteConnection,
     readonly uuid: string,

@@ -59,7 +59,7 @@ async function open(inst: Instance, locale: 'en' | 'zh-CN' = 'en') {
   ];
   const { wrapper } = mountWithApp(
     InstanceDialog,
-    { props: { open: true, owner: { kind: 'task', id: 1 }, instance: inst, siblings: [] } },
+    { props: { open: true, source: { kind: 'task', id: 1 }, instance: inst, siblings: [] } },
     ctx,
   );
   await settle();

@@ -5,7 +5,7 @@ import type { HostedMessage } from '@contract';
 
 import { useChannelTypesStore } from '../../renderer/src/stores/channel-types-store';
 import { useMessagesStore } from '../../renderer/src/stores/messages-store';
-import { useOwnersStore } from '../../renderer/src/stores/owners-store';
+import { useSourcesStore } from '../../renderer/src/stores/sources-store';
 import { useSessionStore } from '../../renderer/src/stores/session-store';
 import { fail, installFakeApi, ok } from './helpers/fake-api';
 
@@ -288,8 +288,8 @@ describe('useChannelTypesStore', () => {
   });
 });
 
-describe('useOwnersStore', () => {
-  it('useOwnersStore() calls the task or the template route by the owner’s kind', async () => {
+describe('useSourcesStore', () => {
+  it('useSourcesStore() calls the task or the template route by the source’s kind', async () => {
     const { calls } = installFakeApi({
       'GET /tasks/:id/token': () => ok({ token: 'task-token' }),
       'GET /templates/:id/token': () => ok({ token: 'template-token' }),
@@ -297,16 +297,16 @@ describe('useOwnersStore', () => {
       'POST /templates/:id/instances': () => ok({ id: 9 }),
       'PATCH /instances/:id': () => ok({ id: 9, enabled: false }),
     });
-    const owners = useOwnersStore();
+    const sources = useSourcesStore();
 
-    const task = await owners.token({ kind: 'task', id: 3 });
-    const template = await owners.token({ kind: 'template', id: 4 });
-    await owners.instances({ kind: 'task', id: 3 });
-    await owners.addInstance(
+    const task = await sources.token({ kind: 'task', id: 3 });
+    const template = await sources.token({ kind: 'template', id: 4 });
+    await sources.instances({ kind: 'task', id: 3 });
+    await sources.addInstance(
       { kind: 'template', id: 4 },
       { channelId: 1, contentType: 'text', enabled: true },
     );
-    await owners.updateInstance(9, { enabled: false });
+    await sources.updateInstance(9, { enabled: false });
 
     expect([task.token, template.token]).toEqual(['task-token', 'template-token']);
     expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual([

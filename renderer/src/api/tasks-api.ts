@@ -11,7 +11,7 @@ export const tasksApi = {
   create: (name: string) => call<Routes['create']>('POST', '/tasks', { body: { name } }),
   rename: (id: number, name: string) =>
     call<Routes['update']>('PUT', `/tasks/${id}`, { body: { name } }),
-  setAcceptLegacyToken: (id: number, acceptLegacyToken: boolean) =>
+  setAcceptMessageNestToken: (id: number, acceptLegacyToken: boolean) =>
     call<Routes['update']>('PUT', `/tasks/${id}`, { body: { acceptLegacyToken } }),
   remove: (id: number) => call<Routes['remove']>('DELETE', `/tasks/${id}`),
   token: (id: number) => call<Routes['token']>('GET', `/tasks/${id}/token`),

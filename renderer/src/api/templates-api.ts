@@ -20,7 +20,7 @@ export const templatesApi = {
   update: (id: number, input: TemplateUpdate) =>
     call<Routes['update']>('PUT', `/templates/${id}`, { body: input }),
   remove: (id: number) => call<Routes['remove']>('DELETE', `/templates/${id}`),
-  setAcceptLegacyToken: (id: number, acceptLegacyToken: boolean) =>
+  setAcceptMessageNestToken: (id: number, acceptLegacyToken: boolean) =>
     call<Routes['update']>('PUT', `/templates/${id}`, { body: { acceptLegacyToken } }),
   token: (id: number) => call<Routes['token']>('GET', `/templates/${id}/token`),
   rotateToken: (id: number) => call<Routes['rotateToken']>('POST', `/templates/${id}/token/rotate`),

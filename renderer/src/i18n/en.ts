@@ -353,7 +353,7 @@ const en = {
     instances: 'Instances',
     instancesOf: 'Instances of "{name}"',
     empty: 'No tasks yet. V1 tasks are kept for existing scripts; use templates (V2) for new work.',
-    legacyNote:
+    v1Note:
       'V1 tasks take the whole message on every call. They are kept for existing scripts; templates (V2) are recommended for new work.',
     deleteTitle: 'Delete task',
     deleteConfirm:
@@ -413,18 +413,18 @@ const en = {
     empty: 'No instances: messages sent with this token go nowhere yet.',
     deleteConfirm: 'Remove the instance on "{name}"?',
   },
-  interface: {
-    action: 'Interface',
-    title: 'Interface of "{name}"',
+  sendApi: {
+    action: 'Send API',
+    title: 'Send API of "{name}"',
     endpoint: 'Endpoint',
     token: 'Token',
     rotate: 'Rotate token',
     rotateConfirm: 'Make a new token? The current token stops working at once.',
     rotated: 'New token made; the old one no longer works.',
     copyExample: 'Copy example',
-    legacyToken: 'Message Nest token',
-    acceptLegacyToken: 'Accept the Message Nest token',
-    legacyWarning:
+    messageNestToken: 'Message Nest token',
+    acceptMessageNestToken: 'Accept the Message Nest token',
+    messageNestWarning:
       'Imported from Message Nest ({id}). Its old token is derived from the id, so anyone who knows the id can forge it. Turn this on only while scripts still send the old token (with task_id on, also the old id); move them to the token above, then turn it off. The send log shows which credential each send used.',
     v1Note:
       'Send the whole message each time (text, html and/or markdown). Each enabled instance gets the best format for its channel.',

@@ -343,7 +343,7 @@ const zhCN: MessageSchema = {
     instances: '实例',
     instancesOf: '「{name}」的实例',
     empty: '还没有任务。V1 任务为已有脚本保留；新接入请使用模板（V2）。',
-    legacyNote: 'V1 任务每次调用都要发送完整内容，仅为已有脚本保留；新接入推荐使用模板（V2）。',
+    v1Note: 'V1 任务每次调用都要发送完整内容，仅为已有脚本保留；新接入推荐使用模板（V2）。',
     deleteTitle: '删除任务',
     deleteConfirm: '删除任务「{name}」及其全部实例？其 Token 将立即失效，使用它的脚本会收到错误。',
   },
@@ -398,18 +398,18 @@ const zhCN: MessageSchema = {
     empty: '没有实例：用此 Token 发送的消息暂时不会送到任何地方。',
     deleteConfirm: '移除渠道「{name}」上的实例？',
   },
-  interface: {
-    action: '接口',
-    title: '「{name}」的接口',
+  sendApi: {
+    action: '发送接口',
+    title: '「{name}」的发送接口',
     endpoint: '地址',
     token: 'Token',
     rotate: '更换 Token',
     rotateConfirm: '生成新的 Token？当前 Token 将立即失效。',
     rotated: '已生成新 Token，旧 Token 已失效。',
     copyExample: '复制示例',
-    legacyToken: 'Message Nest Token',
-    acceptLegacyToken: '接受 Message Nest 的 Token',
-    legacyWarning:
+    messageNestToken: 'Message Nest Token',
+    acceptMessageNestToken: '接受 Message Nest 的 Token',
+    messageNestWarning:
       '从 Message Nest 导入（{id}）。旧 Token 由 id 推算而来，知道 id 的人都能伪造。仅在脚本仍使用旧 Token（开启 task_id 时也包括旧 id）期间打开；请把脚本改用上面的新 Token，然后关闭此项。发送日志会显示每次发送所用的凭据。',
     v1Note:
       '每次发送完整内容（text、html 和/或 markdown）；每个启用的实例会选用最适合其渠道的格式。',

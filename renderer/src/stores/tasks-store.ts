@@ -4,7 +4,7 @@ import { tasksApi } from '../api/tasks-api';
 
 /**
  * V1 tasks as the tasks page and the pickers use them. What tasks share with templates (token,
- * instances, Message Nest token) is the owners store's.
+ * instances, Message Nest token) is the sources store's.
  */
 export const useTasksStore = defineStore('tasks', () => {
   const list = (query: { name?: string; page?: number; pageSize?: number } = {}) =>

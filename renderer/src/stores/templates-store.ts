@@ -6,7 +6,7 @@ import { templatesApi } from '../api/templates-api';
 
 /**
  * V2 templates as the templates page, the editor and the pickers use them. What templates share
- * with tasks (token, instances, Message Nest token) is the owners store's.
+ * with tasks (token, instances, Message Nest token) is the sources store's.
  */
 export const useTemplatesStore = defineStore('templates', () => {
   const list = (query: { name?: string; page?: number; pageSize?: number } = {}) =>

@@ -27,7 +27,7 @@ import {
   type ImportRouterDeps,
 } from './import/import-router';
 import { createInstanceRouter } from './instances/instance-router';
-import type { InstanceService } from '../../features/targets/instance-service';
+import type { InstanceService } from '../../features/sources/instance-service';
 import { createLogRouter } from './logs/log-router';
 import type { LogService } from '../../features/history/log-service';
 import {
@@ -42,10 +42,10 @@ import { createSettingsRouter, type SettingsRouterDeps } from './settings/settin
 import { createStatsRouter } from './stats/stats-router';
 import type { StatsService } from '../../features/history/stats-service';
 import { createTaskRouter } from './tasks/task-router';
-import type { TaskService } from '../../features/targets/task-service';
+import type { TaskService } from '../../features/sources/task-service';
 import { createTemplateRouter } from './templates/template-router';
 import { createUserRouter } from './users/user-router';
-import type { TemplateService } from '../../features/targets/template-service';
+import type { TemplateService } from '../../features/sources/template-service';
 
 /**
  * Mutations must be JSON: a cross-site form cannot send application/json without a CORS

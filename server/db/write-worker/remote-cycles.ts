@@ -18,7 +18,6 @@ const log = createLogger('write-worker');
 
 export type RemoteSettled = { ok: true; value: unknown } | { ok: false; error: Error };
 
-
 export const AUTO_MIN_CPUS = 4;
 
 /** What `auto` comes to on a machine with this many logical CPUs; other modes stay. */

@@ -1,4 +1,3 @@
-
 import { startWorker, workerEntry, type WorkerEntry } from '../../lib/worker-file';
 import { BackupRefused } from './backup-refused';
 import { writeBackup, type BackupMade, type BackupOptions } from './make-backup';

@@ -63,9 +63,9 @@ export class CredentialResolver {
           (reason) => new AppError(401, `token is invalid: ${reason}`),
         );
       } catch (err) {
-        const legacy = await this.legacySource(Task, decodeMessageNestToken(req.token));
-        if (!legacy) throw err;
-        return this.resolvedTask(legacy.id, 'legacy_token');
+        const imported = await this.messageNestSource(Task, decodeMessageNestToken(req.token));
+        if (!imported) throw err;
+        return this.resolvedTask(imported.id, 'legacy_token');
       }
       const { source: task, targets } = await this.lookup.task(payload.id);
       if (!task) throw new AppError(404, 'token does not exist: its task was deleted');
@@ -83,8 +83,8 @@ export class CredentialResolver {
       }
       const id = Number(req.task_id);
       if (!Number.isSafeInteger(id) || id <= 0) {
-        const legacy = await this.legacySource(Task, String(req.task_id));
-        if (legacy) return this.resolvedTask(legacy.id, 'legacy_task_id');
+        const imported = await this.messageNestSource(Task, String(req.task_id));
+        if (imported) return this.resolvedTask(imported.id, 'legacy_task_id');
         throw new AppError(400, 'task_id: must be a positive integer');
       }
       // Keyed on the parsed id: 1, 01, 0x1 and 1.0 are one task and one budget.
@@ -103,9 +103,9 @@ export class CredentialResolver {
         (reason) => new AppError(400, `${V2_MSG.tokenParseFailed}: ${reason}`),
       );
     } catch (err) {
-      const legacy = await this.legacySource(Template, decodeMessageNestToken(req.token));
-      if (!legacy) throw err;
-      const { source: template, targets } = await this.lookup.template(legacy.id);
+      const imported = await this.messageNestSource(Template, decodeMessageNestToken(req.token));
+      if (!imported) throw err;
+      const { source: template, targets } = await this.lookup.template(imported.id);
       if (!template) throw new AppError(400, V2_MSG.templateNotFound);
       return {
         source: template,
@@ -150,9 +150,9 @@ export class CredentialResolver {
 
   /**
    * The imported task or template a Message Nest id names, when its administrator lets the
-   * legacy credentials send; null otherwise, so the caller answers exactly as without them.
+   * Message Nest credentials send; null otherwise, so the caller answers exactly as without them.
    */
-  private async legacySource<T extends typeof Task | typeof Template>(
+  private async messageNestSource<T extends typeof Task | typeof Template>(
     model: T,
     legacyId: string | null,
   ): Promise<{ id: number } | null> {

@@ -9,11 +9,11 @@ import { filledLength } from '../../domain/placeholders';
 import { newPreviewKey } from '../../domain/preview-keys';
 import { AppError } from '../../lib/errors';
 import { shareLinkOf, type ShareLinkDeps } from '../hosted/share-links';
-import type { Target } from './source-lookup';
+import type { DeliveryTarget } from './source-lookup';
 
 /** One delivery a send will store: where it goes, in which format, with what. */
 export interface PlannedDelivery {
-  target: Target;
+  target: DeliveryTarget;
   contentType: ContentType;
   content: string;
   recipient: string | null;
@@ -27,7 +27,10 @@ export interface PlannedDelivery {
 const uniq = (list: string[]) => [...new Set(list.filter((s) => s.length > 0))];
 
 /** Rule 3 of dynamic recipients, and each address checked before anything is queued. */
-export function checkRecipients(targets: Target[], recipients: string[] | undefined): string[] {
+export function checkRecipients(
+  targets: DeliveryTarget[],
+  recipients: string[] | undefined,
+): string[] {
   const dynamic = targets.filter((t) => t.instance.dynamicRecipients);
   if (dynamic.length === 0) return [];
   const list = uniq(recipients ?? []);
@@ -48,7 +51,7 @@ export function checkRecipients(targets: Target[], recipients: string[] | undefi
 
 /** One delivery per enabled instance (per recipient for dynamic ones), content chosen per instance. */
 export function planDeliveries(
-  targets: Target[],
+  targets: DeliveryTarget[],
   bodies: Bodies,
   recipients: string[],
   mentions: Mentions,
@@ -73,13 +76,13 @@ export function planDeliveries(
   return planned;
 }
 
-function recipientsFor(target: Target, dynamic: string[]): Array<string | null> {
+function recipientsFor(target: DeliveryTarget, dynamic: string[]): Array<string | null> {
   if (target.instance.dynamicRecipients) return dynamic;
   if (target.adapter.fixedRecipient === 'required') return [target.instance.recipient];
   return [null];
 }
 
-function mentionsFor(target: Target, base: Mentions): Mentions {
+function mentionsFor(target: DeliveryTarget, base: Mentions): Mentions {
   if (!target.adapter.supportsMentions) return noMentions();
   return {
     mobiles: uniq([...base.mobiles, ...splitList(target.instance.atMobiles)]),

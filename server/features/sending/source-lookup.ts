@@ -5,7 +5,7 @@ import { Channel, Instance, Task, Template } from '../../db/models';
 import type { HeraldParts } from '../../parts';
 
 /** One enabled instance a send fans out to, with its channel and that channel's adapter. */
-export interface Target {
+export interface DeliveryTarget {
   instance: Instance;
   channel: Channel;
   adapter: AnyChannelAdapter;
@@ -14,7 +14,7 @@ export interface Target {
 /** A task's or template's instances: how many it has, and the enabled ones that can send. */
 export interface SourceTargets {
   all: number;
-  enabled: Target[];
+  enabled: DeliveryTarget[];
 }
 
 /** A task or template (null: it does not exist) and its targets, as read at `version`. */
@@ -76,7 +76,7 @@ export class SourceLookup {
         (c) => [c.id, c],
       ),
     );
-    const enabled: Target[] = [];
+    const enabled: DeliveryTarget[] = [];
     for (const instance of enabledInstances) {
       const channel = channels.get(instance.channelId);
       const adapter = channel ? adapterFor(this.deps.registry, channel.type) : undefined;

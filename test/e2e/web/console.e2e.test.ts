@@ -157,18 +157,18 @@ describe.skipIf(!haveChromium)(
     });
 
     it('shows the template token with ready-to-run examples', async () => {
-      await ui.row('template-table', 'Disk alert').getByTestId('template-interface').click();
-      await ui.byTestId('interface-dialog').waitFor();
-      await expect.poll(() => ui.byTestId('interface-token').inputValue()).not.toBe('');
+      await ui.row('template-table', 'Disk alert').getByTestId('template-send-api').click();
+      await ui.byTestId('send-api-dialog').waitFor();
+      await expect.poll(() => ui.byTestId('send-api-token').inputValue()).not.toBe('');
 
-      templateToken = await ui.byTestId('interface-token').inputValue();
+      templateToken = await ui.byTestId('send-api-token').inputValue();
 
-      const curl = await ui.byTestId('interface-example-curl').textContent();
+      const curl = await ui.byTestId('send-api-example-curl').textContent();
       expect(curl).toContain(`${herald.url}/api/v2/message/send`);
       expect(curl).toContain(templateToken);
       expect(curl).toContain('"host"');
       await shot('06-interface');
-      await ui.closeOverlay(ui.byTestId('interface-dialog'));
+      await ui.closeOverlay(ui.byTestId('send-api-dialog'));
     });
 
     it('shows a message sent through /api/v2/message/send in the reader without a reload', async () => {

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 
 import { consoleRoutes } from '../../../../contract';
-import type { InstanceService } from '../../../features/targets/instance-service';
+import type { InstanceService } from '../../../features/sources/instance-service';
 import { consoleRoutesOn } from '../console-route';
 
 const routes = consoleRoutes.instances;

@@ -1,8 +1,8 @@
 import { Router } from 'express';
 
 import { consoleRoutes } from '../../../../contract';
-import type { InstanceService } from '../../../features/targets/instance-service';
-import type { TaskService } from '../../../features/targets/task-service';
+import type { InstanceService } from '../../../features/sources/instance-service';
+import type { TaskService } from '../../../features/sources/task-service';
 import { consoleRoutesOn } from '../console-route';
 import { pagingOf } from '../paging';
 

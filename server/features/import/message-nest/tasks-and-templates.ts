@@ -9,7 +9,7 @@ export async function importTasks(run: ImportRun) {
   const { transaction } = run.tx;
   for (const row of run.walk('send_tasks')) {
     const id = text(row.id);
-    const existing = run.already('send_tasks', id) ?? (await heldLegacy(run, Task, id))?.id;
+    const existing = run.already('send_tasks', id) ?? (await heldByImport(run, Task, id))?.id;
     if (existing !== undefined) {
       run.taskIds.set(id, existing);
       run.report.counts.tasks.alreadyImported += 1;
@@ -35,7 +35,7 @@ export async function importTemplates(run: ImportRun) {
   const { transaction } = run.tx;
   for (const row of run.walk('template')) {
     const id = text(row.id);
-    const existing = run.already('template', id) ?? (await heldLegacy(run, Template, id))?.id;
+    const existing = run.already('template', id) ?? (await heldByImport(run, Template, id))?.id;
     if (existing !== undefined) {
       run.templateIds.set(id, existing);
       run.report.counts.templates.alreadyImported += 1;
@@ -86,7 +86,7 @@ async function freeName(
 }
 
 /** A task or template that already holds this Message Nest id (its import_map row was lost). */
-async function heldLegacy(run: ImportRun, model: typeof Task | typeof Template, id: string) {
+async function heldByImport(run: ImportRun, model: typeof Task | typeof Template, id: string) {
   return (model as typeof Task).findOne({
     where: { legacyId: id },
     transaction: run.tx.transaction,

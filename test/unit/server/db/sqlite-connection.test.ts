@@ -15,7 +15,7 @@ import { openDatabase, type Database } from '../../../../server/db/database';
 
 /**
  * Sequelize's sqlite dialect speaks node-sqlite3's API; on better-sqlite3 it goes through
- * LegacyConnection (server/db/sqlite-connection.ts). What the models rely on must come out the
+ * CallbackConnection (server/db/sqlite-connection.ts). What the models rely on must come out the
  * same on both drivers: ids, change counts, bound parameters, constraint errors.
  */
 describe.each(['better-sqlite3', 'sqlite3'] as const)('model writes on %s', (writeDriver) => {

@@ -8,12 +8,13 @@ import { splitList } from '../../domain/lists';
 import type { HeraldParts } from '../../parts';
 import type { InstanceCreate, InstancePatch } from '../../../contract';
 
-export type InstanceOwner = { kind: 'task'; id: number } | { kind: 'template'; id: number };
+/** The source an instance belongs to: a task (V1) or a template (V2). */
+export type SourceRef = { kind: 'task'; id: number } | { kind: 'template'; id: number };
 
 const MOBILE = /^\+?[0-9][0-9-]{2,19}$/;
 
-function ownerWhere(owner: InstanceOwner) {
-  return owner.kind === 'task' ? { taskId: owner.id } : { templateId: owner.id };
+function sourceWhere(source: SourceRef) {
+  return source.kind === 'task' ? { taskId: source.id } : { templateId: source.id };
 }
 
 /** Whether an instance sends to a recipient fixed in its configuration (email address, OpenID). */
@@ -49,8 +50,11 @@ export class InstanceService {
     };
   }
 
-  async listFor(owner: InstanceOwner) {
-    const instances = await Instance.findAll({ where: ownerWhere(owner), order: [['id', 'ASC']] });
+  async listFor(source: SourceRef) {
+    const instances = await Instance.findAll({
+      where: sourceWhere(source),
+      order: [['id', 'ASC']],
+    });
     const channels = new Map(
       (await Channel.findAll({ where: { id: instances.map((i) => i.channelId) } })).map((c) => [
         c.id,
@@ -60,14 +64,14 @@ export class InstanceService {
     return instances.map((i) => this.toDto(i, channels.get(i.channelId)));
   }
 
-  async create(owner: InstanceOwner, input: InstanceCreate) {
+  async create(source: SourceRef, input: InstanceCreate) {
     const channel = await Channel.findByPk(input.channelId);
     if (!channel) throw new AppError(400, `channelId: channel ${input.channelId} does not exist`);
-    const values = await this.check(owner, channel, input, null);
+    const values = await this.check(source, channel, input, null);
     const inst = await this.deps.writeLock.run(() =>
       Instance.create({
-        taskId: owner.kind === 'task' ? owner.id : null,
-        templateId: owner.kind === 'template' ? owner.id : null,
+        taskId: source.kind === 'task' ? source.id : null,
+        templateId: source.kind === 'template' ? source.id : null,
         channelId: channel.id,
         ...values,
       }),
@@ -80,7 +84,7 @@ export class InstanceService {
     if (!inst) throw notFound(`instance ${id} does not exist`);
     const channel = await Channel.findByPk(inst.channelId);
     if (!channel) throw notFound(`channel ${inst.channelId} of instance ${id} does not exist`);
-    const owner: InstanceOwner =
+    const source: SourceRef =
       inst.taskId !== null
         ? { kind: 'task', id: inst.taskId }
         : { kind: 'template', id: inst.templateId as number };
@@ -93,7 +97,7 @@ export class InstanceService {
       atAll: patch.atAll ?? inst.atAll,
       templateCode: patch.templateCode !== undefined ? patch.templateCode : inst.templateCode,
     };
-    const values = await this.check(owner, channel, merged, inst.id);
+    const values = await this.check(source, channel, merged, inst.id);
     await this.deps.writeLock.run(() => inst.update(values));
     return this.toDto(inst, channel);
   }
@@ -106,7 +110,7 @@ export class InstanceService {
 
   /** The contract's instance rules, each refused with a msg that names it. */
   private async check(
-    owner: InstanceOwner,
+    source: SourceRef,
     channel: Channel,
     input: Omit<InstanceCreate, 'channelId'>,
     selfId: number | null,
@@ -154,7 +158,7 @@ export class InstanceService {
     checkTemplateCode(adapter, channel, input.templateCode);
 
     const siblings = await Instance.findAll({
-      where: { ...ownerWhere(owner), ...(selfId ? { id: { [Op.ne]: selfId } } : {}) },
+      where: { ...sourceWhere(source), ...(selfId ? { id: { [Op.ne]: selfId } } : {}) },
     });
     const siblingChannels = new Map(
       (await Channel.findAll({ where: { id: siblings.map((s) => s.channelId) } })).map((c) => [
@@ -162,7 +166,7 @@ export class InstanceService {
         c,
       ]),
     );
-    const what = owner.kind === 'task' ? 'task' : 'template';
+    const what = source.kind === 'task' ? 'task' : 'template';
     if (input.dynamicRecipients) {
       if (siblings.some((s) => s.dynamicRecipients)) {
         throw new AppError(

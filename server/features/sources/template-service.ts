@@ -10,7 +10,7 @@ import { notFound } from '../../lib/errors';
 import { pageOf, type Paging } from '../../lib/paging';
 import type { HeraldParts } from '../../parts';
 import type { InstanceService } from './instance-service';
-import { legacyFields, nameTaken, noLegacyToken } from './task-service';
+import { messageNestFields, nameTaken, noMessageNestToken } from './task-service';
 import type { PreviewInput, TemplatePatch } from '../../../contract';
 
 const tidyList = (v: string | undefined) => (v === undefined ? undefined : splitList(v).join(','));
@@ -43,7 +43,7 @@ export class TemplateService {
       instanceCount,
       // Write-only, like a channel's secrets: the console learns only whether one is set.
       hookSecret: t.hookSecret ? SECRET_MASK : '',
-      ...legacyFields(t),
+      ...messageNestFields(t),
       createdAt: t.createdAt,
       updatedAt: t.updatedAt,
     };
@@ -82,7 +82,7 @@ export class TemplateService {
   }
 
   async create(input: TemplatePatch & { name: string }) {
-    if (input.acceptLegacyToken) throw noLegacyToken('template');
+    if (input.acceptLegacyToken) throw noMessageNestToken('template');
     const t = await this.deps.writeLock.run(() =>
       Template.create({
         ...input,
@@ -97,7 +97,7 @@ export class TemplateService {
 
   async update(id: number, patch: TemplatePatch) {
     const t = await this.get(id);
-    if (patch.acceptLegacyToken && !t.legacyId) throw noLegacyToken('template');
+    if (patch.acceptLegacyToken && !t.legacyId) throw noMessageNestToken('template');
     const values: TemplatePatch = { ...patch };
     if (patch.atMobiles !== undefined) values.atMobiles = tidyList(patch.atMobiles);
     if (patch.atUserIds !== undefined) values.atUserIds = tidyList(patch.atUserIds);

@@ -27,7 +27,7 @@ export class TaskService {
       id: task.id,
       name: task.name,
       instanceCount,
-      ...legacyFields(task),
+      ...messageNestFields(task),
       createdAt: task.createdAt,
       updatedAt: task.updatedAt,
     };
@@ -62,14 +62,14 @@ export class TaskService {
   }
 
   async create(name: string, acceptLegacyToken = false) {
-    if (acceptLegacyToken) throw noLegacyToken('task');
+    if (acceptLegacyToken) throw noMessageNestToken('task');
     const task = await this.deps.writeLock.run(() => Task.create({ name }).catch(nameTaken(name)));
     return this.toDto(task, 0);
   }
 
   async update(id: number, patch: { name?: string; acceptLegacyToken?: boolean }) {
     const task = await this.get(id);
-    if (patch.acceptLegacyToken && !task.legacyId) throw noLegacyToken('task');
+    if (patch.acceptLegacyToken && !task.legacyId) throw noMessageNestToken('task');
     await this.deps.writeLock.run(() =>
       task.update(patch).catch(nameTaken(patch.name ?? task.name)),
     );
@@ -95,7 +95,7 @@ export class TaskService {
 }
 
 /** What the console shows of an imported task's or template's Message Nest credentials. */
-export function legacyFields(row: { legacyId: string | null; acceptLegacyToken: boolean }) {
+export function messageNestFields(row: { legacyId: string | null; acceptLegacyToken: boolean }) {
   return {
     legacyId: row.legacyId ?? null,
     // Derived from the id, as Message Nest derives it: shown so the administrator recognises it.
@@ -104,7 +104,7 @@ export function legacyFields(row: { legacyId: string | null; acceptLegacyToken: 
   };
 }
 
-export function noLegacyToken(what: 'task' | 'template') {
+export function noMessageNestToken(what: 'task' | 'template') {
   return new AppError(
     400,
     `acceptLegacyToken: this ${what} was not imported from Message Nest, so it has no Message Nest token to accept`,

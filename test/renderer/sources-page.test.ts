@@ -47,8 +47,8 @@ async function consoleAt(path: string) {
   return { wrapper, calls, router: ctx.router };
 }
 
-describe('OwnersPage', () => {
-  it('OwnersPage lists tasks with the legacy note, creation time and rename', async () => {
+describe('SourcesPage', () => {
+  it('SourcesPage lists tasks with the legacy note, creation time and rename', async () => {
     const { wrapper } = await consoleAt('/tasks');
     await vi.waitFor(() =>
       expect(wrapper.find('[data-testid="task-table"]').text()).toContain('nightly backup'),
@@ -62,7 +62,7 @@ describe('OwnersPage', () => {
     expect(wrapper.get('[data-testid="task-table"]').text()).toContain('Created');
   });
 
-  it('OwnersPage lists templates with description, placeholders, the enabled switch and edit', async () => {
+  it('SourcesPage lists templates with description, placeholders, the enabled switch and edit', async () => {
     const { wrapper, calls } = await consoleAt('/templates');
     await vi.waitFor(() =>
       expect(wrapper.find('[data-testid="template-table"]').text()).toContain('deploy done'),

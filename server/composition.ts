@@ -6,6 +6,7 @@ import { SetupCode } from './features/auth/setup-code';
 import { TwoFactorService } from './features/auth/two-factor-service';
 import { UserService } from './features/auth/user-service';
 import { ChannelService } from './features/channel-config/channel-service';
+import { proxySealing } from './features/channel-config/proxy-credentials';
 import { InstanceService } from './features/sources/instance-service';
 import { LogService } from './features/history/log-service';
 import { MessageService } from './features/hosted/message-service';
@@ -27,8 +28,13 @@ import type { HeraldConfig } from './config/herald-config';
 import { SettingsStore } from './features/settings/settings-store';
 import { BackupService, SCHEDULE_CHECK_MS } from './features/backup/backup-service';
 import { SecretBox } from './crypto/secret-box';
-import { settleServerKey } from './crypto/key-fingerprint';
-import { deriveInstallId, readServerKey, type ServerKey } from './crypto/server-key';
+import { checkServerKey, settleServerKey } from './crypto/key-fingerprint';
+import {
+  createDataDirKey,
+  deriveInstallId,
+  readServerKey,
+  type ServerKey,
+} from './crypto/server-key';
 import { TokenCodec } from './crypto/tokens';
 import { restrictDataDir, precreateDatabase } from './data-dir/permissions';
 import {
@@ -104,10 +110,16 @@ async function composeOver(
   const { sequelize, writer: writeLock, read } = db;
   initModels(sequelize);
   registerConfigVersionHooks();
-  // Before the writer's first job: schema changes run on the write connection on their own.
-  await migrate(sequelize);
-  // Before anything is sealed or opened: a key other than the database's stops the start here.
-  const masterKey = (await settleServerKey(configuredKey, config.dataDir, writeLock)).key;
+  // Before anything is migrated, sealed or opened: a key other than the database's, or none
+  // where it has one, stops the start here (reading only).
+  await checkServerKey(configuredKey, config.dataDir);
+  // The key settleServerKey takes below: the configured one, else the data folder's own (made
+  // now on a first start; a database that has a key's fingerprint and no key was refused above).
+  const serverKey = configuredKey ?? createDataDirKey(config.dataDir);
+  // Before the writer's first job: schema changes run on the write connection on their own; a
+  // migration that seals what an older version stored in clear borrows the key.
+  await migrate(sequelize, undefined, proxySealing(new SecretBox(serverKey.key)));
+  const masterKey = (await settleServerKey(serverKey, config.dataDir, writeLock)).key;
   const version = readVersion();
   const ops = {
     readiness: new Readiness(read),
@@ -179,7 +191,6 @@ async function composeParts(
     clock,
     adapterRuntime,
   });
-  await channels.sealStoredProxyCredentials();
   const dispatcher = new Dispatcher({
     state: deliveries,
     registry,

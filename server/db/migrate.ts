@@ -18,9 +18,19 @@ import * as twoFactor from './migrations/2026-11-27-1300-two-factor';
 import * as instanceTemplateCode from './migrations/2026-11-28-1000-instance-template-code';
 import * as lighterHotPath from './migrations/2026-11-28-1100-lighter-hot-path';
 import * as hostedInsertLock from './migrations/2026-11-29-1000-hosted-insert-lock';
+import * as sealProxyCredentials from './migrations/2026-11-30-1000-seal-proxy-credentials';
+
+/**
+ * What a migration may need that db/ does not hold: sealing a secret needs the server key, which
+ * the caller has (composition, restore, the import).
+ */
+export interface MigrationHelpers {
+  /** The channel config with a proxy URL's credentials sealed (the same object if none). */
+  sealProxy?: (config: Record<string, unknown>) => Record<string, unknown>;
+}
 
 interface MigrationModule {
-  up(params: { context: QueryInterface }): Promise<void>;
+  up(params: { context: QueryInterface; helpers: MigrationHelpers }): Promise<void>;
   down(params: { context: QueryInterface }): Promise<void>;
 }
 
@@ -46,18 +56,26 @@ const migrations: Array<[string, MigrationModule]> = [
   ['2026-11-28-1000-instance-template-code', instanceTemplateCode],
   ['2026-11-28-1100-lighter-hot-path', lighterHotPath],
   ['2026-11-29-1000-hosted-insert-lock', hostedInsertLock],
+  ['2026-11-30-1000-seal-proxy-credentials', sealProxyCredentials],
 ];
 
 /** The names this code knows, in order: a database that lacks one is behind the code. */
 export const MIGRATION_NAMES: readonly string[] = migrations.map(([name]) => name);
 
-/** Applies every pending migration; `to` stops after the named one (tests build older folders). */
-export async function migrate(sequelize: Sequelize, to?: string): Promise<string[]> {
+/**
+ * Applies every pending migration; `to` stops after the named one (tests build older folders).
+ * `helpers` lends what a migration needs beyond the schema (MigrationHelpers).
+ */
+export async function migrate(
+  sequelize: Sequelize,
+  to?: string,
+  helpers: MigrationHelpers = {},
+): Promise<string[]> {
   await useIncrementalVacuumIfNew(sequelize);
   const umzug = new Umzug<QueryInterface>({
     migrations: migrations.map(([name, mod]) => ({
       name,
-      up: ({ context }) => mod.up({ context }),
+      up: ({ context }) => mod.up({ context, helpers }),
       down: ({ context }) => mod.down({ context }),
     })),
     context: sequelize.getQueryInterface(),

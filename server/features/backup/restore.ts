@@ -23,6 +23,8 @@ import { META_TABLE } from './backup-format';
 import { checkBackup, restoreKey } from './backup-check';
 import { BackupRefused } from './backup-refused';
 import { betterSqlite3 } from '../../db/better-sqlite3';
+import { SecretBox } from '../../crypto/secret-box';
+import { proxySealing } from '../channel-config/proxy-credentials';
 
 export interface RestoreOptions {
   /** The backup file (npm run backup, Settings → Backup, or a scheduled one). */
@@ -141,7 +143,8 @@ export async function restoreBackup(opts: RestoreOptions): Promise<RestoreDone> 
       say(`migrating forward: ${pending.join(', ')}`);
       const opened = await openDatabase(copy, { writeWorker: 'off' });
       try {
-        await migrate(opened.sequelize);
+        // The backup's key (checked above) seals what an older version left in clear.
+        await migrate(opened.sequelize, undefined, proxySealing(new SecretBox(key.key)));
       } finally {
         await opened.close();
       }

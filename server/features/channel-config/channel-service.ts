@@ -253,31 +253,6 @@ export class ChannelService {
     return config;
   }
 
-  /**
-   * Seals proxy URLs with credentials that an older version stored in clear; run once at start.
-   * Returns how many channels were changed.
-   */
-  async sealStoredProxyCredentials(): Promise<number> {
-    const clear = (await Channel.findAll()).filter(
-      (c) => sealProxy(c.config, this.deps.secrets) !== c.config,
-    );
-    if (clear.length === 0) return 0;
-    // secure_delete zeroes the bytes the old rows leave behind, so the password is not kept in
-    // the file's free space; it is needed for this rewrite only.
-    // PostgreSQL has no such switch: the old row versions stay until (auto)vacuum reuses them.
-    const sqlite = this.deps.sequelize.getDialect() === 'sqlite';
-    await this.deps.writeLock.run(async () => {
-      if (sqlite) await this.deps.sequelize.query('PRAGMA secure_delete=ON');
-      try {
-        for (const channel of clear)
-          await channel.update({ config: sealProxy(channel.config, this.deps.secrets) });
-      } finally {
-        if (sqlite) await this.deps.sequelize.query('PRAGMA secure_delete=OFF');
-      }
-    });
-    return clear.length;
-  }
-
   async remove(id: number): Promise<void> {
     const channel = await this.get(id);
     const uses = (await this.usedBy([id])).get(id) ?? [];

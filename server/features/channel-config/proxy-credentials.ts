@@ -1,4 +1,5 @@
 import { SecretBox } from '../../crypto/secret-box';
+import type { MigrationHelpers } from '../../db/migrate';
 import { AppError } from '../../lib/errors';
 import { SECRET_MASK } from './channel-secrets';
 
@@ -29,6 +30,14 @@ export function sealProxy(config: Config, box: SecretBox): Config {
   if (typeof proxy !== 'string' || SecretBox.isSealed(proxy) || !hasCredentials(proxy))
     return config;
   return { ...config, proxy: box.seal(proxy) };
+}
+
+/**
+ * What a migration that seals an older version's clear proxy credentials borrows
+ * (db/migrations/2026-11-30-1000-seal-proxy-credentials.ts): db/ holds no key.
+ */
+export function proxySealing(box: SecretBox): MigrationHelpers {
+  return { sealProxy: (config) => sealProxy(config, box) };
 }
 
 export function openProxy(config: Config, box: SecretBox): Config {

@@ -8,7 +8,11 @@ import { startConnectProxy, type ConnectProxy } from '../../fixtures/peers/conne
 import { startSmtpSink, type SmtpSink } from '../../fixtures/peers/smtp-sink';
 import { startHttpPeer, type HttpPeer } from '../../helpers/recording-peer';
 import { startTestHerald, type TestHerald } from '../../helpers/herald';
-import { onPostgres, storedDatabase } from '../../helpers/test-database';
+import { migrate } from '../../../server/db/migrate';
+import { onPostgres, openFolderDatabase, storedDatabase } from '../../helpers/test-database';
+
+/** The last migration before proxy credentials were sealed by one. */
+const BEFORE_SEALING = '2026-11-29-1000-hosted-insert-lock';
 
 const MASK = '******';
 
@@ -192,33 +196,67 @@ describe('proxy credentials stored in clear by an older version', () => {
     ...(onPostgres() ? await storedDatabase(dir) : []),
   ];
 
-  it('startServer() seals them, leaves no clear copy in any file, and the proxy keeps working', async () => {
+  it('the upgrade seals them once, leaves no clear copy in any file, and the proxy keeps working', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'herald-proxy-upgrade-'));
     const proxy = await startConnectProxy();
     const peer = await startHttpPeer();
     try {
-      const old = await startTestHerald({ dataDir });
-      const ch = await old.createChannel('webhook', { url: peer.url }, 'upgraded');
+      // A folder as the version before the sealing migration left it, with a webhook whose
+      // proxy URL holds a password in clear.
       const clearProxy = proxy.url.replace('http://', 'http://olduser:old-pass-0815@');
-      await old.server.ctx.sequelize.query(
-        onPostgres()
-          ? "UPDATE channels SET config = jsonb_set(config::jsonb, '{proxy}', to_jsonb(?::text))::json WHERE id = ?"
-          : "UPDATE channels SET config = json_set(config, '$.proxy', ?) WHERE id = ?",
-        { replacements: [clearProxy, ch.id] },
-      );
-      await old.close();
+      const old = await openFolderDatabase(dataDir);
+      try {
+        await migrate(old.sequelize, BEFORE_SEALING);
+        const at = "'2026-11-29 10:00:00.000 +00:00'";
+        await old.sequelize.query(
+          `INSERT INTO channels (id, name, description, type, config, created_at, updated_at)
+           VALUES (7, 'upgraded', '', 'webhook', ?, ${at}, ${at})`,
+          { replacements: [JSON.stringify({ url: peer.url, proxy: clearProxy })] },
+        );
+      } finally {
+        await old.close();
+      }
       expect((await files(dataDir)).some((b) => b.includes('old-pass-0815'))).toBe(true);
 
       const upgraded = await startTestHerald({ dataDir });
-      const dto = await upgraded.console.ok('GET', `/channels/${ch.id}`);
+      const dto = await upgraded.console.ok('GET', '/channels/7');
       expect(dto.config.proxy).toBe(`${proxy.url.replace('http://', `http://olduser:${MASK}@`)}/`);
-      expect((await upgraded.console.ok('POST', `/channels/${ch.id}/test`, {})).ok).toBe(true);
+      expect((await upgraded.console.ok('POST', '/channels/7/test', {})).ok).toBe(true);
       expect(proxy.credentials).toEqual(['olduser:old-pass-0815']);
       await upgraded.close();
       for (const b of await files(dataDir)) expect(b.includes('old-pass-0815')).toBe(false);
     } finally {
       await proxy.close();
       await peer.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('migrate() without the key refuses a clear proxy password rather than leave it, and needs no key without one', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'herald-proxy-nokey-'));
+    try {
+      const db = await openFolderDatabase(dataDir);
+      try {
+        await migrate(db.sequelize, BEFORE_SEALING);
+        const at = "'2026-11-29 10:00:00.000 +00:00'";
+        const insert = (id: number, config: object) =>
+          db.sequelize.query(
+            `INSERT INTO channels (id, name, description, type, config, created_at, updated_at)
+             VALUES (${id}, 'c${id}', '', 'webhook', ?, ${at}, ${at})`,
+            { replacements: [JSON.stringify(config)] },
+          );
+        await insert(1, { url: 'https://example.com/hook', proxy: 'http://proxy.lan:3128' });
+        await insert(2, {
+          url: 'https://example.com/hook',
+          proxy: 'http://u:secret@proxy.lan:3128',
+        });
+        await expect(migrate(db.sequelize)).rejects.toThrow(/proxy password in clear/);
+        await db.sequelize.query('DELETE FROM channels WHERE id = 2');
+        expect(await migrate(db.sequelize)).toEqual(['2026-11-30-1000-seal-proxy-credentials']);
+      } finally {
+        await db.close();
+      }
+    } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
   });

@@ -10,7 +10,12 @@ import { hostedMessageStore } from '../../../channels/hosted-store';
 import { createChannelRegistry } from '../../../channels/registry';
 import { SecretBox } from '../../../crypto/secret-box';
 import { checkServerKey, settleServerKey } from '../../../crypto/key-fingerprint';
-import { deriveInstallId, readServerKey, type ServerKey } from '../../../crypto/server-key';
+import {
+  createDataDirKey,
+  deriveInstallId,
+  readServerKey,
+  type ServerKey,
+} from '../../../crypto/server-key';
 import { parseServerKeySource } from '../../../config/server-key-source';
 import { acquireDataDirLock, DataDirLockedError } from '../../../data-dir/lock';
 import { DB_FILE, precreateDatabase, restrictDataDir } from '../../../data-dir/permissions';
@@ -23,6 +28,7 @@ import { systemClock } from '../../../lib/clock';
 import { errorMessage } from '../../../lib/errors';
 import { rowProgress } from '../../../lib/progress';
 import { ChannelService } from '../../channel-config/channel-service';
+import { proxySealing } from '../../channel-config/proxy-credentials';
 import { ScheduleService } from '../../schedules/schedule-service';
 import { SettingsStore } from '../../settings/settings-store';
 import { importSnapshot, type ImportDeps } from './importer';
@@ -181,11 +187,17 @@ async function importIntoDatabase(
   try {
     initModels(db.sequelize);
     await checkServerKey(configured, options.dataDir, '');
-    await migrate(db.sequelize);
+    // The key the import seals with: in a dry run any key (what it seals is thrown away with
+    // the working copy), else the folder's, settled against the database as Herald's start does.
+    const serverKey =
+      configured ??
+      (options.dryRun
+        ? { key: randomBytes(32), origin: 'a dry run' }
+        : createDataDirKey(options.dataDir));
+    await migrate(db.sequelize, undefined, proxySealing(new SecretBox(serverKey.key)));
     const key = options.dryRun
-      ? // Sealed values are rolled back with everything else; any key seals them alike.
-        (configured?.key ?? randomBytes(32))
-      : (await settleServerKey(configured, options.dataDir, db.writer)).key;
+      ? serverKey.key
+      : (await settleServerKey(serverKey, options.dataDir, db.writer)).key;
     printProgress(options.dryRun ? 'importing (a dry run, rolled back)' : 'importing');
     const report = await importSnapshot(snapshot, importDeps(db, key), {
       dryRun: options.dryRun,

@@ -132,6 +132,7 @@ function send(req: HttpRequest): Promise<HttpResponse> {
   const agent = agentFor(url, options.proxy);
   return new Promise<HttpResponse>((resolve, reject) => {
     let settled = false;
+    // Called from the request's events and the timer only, once both exist.
     const fail = (err: unknown) => {
       if (settled) return;
       settled = true;
@@ -139,52 +140,65 @@ function send(req: HttpRequest): Promise<HttpResponse> {
       outgoing.destroy();
       reject(err);
     };
+    let outgoing: http.ClientRequest;
+    try {
+      outgoing = startRequest();
+    } catch (err) {
+      // node:http refuses some requests at once (a header value with a control character):
+      // no timer is running yet, so nothing fires after this answer.
+      settled = true;
+      reject(err);
+      return;
+    }
     // The whole exchange, connect to last byte, has to fit in the timeout.
     const timer = setTimeout(
       () => fail(new TransportFailure(`no answer within ${timeoutMs} ms`, 'ETIMEDOUT')),
       timeoutMs,
     );
-    const outgoing = (secure ? https : http).request(
-      { ...where, method: (req.method ?? 'POST').toUpperCase(), headers, agent },
-      (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        let capped = false;
-        const body = decoded(res);
-        const finish = () => {
-          if (settled) return;
-          settled = true;
-          clearTimeout(timer);
-          const text = Buffer.concat(chunks).toString('utf8');
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: flatHeaders(res.headers),
-            text,
-            json: capped ? undefined : parseJson(text),
-          });
-        };
-        body.on('data', (chunk: Buffer) => {
-          if (capped) return;
-          const room = MAX_REPLY_BYTES - size;
-          if (chunk.length >= room) {
-            chunks.push(chunk.subarray(0, room));
-            size = MAX_REPLY_BYTES;
-            capped = true;
-            // Enough read to judge the reply: the rest is not worth the bytes.
-            finish();
-            res.destroy();
-            return;
-          }
-          chunks.push(chunk);
-          size += chunk.length;
-        });
-        body.on('end', finish);
-        body.on('error', fail);
-        res.on('error', fail);
-      },
-    );
     outgoing.on('error', fail);
     outgoing.end(payload, 'utf8');
+
+    function startRequest(): http.ClientRequest {
+      return (secure ? https : http).request(
+        { ...where, method: (req.method ?? 'POST').toUpperCase(), headers, agent },
+        (res) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          let capped = false;
+          const body = decoded(res);
+          const finish = () => {
+            if (settled) return;
+            settled = true;
+            clearTimeout(timer);
+            const text = Buffer.concat(chunks).toString('utf8');
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: flatHeaders(res.headers),
+              text,
+              json: capped ? undefined : parseJson(text),
+            });
+          };
+          body.on('data', (chunk: Buffer) => {
+            if (capped) return;
+            const room = MAX_REPLY_BYTES - size;
+            if (chunk.length >= room) {
+              chunks.push(chunk.subarray(0, room));
+              size = MAX_REPLY_BYTES;
+              capped = true;
+              // Enough read to judge the reply: the rest is not worth the bytes.
+              finish();
+              res.destroy();
+              return;
+            }
+            chunks.push(chunk);
+            size += chunk.length;
+          });
+          body.on('end', finish);
+          body.on('error', fail);
+          res.on('error', fail);
+        },
+      );
+    }
   });
 }
 

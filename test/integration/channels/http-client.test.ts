@@ -203,14 +203,29 @@ describe('httpRequest (node:http on a keep-alive agent)', () => {
     expect(seen).toEqual([{ connection: 'close', kept: 'yes' }]);
   });
 
-  it('reports a header value it cannot send as a transient error, not a crash', async () => {
+  it('reports a header value it cannot send as a transient error, not a crash, then or at its timeout', async () => {
     const s = await serve((_req, res) => res.end());
     close = s.close;
-    const err = await httpRequest({ url: s.url, headers: { 'X-Bad': 'a\nb' }, body: '' }).catch(
-      (e: unknown) => e,
-    );
-    expect(err).toBeInstanceOf(DeliveryError);
-    expect((err as DeliveryError).message).toMatch(/^network error talking to 127\.0\.0\.1:\d+: /);
+    // node:http refuses such a request at once; its timeout must not fire after the answer.
+    const uncaught: unknown[] = [];
+    const onUncaught = (e: unknown) => void uncaught.push(e);
+    process.on('uncaughtException', onUncaught);
+    try {
+      const err = await httpRequest({
+        url: s.url,
+        headers: { 'X-Bad': 'a\nb' },
+        body: '',
+        options: { timeoutMs: 100 },
+      }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(DeliveryError);
+      expect((err as DeliveryError).message).toMatch(
+        /^network error talking to 127\.0\.0\.1:\d+: /,
+      );
+      await new Promise((r) => setTimeout(r, 300));
+      expect(uncaught).toEqual([]);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+    }
   });
 
   it('counts the reply body in the timeout, not only the wait for headers', async () => {

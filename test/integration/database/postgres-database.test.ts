@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { startServer } from '../../../server';
 import type { Database } from '../../../server/db/database';
-import { migrate } from '../../../server/db/migrate';
+import { migrate, MIGRATION_NAMES } from '../../../server/db/migrate';
 import { initModels } from '../../../server/db/models';
 import { compactHistoryTotals } from '../../../server/db/postgres/history-postgres';
 import {
@@ -85,8 +85,7 @@ describe('migrations on PostgreSQL', { shuffle: false }, () => {
 
   it('apply every migration once, and again nothing', async () => {
     const applied = await migrate(db.sequelize);
-    expect(applied).toContain('2026-11-23-1100-history-index');
-    expect(applied.at(-1)).toBe('2026-11-29-1000-hosted-insert-lock');
+    expect(applied).toEqual([...MIGRATION_NAMES]);
     expect(await migrate(db.sequelize)).toEqual([]);
     const tables = (
       await select<{ tablename: string }>(

@@ -23,6 +23,10 @@ export default defineConfig({
     maxWorkers: Math.max(3, availableParallelism() - 1),
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    // Argon2 at an account's cost is 0.2 s of CPU a hash; the suite sets up and signs in to
+    // some 700 times, a fifth of its CPU. Every Herald a test starts (and its children) hashes
+    // at the lowest cost instead; password-hash.test.ts checks the account cost without it.
+    env: { HERALD_TEST_CHEAP_PASSWORD_HASH: '1' },
     // Projects inherit the options above (timeouts, order): without `extends` they would run
     // with Vitest's 5-second default, which a busy 2-core machine overruns.
     projects: [

@@ -1,8 +1,13 @@
-// `npm test`: the console build, then every Vitest project with the static checks (typecheck,
-// ESLint, Prettier, dependency-cruiser; scripts/test-plan.mjs) running beside them, then the
-// folders of test/integration where the database's dialect matters again on PostgreSQL
-// (scripts/test-plan.mjs INTEGRATION_FOLDERS). Closes with each part's wall time and one line of
-// totals (scripts/test-summary.mjs).
+// `npm test`: the console build, then the server and renderer projects, then the folders of
+// test/integration where the database's dialect matters again on PostgreSQL
+// (scripts/test-plan.mjs INTEGRATION_FOLDERS). Beside them run the browser suites (the e2e
+// project, a Vitest of its own whose output is shown when it ends) and the static checks
+// (typecheck, ESLint, Prettier, dependency-cruiser; scripts/test-plan.mjs). Closes with each
+// part's wall time and one line of totals (scripts/test-summary.mjs).
+//
+// Why the browser suites run beside rather than among the others: they run one file at a time,
+// so Vitest left them for last and the machine sat half idle for a minute while they ran alone,
+// and the PostgreSQL pass waited behind them.
 //
 // `npm test -- <files or filters>` runs just those, with no static checks and no second pass.
 //
@@ -25,6 +30,7 @@ if (process.env.HERALD_TEST_SHUFFLE === '1') {
 }
 const reports = {
   sqlite: 'test-results/vitest.json',
+  e2e: 'test-results/vitest-e2e.json',
   postgres: 'test-results/vitest-postgres.json',
   timings: 'test-results/timings.json',
 };
@@ -47,7 +53,7 @@ function run(command, args, options = {}) {
   });
 }
 
-const vitest = (report, args, env = {}) =>
+const vitest = (report, args, env = {}, capture = false) =>
   run(
     process.execPath,
     [
@@ -58,7 +64,7 @@ const vitest = (report, args, env = {}) =>
       `--outputFile.json=${report}`,
       ...args,
     ],
-    { env },
+    { env, capture },
   );
 
 const extra = process.argv.slice(2);
@@ -67,6 +73,7 @@ const timings = { parts: [] };
 const started = Date.now();
 
 let checks = Promise.resolve([]);
+let browsers = null;
 if (whole) {
   // The console first: the browser suites and the console tests serve it.
   const built = await run('npm', ['run', '--silent', 'build:renderer']);
@@ -83,10 +90,18 @@ if (whole) {
     }
     return results;
   })();
+  browsers = vitest(reports.e2e, ['--project', 'e2e'], {}, true);
 }
 
-const first = await vitest(reports.sqlite, extra);
-timings.parts.push({ name: 'Vitest (every project)', ms: first.ms, report: reports.sqlite });
+const first = await vitest(
+  reports.sqlite,
+  whole ? ['--project', 'server', '--project', 'renderer'] : extra,
+);
+timings.parts.push({
+  name: whole ? 'Vitest: server, renderer' : 'Vitest',
+  ms: first.ms,
+  report: reports.sqlite,
+});
 
 let second = { status: 0 };
 const summaries = [reports.sqlite];
@@ -124,6 +139,15 @@ if (whole) {
   }
 }
 
+let browserStatus = 0;
+if (browsers) {
+  const done = await browsers;
+  browserStatus = done.status;
+  console.log(`\nThe browser suites (run beside the others):\n${done.output}`);
+  timings.parts.push({ name: 'Vitest: e2e (beside)', ms: done.ms, report: reports.e2e });
+  summaries.push(reports.e2e);
+}
+
 let checksFailed = false;
 for (const check of await checks) {
   timings.parts.push({ name: `npm run ${check.script} (beside the tests)`, ms: check.ms });
@@ -140,4 +164,4 @@ const summary = spawnSync(
   ['scripts/test-summary.mjs', '--timings', reports.timings, ...summaries],
   { stdio: 'inherit' },
 );
-process.exit(first.status || second.status || summary.status || (checksFailed ? 1 : 0));
+process.exit(first.status || second.status || browserStatus || summary.status || (checksFailed ? 1 : 0));

@@ -1,6 +1,7 @@
 import type { Express } from 'express';
 
 import { AuthService } from './features/auth/auth-service';
+import { hashesAtTestCost } from './features/auth/password-hash';
 import { SessionList } from './features/auth/session-list';
 import { SetupCode } from './features/auth/setup-code';
 import { TwoFactorService } from './features/auth/two-factor-service';
@@ -299,6 +300,9 @@ async function composeParts(
     : () => {};
 
   const auth = new AuthService({ writeLock, clock, settings });
+  if (hashesAtTestCost()) {
+    log.warn('HERALD_TEST_CHEAP_PASSWORD_HASH is set: passwords are hashed at a test cost');
+  }
   const { user, password } = config.admin;
   if (await auth.ensureAdminFromEnv(user, password)) {
     log.info(`created administrator "${user}" from HERALD_ADMIN_USER`);

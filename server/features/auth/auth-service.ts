@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
 
-import argon2 from 'argon2';
 import { Op } from 'sequelize';
 
 import type { TwoFactorState } from '../../../contract/console/two-factor';
@@ -8,6 +7,8 @@ import { newPasswordSchema, type UserRole } from '../../../contract/console/user
 import { Session, User } from '../../db/models';
 import { AppError, conflict, unauthorized } from '../../lib/errors';
 import type { HeraldParts } from '../../parts';
+
+import { hashPassword, isWeakerThanAccountCost, verifyPassword } from './password-hash';
 
 export const SESSION_COOKIE = 'herald_session';
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -60,7 +61,7 @@ export class AuthService {
 
   /** Creates the first administrator; refused once any user exists. */
   async setup(username: string, password: string): Promise<SessionUser> {
-    const hash = await argon2.hash(password, { type: argon2.argon2id });
+    const hash = await hashPassword(password);
     const user = await this.deps.writeLock.run(async ({ transaction }) => {
       // Counted inside the write: a setup committed in the same cycle is seen.
       if ((await User.count({ transaction })) > 0)
@@ -78,13 +79,25 @@ export class AuthService {
     const user = await User.findOne({ where: { username } });
     if (!user || user.passwordHash === '') {
       // Same work either way, so timing does not tell which usernames exist.
-      await argon2.hash(password, { type: argon2.argon2id }).catch(() => undefined);
+      await hashPassword(password).catch(() => undefined);
       return null;
     }
-    const ok = await argon2.verify(user.passwordHash, password).catch(() => false);
-    if (!ok) return null;
+    if (!(await verifyPassword(user.passwordHash, password))) return null;
     if (user.disabled) throw new AppError(403, 'this account is disabled; ask an administrator');
+    if (isWeakerThanAccountCost(user.passwordHash)) await this.rehash(user, password);
     return this.sessionUser(user);
+  }
+
+  /** Stores the password at today's cost; compared with the hash read, so a change made
+   * meanwhile (a new password, a reset) is not overwritten. */
+  private async rehash(user: User, password: string): Promise<void> {
+    const stronger = await hashPassword(password);
+    await this.deps.writeLock.run(() =>
+      User.update(
+        { passwordHash: stronger },
+        { where: { id: user.id, passwordHash: user.passwordHash } },
+      ),
+    );
   }
 
   async createSession(userId: number, origin: SessionOrigin): Promise<string> {
@@ -138,7 +151,7 @@ export class AuthService {
   ) {
     const ok = await this.verify(user.username, current);
     if (!ok) throw new AppError(400, `${currentField}: is not correct`);
-    const hash = await argon2.hash(next, { type: argon2.argon2id });
+    const hash = await hashPassword(next);
     await this.deps.writeLock.run(async () => {
       await User.update({ passwordHash: hash }, { where: { id: user.id } });
       await Session.destroy({

@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
 
-import argon2 from 'argon2';
 import { Op, UniqueConstraintError, type Transaction } from 'sequelize';
 
 import type {
@@ -14,6 +13,7 @@ import { AppError, conflict, notFound } from '../../lib/errors';
 import type { HeraldParts } from '../../parts';
 import { publicBaseUrl } from '../hosted/share-links';
 import { sessionUserOf, type SessionUser } from './auth-service';
+import { hashPassword } from './password-hash';
 import { TWO_FACTOR_OFF } from './two-factor-service';
 
 type CreateUser = (typeof createUserBody)['_output'];
@@ -57,7 +57,7 @@ export class UserService {
 
   async create(body: CreateUser): Promise<UserAccount & { inviteUrl: string | null }> {
     const passwordHash = body.password
-      ? await argon2.hash(body.password, { type: argon2.argon2id })
+      ? await hashPassword(body.password)
       : '';
     const token = body.password ? null : randomBytes(32).toString('base64url');
     const user = await this.deps.writeLock.run(() =>
@@ -75,7 +75,7 @@ export class UserService {
 
   async update(id: number, body: UpdateUser): Promise<AccountChange> {
     const passwordHash = body.password
-      ? await argon2.hash(body.password, { type: argon2.argon2id })
+      ? await hashPassword(body.password)
       : undefined;
     return this.deps.writeLock.run(async ({ transaction }) => {
       const user = await this.find(id, transaction);
@@ -146,7 +146,7 @@ export class UserService {
 
   /** Sets the invited person's password and ends the link. */
   async acceptInvite(token: string, password: string): Promise<SessionUser> {
-    const hash = await argon2.hash(password, { type: argon2.argon2id });
+    const hash = await hashPassword(password);
     return this.deps.writeLock.run(async ({ transaction }) => {
       const user = await this.invitee(token, transaction);
       if (user.disabled) throw new AppError(403, 'this account is disabled; ask an administrator');

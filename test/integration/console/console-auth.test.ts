@@ -1,5 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 
+import { User } from '../../../server/db/models';
 import { ADMIN, ConsoleClient, startTestHerald, type TestHerald } from '../../helpers/herald';
 import { ManualClock } from '../../helpers/manual-clock';
 
@@ -15,6 +16,7 @@ describe('console sign-in', () => {
     return running;
   };
   afterEach(async () => {
+    vi.unstubAllEnvs();
     await running?.close(true);
     running = undefined;
   });
@@ -151,5 +153,25 @@ describe('console sign-in', () => {
     expect((await b.get('/me')).status).toBe(401);
     await a.ok('POST', '/logout');
     expect((await a.get('/me')).status).toBe(401);
+  });
+
+  it("a password stored below an account's cost is stored at that cost at its next sign-in", async () => {
+    // The suite's Heralds hash at the test cost (vitest.config.ts); this one then runs without.
+    const herald = await start(true);
+    const stored = async () => (await User.findOne({ where: { username: ADMIN.username } }))!;
+    const cheap = (await stored()).passwordHash;
+    expect(cheap).toMatch(/^\$argon2id\$v=19\$m=1024,t=1,p=1\$/);
+    vi.stubEnv('HERALD_TEST_CHEAP_PASSWORD_HASH', '');
+    const wrong = await new ConsoleClient(herald.url).post('/login', {
+      username: ADMIN.username,
+      password: 'not the password',
+    });
+    expect(wrong.status).toBe(401);
+    expect((await stored()).passwordHash).toBe(cheap);
+    await new ConsoleClient(herald.url).ok('POST', '/login', ADMIN);
+    const full = (await stored()).passwordHash;
+    expect(full).toMatch(/^\$argon2id\$v=19\$m=65536,t=3,p=4\$/);
+    await new ConsoleClient(herald.url).ok('POST', '/login', ADMIN);
+    expect((await stored()).passwordHash).toBe(full);
   });
 });

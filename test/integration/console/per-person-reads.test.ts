@@ -1,4 +1,3 @@
-import argon2 from 'argon2';
 import { QueryTypes } from 'sequelize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -7,6 +6,7 @@ import pg from 'pg';
 import { HostedMessage, User } from '../../../server/db/models';
 import { ConsoleClient, startTestHerald, type TestHerald } from '../../helpers/herald';
 import { keptDatabases, onPostgres } from '../../helpers/test-database';
+import { hashPassword } from '../../../server/features/auth/password-hash';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- tests read loosely typed JSON answers */
 
@@ -31,7 +31,7 @@ describe('hosted messages: read state per person', () => {
   /** A second person (a viewer: reading is all the reader needs), signed in. */
   async function person(): Promise<{ client: ConsoleClient; id: number }> {
     const username = `teammate-${++people}-${Date.now()}`;
-    const passwordHash = await argon2.hash('teammate password', { type: argon2.argon2id });
+    const passwordHash = await hashPassword('teammate password');
     const user = await herald.server.ctx.writeLock.run(() =>
       User.create({ username, passwordHash, role: 'viewer' }),
     );

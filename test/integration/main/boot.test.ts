@@ -5,8 +5,6 @@ import path from 'node:path';
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import argon2 from 'argon2';
-
 import { menuRoles } from '../../../main/app-menu';
 import { boot, type Desktop } from '../../../main/boot';
 import { IpcChannel, MainToRenderer } from '../../../main/ipc/channels';
@@ -19,6 +17,7 @@ import { HostedMessage, User } from '../../../server/db/models';
 import { startServer, type HeraldServer } from '../../../server/index';
 import { ConsoleClient } from '../../helpers/herald';
 import { createFakeElectron, type FakeElectron, type FakeImage } from '../../mocks/electron';
+import { hashPassword } from '../../../server/features/auth/password-hash';
 
 /**
  * boot() wired to the real embedded server (real SQLite in a temp folder, real HTTP on
@@ -287,7 +286,7 @@ describe('boot', () => {
     const origin = `http://127.0.0.1:${port}`;
     const { client, send } = await hostedTemplate(origin);
     // Another person, a viewer, made directly in the desktop's database.
-    const passwordHash = await argon2.hash('other-password', { type: argon2.argon2id });
+    const passwordHash = await hashPassword('other-password');
     await (desktop!.server as HeraldServer).ctx.writeLock.run(() =>
       User.create({ username: 'other', passwordHash, role: 'viewer' }),
     );

@@ -1,9 +1,9 @@
-import argon2 from 'argon2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { settingsSchema } from '../../../server/config/settings-schema';
 import { HostedMessage, User } from '../../../server/db/models';
 import { ConsoleClient, startTestHerald, type TestHerald } from '../../helpers/herald';
+import { hashPassword } from '../../../server/features/auth/password-hash';
 
 describe('reader privacy: the "always show remote images" setting', () => {
   let herald: TestHerald;
@@ -43,7 +43,7 @@ describe('reader privacy: the "always show remote images" setting', () => {
 
   it('reaches every role’s reader with the message, though only an administrator reads the settings', async () => {
     const { writeLock } = herald.server.ctx;
-    const passwordHash = await argon2.hash('viewer password', { type: argon2.argon2id });
+    const passwordHash = await hashPassword('viewer password');
     await writeLock.run(() => User.create({ username: 'reader', passwordHash, role: 'viewer' }));
     const viewer = new ConsoleClient(herald.url);
     await viewer.ok('POST', '/login', { username: 'reader', password: 'viewer password' });

@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import argon2 from 'argon2';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { migrate } from '../../../server/db/migrate';
 import { ADMIN, startTestHerald } from '../../helpers/herald';
 import { openFolderDatabase } from '../../helpers/test-database';
+import { hashPassword } from '../../../server/features/auth/password-hash';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- tests read loosely typed JSON answers */
 
@@ -31,7 +31,7 @@ describe('read state across the upgrade to per-person reads', () => {
     try {
       await migrate(db.sequelize, BEFORE);
       const at = "'2026-11-20 10:00:00.000 +00:00'";
-      const hash = await argon2.hash(ADMIN.password, { type: argon2.argon2id });
+      const hash = await hashPassword(ADMIN.password);
       await db.sequelize.query(
         `INSERT INTO users (username, password_hash, created_at, updated_at)
          VALUES (:u, :h, ${at}, ${at})`,

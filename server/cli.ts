@@ -113,7 +113,31 @@ const say = (
 /** Runs Herald without Electron: the server and console at the printed URL, until SIGINT/SIGTERM. */
 export async function runHeadless(argv: string[]): Promise<void> {
   const options = parseHeadlessOptions(argv);
-  let server;
+  // Listened for before the start: Herald answers HTTP before its start has finished (the
+  // dispatcher, the scheduler and the jobs start after the listen), and a SIGTERM from a
+  // service manager or a script that saw it answer must still stop it cleanly, not kill it.
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  let stopping = false;
+  const closeAndExit = (running: NonNullable<typeof server>) => {
+    const force = setTimeout(() => process.exit(1), 15_000);
+    force.unref();
+    running.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        say('error', `stopping Herald failed: ${errorMessage(err)}`, { err });
+        process.exit(1);
+      },
+    );
+  };
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    say('info', `${signal} received: stopping Herald…`, { signal });
+    // Mid-start: the start finishes first, then closes what it opened (below).
+    if (server) closeAndExit(server);
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
   try {
     server = await startServer(options);
   } catch (err) {
@@ -123,24 +147,10 @@ export async function runHeadless(argv: string[]): Promise<void> {
     }
     throw err;
   }
-  // Before the line that says Herald runs: whoever waits for it may stop Herald right away.
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    say('info', `${signal} received: stopping Herald…`, { signal });
-    const force = setTimeout(() => process.exit(1), 15_000);
-    force.unref();
-    server.close().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        say('error', `stopping Herald failed: ${errorMessage(err)}`, { err });
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+  if (stopping) {
+    closeAndExit(server);
+    return;
+  }
   say('info', `Herald is running at ${server.url} (data: ${options.dataDir})`, {
     url: server.url,
     dataDir: options.dataDir,

@@ -54,7 +54,8 @@ describe('POST /api/hooks/{preset}/{token}', () => {
   const hook = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     herald.post(`/api/hooks/${path}`, body, headers);
 
-  /** The hosted message titled `title`: of `templateId`'s send where another test posts the same payload. */
+  /** The hosted message titled `title` of `templateId`'s send: tests post the same payloads,
+   * in a shuffled order. */
   const delivered = async (title: string, templateId?: number) => {
     const m = await herald.waitFor(async () => {
       if (templateId === undefined) return HostedMessage.findOne({ where: { title } });
@@ -127,7 +128,7 @@ describe('POST /api/hooks/{preset}/{token}', () => {
   it('grafana, uptime-kuma and generic: each payload fills its placeholders', async () => {
     const grafana = await hookTemplate(['status', 'title', 'count', 'url', 'summary']);
     expect((await hook(`grafana/${grafana.token}`, raw('grafana.json'))).status).toBe(200);
-    expect(await delivered('[FIRING:2] (blue)')).toEqual({
+    expect(await delivered('[FIRING:2] (blue)', grafana.template.id)).toEqual({
       status: 'firing',
       title: '[FIRING:2] (blue)',
       count: '2',
@@ -139,7 +140,9 @@ describe('POST /api/hooks/{preset}/{token}', () => {
     expect((await hook(`uptime-kuma/${kuma.token}`, raw('uptime-kuma-down.json'))).status).toBe(
       200,
     );
-    expect(await delivered('[Test] [🔴 Down] getaddrinfo ENOTFOUND test.com')).toEqual({
+    expect(
+      await delivered('[Test] [🔴 Down] getaddrinfo ENOTFOUND test.com', kuma.template.id),
+    ).toEqual({
       name: 'Test',
       status: 'down',
       msg: '[Test] [🔴 Down] getaddrinfo ENOTFOUND test.com',
@@ -155,14 +158,14 @@ describe('POST /api/hooks/{preset}/{token}', () => {
       ],
     });
     expect((await hook(`generic/${generic.token}`, raw('generic.json'))).status).toBe(200);
-    expect(await delivered('Deploy finished')).toEqual({
+    expect(await delivered('Deploy finished', generic.template.id)).toEqual({
       'deploy.env': 'production',
       'deploy.items.1': 'worker',
       missing: 'n/a',
     });
     // Without a title field, the template's name is the title.
     expect((await hook(`generic/${generic.token}`, { deploy: { env: 'qa' } })).status).toBe(200);
-    expect((await delivered('deploys'))['deploy.env']).toBe('qa');
+    expect((await delivered('deploys', generic.template.id))['deploy.env']).toBe('qa');
   });
 
   it('github: an event is summarised; ping answers success and sends nothing', async () => {
@@ -172,7 +175,7 @@ describe('POST /api/hooks/{preset}/{token}', () => {
     });
     expect(push.status).toBe(200);
     const title = 'Codertocat created branch master in Codertocat/Hello-World: Initial commit';
-    expect(await delivered(title)).toMatchObject({
+    expect(await delivered(title, template.id)).toMatchObject({
       event: 'push',
       repo: 'Codertocat/Hello-World',
       sender: 'Codertocat',
@@ -319,7 +322,7 @@ describe('POST /api/hooks/{preset}/{token}', () => {
   });
 
   it('Bearer: POST /api/hooks/{preset} takes the token from Authorization', async () => {
-    const { token } = await hookTemplate(['deploy.env']);
+    const { token, template } = await hookTemplate(['deploy.env']);
     const r = await hook(
       'generic',
       { title: 'bearer hook', deploy: { env: 'bearer' } },
@@ -328,7 +331,7 @@ describe('POST /api/hooks/{preset}/{token}', () => {
       },
     );
     expect(r.body).toMatchObject({ code: 200, data: { token, count: 1 } });
-    expect((await delivered('bearer hook'))['deploy.env']).toBe('bearer');
+    expect((await delivered('bearer hook', template.id))['deploy.env']).toBe('bearer');
 
     const missing = await hook('generic', { title: 'x' });
     expect(missing.status).toBe(401);

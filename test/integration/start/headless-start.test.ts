@@ -156,3 +156,30 @@ describe('what the headless start prints', () => {
     expect(output).toMatch(/^SIGTERM received: stopping Herald…$/m);
   }, 60_000);
 });
+
+describe('a stop asked for while Herald starts', () => {
+  it('SIGTERM before the start has finished lets it finish, then stops cleanly with code 0', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'herald-early-stop-'));
+    try {
+      // The administrator is created from the environment inside the start, before the listen.
+      const { code, output } = await runHeadless(
+        dataDir,
+        0,
+        {
+          env: {
+            ...process.env,
+            HERALD_LOG: 'info',
+            HERALD_ADMIN_USER: 'admin',
+            HERALD_ADMIN_PASSWORD: 'correct horse battery',
+          },
+        },
+        (printed) => printed.includes('created administrator'),
+      );
+      expect(code, output).toBe(0);
+      expect(output).toMatch(/SIGTERM received: stopping Herald…/);
+      expect(output).not.toMatch(/Herald is running at/);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

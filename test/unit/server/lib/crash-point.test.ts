@@ -1,7 +1,10 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 // The armed case (the process kills itself) runs in its own process: test/integration/crash.
 describe('test-only crash point', () => {
+  // The module reads the variable as it loads, and files share a worker's modules
+  // (docs/testing.md): another file may have loaded it already.
+  beforeEach(() => vi.resetModules());
   afterEach(() => {
     vi.unstubAllEnvs();
     vi.resetModules();

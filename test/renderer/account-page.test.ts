@@ -20,7 +20,9 @@ const session = (id: string, current: boolean): SessionInfo => ({
   id: id.repeat(64),
   current,
   ip: current ? '10.0.0.1' : '10.0.0.2',
-  userAgent: current ? 'Firefox on Linux' : 'Safari on iPhone',
+  userAgent: current
+    ? 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0'
+    : 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
   createdAt: '2026-11-27T08:00:00.000Z',
   lastSeenAt: '2026-11-27T09:00:00.000Z',
   expiresAt: '2026-12-27T08:00:00.000Z',
@@ -200,7 +202,7 @@ describe('AccountPage: sessions and password', () => {
     expect(current.text()).toContain('10.0.0.1');
     expect(current.find('[data-testid="session-sign-out"]').exists()).toBe(false);
     const other = wrapper.get('[data-testid="session"]');
-    expect(other.text()).toContain('Safari on iPhone');
+    expect(other.text()).toContain('Safari on iOS');
     await other.get('[data-testid="session-sign-out"]').trigger('click');
     await settle(10);
     expect(
@@ -301,6 +303,7 @@ describe('Settings → Security', () => {
       ctx,
     );
     await wrapper.get('[data-testid="settings-require-two-factor"]').trigger('click');
+    await wrapper.get('[data-testid="settings-security-save"]').trigger('submit');
     await settle(10);
     expect(api.calls.find((c) => c.method === 'PUT')?.body).toEqual({ requireTwoFactor: true });
     await vi.waitFor(() => expect(ctx.router.currentRoute.value.name).toBe('account'), {

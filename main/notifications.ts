@@ -1,5 +1,4 @@
-import { convert } from 'html-to-text';
-import { marked } from 'marked';
+import { plainTextOf } from '../server/domain/plain-text';
 
 /**
  * Native notifications for new hosted messages: the text (pure, unit-tested) and a notifier
@@ -73,33 +72,13 @@ function collapseWhitespace(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-function htmlToPlain(html: string): string {
-  return convert(html, {
-    wordwrap: false,
-    selectors: [
-      { selector: 'a', options: { ignoreHref: true } },
-      { selector: 'img', format: 'skip' },
-      { selector: 'h1', options: { uppercase: false } },
-      { selector: 'h2', options: { uppercase: false } },
-      { selector: 'h3', options: { uppercase: false } },
-      { selector: 'h4', options: { uppercase: false } },
-      { selector: 'h5', options: { uppercase: false } },
-      { selector: 'h6', options: { uppercase: false } },
-    ],
-  });
-}
-
 /**
- * plainExcerpt() turns a message body into one line of plain text: HTML tags and Markdown
- * syntax removed (links keep their text, images disappear), whitespace collapsed.
+ * plainExcerpt() turns a message body into one line of the text its reader sees (Markdown
+ * rendered, HTML read as text: server/domain/plain-text.ts), so the notification says what the
+ * message says, with no markup and no Markdown syntax.
  */
 export function plainExcerpt(content: string, format: string): string {
-  if (!content) return '';
-  let plain: string;
-  if (format === 'html') plain = htmlToPlain(content);
-  else if (format === 'markdown') plain = htmlToPlain(marked.parse(content, { async: false }));
-  else plain = content;
-  return collapseWhitespace(plain);
+  return plainTextOf(content, format);
 }
 
 /**

@@ -3,6 +3,7 @@ import { createHmac } from 'node:crypto';
 import type { z } from 'zod';
 
 import { dingTalkConfig } from '../../contract/channel-kinds/dingtalk';
+import { plainTextOf } from '../domain/plain-text';
 import { configOf, defineAdapter, type OutboundMessage } from './channel-adapter';
 import { rateLimitKey } from './channel-fields';
 import { deliveryDedupId } from './dedup-id';
@@ -71,9 +72,12 @@ function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-/** DingTalk requires a markdown title; without one, the start of the body stands in. */
+/**
+ * DingTalk requires a markdown title; without one, the start of the body as its reader sees it
+ * stands in (rendered, so `db-2` stays `db-2` and no `#` or `**` shows in the chat list).
+ */
 function previewOf(content: string): string {
-  const first = oneLine(content.replace(/^[#>\s*-]+/, '')).slice(0, 64);
+  const first = Array.from(plainTextOf(content, 'markdown')).slice(0, 64).join('');
   return first || 'Herald';
 }
 

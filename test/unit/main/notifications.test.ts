@@ -46,7 +46,7 @@ describe('notificationFromMessage', () => {
       content: '# Deploy done\n\n**web-1** is up, see [dashboard](https://x.example).\n\n- a\n- b',
     });
 
-    expect(text.body).toBe('Deploy done web-1 is up, see dashboard. * a * b');
+    expect(text.body).toBe('Deploy done web-1 is up, see dashboard. a b');
   });
 
   it('notificationFromMessage() collapses whitespace in text content', () => {

@@ -93,6 +93,17 @@ describe('buildDingTalkBody', () => {
     expect(body.markdown?.text).toBe('## Backup done\nok');
   });
 
+  it('buildDingTalkBody() keeps the body’s own dashes and drops its Markdown in that title', () => {
+    const body = buildDingTalkBody(
+      outboundMessage({
+        title: '',
+        contentType: 'markdown',
+        content: '- **db-2** 数据库-主节点 (a_b)!',
+      }),
+    );
+    expect(body.markdown?.title).toBe('db-2 数据库-主节点 (a_b)!');
+  });
+
   it('buildDingTalkBody() keeps msgUuid stable per delivery and distinct across messages', () => {
     const message = outboundMessage();
     expect(buildDingTalkBody(message).msgUuid).toBe(buildDingTalkBody({ ...message }).msgUuid);

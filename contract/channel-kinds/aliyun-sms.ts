@@ -85,6 +85,7 @@ export const aliyunSmsConfig = declareChannelConfig({
       // {…} is i18n syntax: the markers go in as a value.
       params: { markers: ALIYUN_SMS_MARKERS.map((m) => `{{${m}}}`).join(' ') },
       tone: 'hint',
+      field: 'paramMap',
     },
   ],
 });

@@ -60,6 +60,11 @@ export interface KindNote {
   readonly params?: Readonly<Record<string, string>>;
   /** `info`: a box of its own (a kind without fields); `hint`: a muted line. */
   readonly tone: 'info' | 'hint';
+  /**
+   * The config key the note explains: shown under that field, beside it, while the field
+   * shows; under the fields when left out or hidden.
+   */
+  readonly field?: string;
 }
 
 /** The config keys of a kind's schema. */

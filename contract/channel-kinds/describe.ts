@@ -68,6 +68,8 @@ export const channelNoteSchema = named(
     text: z.string(),
     params: z.record(z.string(), z.string()),
     tone: z.enum(['info', 'hint']),
+    /** The config key it explains (shown under that field), or null: under the fields. */
+    field: z.string().nullable(),
   }),
 );
 export type ChannelNote = z.infer<typeof channelNoteSchema>;
@@ -176,6 +178,10 @@ export function describeChannelConfig(declaration: AnyChannelConfigDeclaration):
     fields: Object.keys(declaration.schema.shape).map((key) =>
       describeField(key, json.properties?.[key] ?? {}, required.has(key), ui[key] ?? {}),
     ),
-    notes: declaration.notes.map((note) => ({ ...note, params: { ...note.params } })),
+    notes: declaration.notes.map((note) => {
+      if (note.field !== undefined && !(note.field in declaration.schema.shape))
+        throw new Error(`note ${note.id}: no config field ${note.field}`);
+      return { ...note, params: { ...note.params }, field: note.field ?? null };
+    }),
   };
 }

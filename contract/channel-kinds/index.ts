@@ -54,6 +54,7 @@ export * from './feishu';
 export * from './fields';
 export * from './gotify';
 export * from './hosted';
+export * from './kind-groups';
 export * from './kinds';
 export * from './ntfy';
 export * from './pushme';

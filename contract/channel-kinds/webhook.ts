@@ -90,6 +90,7 @@ export const webhookConfig = declareChannelConfig({
       // {…} is i18n syntax: the markers go in as a value.
       params: { markers: WEBHOOK_FIELDS.map((f) => `{{${f}}}`).join(' ') },
       tone: 'hint',
+      field: 'body',
     },
   ],
 });

@@ -7,6 +7,7 @@ import {
   configEditSchema,
 } from '../channel-kinds/config-schemas';
 import { channelFieldSchema, channelNoteSchema } from '../channel-kinds/describe';
+import { CHANNEL_GROUPS, CHANNEL_ICONS } from '../channel-kinds/kind-groups';
 import { CHANNEL_TYPES, type ChannelKind } from '../channel-kinds/kinds';
 import {
   CONSOLE_BASE,
@@ -35,6 +36,11 @@ export const channelTypeSchema = named(
   z.strictObject({
     type: z.enum(CHANNEL_TYPES),
     label: z.string(),
+    /** Where the channel dialog's grid lists the kind, and the icon it shows. */
+    group: z.enum(CHANNEL_GROUPS),
+    icon: z.enum(CHANNEL_ICONS),
+    /** i18n key of the kind's short description in that grid. */
+    summary: z.string(),
     contentTypes: z.array(contentTypeSchema),
     supportsMentions: z.boolean(),
     supportsDynamicRecipients: z.boolean(),
@@ -177,16 +183,39 @@ export const channelUpdateBody = documentAs(
   channelEditShapes,
 ) as unknown as z.ZodType<ChannelUpdate, ChannelUpdate>;
 
+/** What a test message says and whom it reaches, when the kind needs a recipient. */
+const testMessage = {
+  title: z.string().max(1000).optional(),
+  content: z.string().max(20_000).optional(),
+  recipient: z.string().max(1000).optional(),
+};
+
 export const channelTestBody = z
   .object({
-    title: z.string().max(1000).optional(),
-    content: z.string().max(20_000).optional(),
-    recipient: z.string().max(1000).optional(),
+    ...testMessage,
     /** An unsaved edit of the config to try; saved secrets fill in its masked values. */
     config: channelConfigSchema.optional(),
   })
   .strict();
 export type ChannelTest = z.input<typeof channelTestBody>;
+
+/** A test of a channel of one kind that is not saved yet: its config is checked as the kind's. */
+function unsavedTestOf<K extends ChannelKind>(kind: K) {
+  return z.strictObject({
+    ...testMessage,
+    type: z.literal(kind),
+    config: checkedConfig(CHANNEL_CONFIGS[kind].schema).optional(),
+  });
+}
+type UnsavedTestOf = { [K in ChannelKind]: ReturnType<typeof unsavedTestOf<K>> }[ChannelKind];
+
+/** A test of a new channel's form before it is saved: the kind and its config, as a create. */
+export const channelTestUnsavedBody = z.discriminatedUnion(
+  'type',
+  CHANNEL_TYPES.map(unsavedTestOf) as [UnsavedTestOf, ...UnsavedTestOf[]],
+  { error: (iss) => (iss.code === 'invalid_union' ? kindRefusal(iss.input) : undefined) },
+);
+export type ChannelTestUnsaved = z.input<typeof channelTestUnsavedBody>;
 
 /** The platform's answer to a test message. */
 export const channelTestResult = named(
@@ -241,6 +270,13 @@ export const channelRoutes = {
     summary: 'Delete a channel (refused while instances use it)',
     params: idParams,
     response: nothing,
+  }),
+  testUnsaved: route({
+    method: 'post',
+    path: `${CONSOLE_BASE}/channels/test`,
+    summary: 'Send a test message through a channel that is not saved yet (its kind and config)',
+    body: channelTestUnsavedBody,
+    response: channelTestResult,
   }),
   test: route({
     method: 'post',

@@ -12,6 +12,7 @@ import type { SqlExecutor } from './sql';
 
 /** A hosted message as the hosted channel hands it to storage (AdapterRuntime's input). */
 export interface HostedMessageDraft {
+  /** Its channel; zero for a console test of a channel not saved yet. */
   channelId: number;
   /** Its delivery; zero or negative for a console test send, which has none. */
   deliveryId: number;
@@ -23,7 +24,8 @@ export interface HostedMessageDraft {
 
 /** A hosted message to store, as the hosted channel delivers it. */
 export interface NewHostedMessage {
-  channelId: number;
+  /** Null for a console test of a channel not saved yet. */
+  channelId: number | null;
   /** Null for a console test send, which has no delivery. */
   deliveryId: number | null;
   title: string;
@@ -53,7 +55,7 @@ export function hostedMessageOf(
  */
 export function newHostedMessage(draft: HostedMessageDraft): NewHostedMessage {
   return {
-    channelId: draft.channelId,
+    channelId: draft.channelId > 0 ? draft.channelId : null,
     deliveryId: draft.deliveryId > 0 ? draft.deliveryId : null,
     title: draft.title,
     content: draft.content,

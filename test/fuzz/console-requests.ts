@@ -66,6 +66,11 @@ const ROUTES: Array<{ path: string[]; methods: string[]; keys: string[] }> = [
   { path: ['channels'], methods: ['GET', 'POST'], keys: ['name', 'type', 'config'] },
   { path: ['channels', ID], methods: ['GET', 'PUT', 'DELETE'], keys: ['name', 'type', 'config'] },
   {
+    path: ['channels', 'test'],
+    methods: ['POST'],
+    keys: ['type', 'config', 'title', 'content', 'recipient'],
+  },
+  {
     path: ['channels', ID, 'test'],
     methods: ['POST'],
     keys: ['title', 'content', 'recipient', 'contentType'],

@@ -1,4 +1,11 @@
-import type { ChannelCreate, ChannelTest, ChannelUpdate, consoleRoutes, QueryOf } from '@contract';
+import type {
+  ChannelCreate,
+  ChannelTest,
+  ChannelTestUnsaved,
+  ChannelUpdate,
+  consoleRoutes,
+  QueryOf,
+} from '@contract';
 
 import { call } from './http-client';
 
@@ -16,4 +23,6 @@ export const channelsApi = {
   remove: (id: number) => call<Routes['remove']>('DELETE', `/channels/${id}`),
   test: (id: number, input: ChannelTest = {}) =>
     call<Routes['test']>('POST', `/channels/${id}/test`, { body: input }),
+  testUnsaved: (input: ChannelTestUnsaved) =>
+    call<Routes['testUnsaved']>('POST', '/channels/test', { body: input }),
 };

@@ -1,7 +1,13 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
 
-import type { Channel, ChannelCreate, ChannelUpdate } from '@contract';
+import type {
+  Channel,
+  ChannelCreate,
+  ChannelTest,
+  ChannelTestUnsaved,
+  ChannelUpdate,
+} from '@contract';
 
 import { channelsApi } from '../api/channels-api';
 
@@ -44,10 +50,18 @@ export const useChannelsStore = defineStore('channels', () => {
     return items.value.find((c) => c.id === id);
   }
 
-  /** Sends a real test message through a channel; resolves with what the platform answered. */
-  function test(id: number, input: { title?: string; content?: string; recipient?: string }) {
+  /**
+   * Sends a real test message through a channel (or an unsaved edit of it, with `config`);
+   * resolves with what the platform answered.
+   */
+  function test(id: number, input: ChannelTest) {
     return channelsApi.test(id, input);
   }
 
-  return { items, loaded, load, ensureLoaded, create, update, remove, byId, test };
+  /** The same through a channel not saved yet: its kind and config as the form holds them. */
+  function testUnsaved(input: ChannelTestUnsaved) {
+    return channelsApi.testUnsaved(input);
+  }
+
+  return { items, loaded, load, ensureLoaded, create, update, remove, byId, test, testUnsaved };
 });

@@ -63,6 +63,9 @@ export const ROUTE_ACCESS: AccessTable = {
     get: 'editor',
     update: 'editor',
     remove: 'editor',
+    // A test send before saving is the test send an editor may make after (a saved channel's
+    // test already tries an unsaved edit, to any destination), so it needs no more.
+    testUnsaved: 'editor',
     test: 'editor',
   },
   tasks: {
@@ -115,7 +118,7 @@ export const ROUTE_ACCESS: AccessTable = {
   },
   settings: { get: 'admin', update: 'admin' },
   maintenance: { info: 'admin', prune: 'admin' },
-  stats: { get: 'viewer' },
+  stats: { get: 'viewer', channelHealth: 'viewer' },
   events: { stream: 'viewer' },
   import: { messageNest: 'admin' },
   audit: { list: 'admin' },

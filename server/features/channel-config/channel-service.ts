@@ -1,6 +1,11 @@
 import { Op, type WhereOptions } from 'sequelize';
 
-import { describeChannelConfig, type ChannelKind } from '../../../contract/channel-kinds';
+import {
+  CHANNEL_KIND_GROUPS,
+  channelSummaryKey,
+  describeChannelConfig,
+  type ChannelKind,
+} from '../../../contract/channel-kinds';
 import type {
   Channel as ChannelAnswer,
   ChannelType,
@@ -25,7 +30,15 @@ import { describeIssues } from '../../lib/validation';
 import type { HeraldParts } from '../../parts';
 import { maskSecrets, mergeSecretEdits, openSecrets, sealSecrets } from './channel-secrets';
 import { maskProxy, mergeProxyEdit, openProxy, sealProxy } from './proxy-credentials';
+import { redactSecrets, secretValues } from './secret-redaction';
 import { assertSecretsFollowDestination, keptSecrets } from './secret-destination';
+
+/** What a test message says, and whom it reaches when the kind needs a recipient. */
+export interface TestMessage {
+  title?: string;
+  content?: string;
+  recipient?: string;
+}
 
 export interface NewChannel {
   name: string;
@@ -84,6 +97,8 @@ export class ChannelService {
     const kinds = (this.kinds ??= Object.values(this.deps.registry).map((a) => ({
       type: a.type,
       label: a.label,
+      ...CHANNEL_KIND_GROUPS[a.type],
+      summary: channelSummaryKey(a.type),
       contentTypes: [...a.contentTypes],
       supportsMentions: a.supportsMentions,
       supportsDynamicRecipients: a.supportsDynamicRecipients,
@@ -290,15 +305,7 @@ export class ChannelService {
    * Sends one real message through the channel, outside the queue, and reports the platform's
    * answer. With `config`, it tries an unsaved edit instead, under the same rules as saving it.
    */
-  async test(
-    id: number,
-    input: {
-      title?: string;
-      content?: string;
-      recipient?: string;
-      config?: Record<string, unknown>;
-    },
-  ) {
+  async test(id: number, input: TestMessage & { config?: Record<string, unknown> }) {
     const channel = await this.get(id);
     const adapter = this.adapter(channel.type);
     const runtime =
@@ -306,6 +313,25 @@ export class ChannelService {
         ? { type: channel.type, config: this.applyConfigEdit(channel, adapter, input.config) }
         : await this.loadRuntime(id);
     if (!runtime) throw notFound(`channel ${id} does not exist`);
+    return this.sendTest(adapter, runtime.config as Record<string, unknown>, id, input);
+  }
+
+  /**
+   * Sends one real message through a channel that is not saved yet (the new-channel form), its
+   * config checked as a create checks it. It has no id: a hosted test message has no channel.
+   */
+  async testUnsaved(input: TestMessage & { type: string; config?: unknown }) {
+    const adapter = this.adapter(input.type);
+    return this.sendTest(adapter, this.validateConfig(adapter, input.config), 0, input);
+  }
+
+  /** The test message itself; the answer's reply and error never hold the config's secrets. */
+  private async sendTest(
+    adapter: AnyChannelAdapter,
+    config: Record<string, unknown>,
+    channelId: number,
+    input: TestMessage,
+  ) {
     let recipient: string | null = null;
     if (adapter.fixedRecipient === 'required') {
       recipient = input.recipient?.trim() ?? '';
@@ -319,13 +345,14 @@ export class ChannelService {
       : (adapter.contentTypes[0] ?? 'text');
     const text =
       input.content ?? 'This is a test message from Herald. 这是一条来自 Herald 的测试消息。';
+    const secrets = secretValues(config, adapter.secretFields);
     try {
       const receipt = await adapter.send(
-        runtime.config,
+        config,
         {
           // Negative ids mark test sends: they have no delivery row.
           deliveryId: -this.deps.clock.now(),
-          channelId: id,
+          channelId,
           title: input.title ?? 'Herald test message',
           content: convertContent(text, 'markdown', contentType),
           contentType,
@@ -338,10 +365,14 @@ export class ChannelService {
         },
         this.deps.adapterRuntime,
       );
-      return { ok: true, reply: receipt.reply, error: null };
+      return { ok: true, reply: redactSecrets(receipt.reply, secrets), error: null };
     } catch (err) {
       const de = err instanceof DeliveryError ? err : null;
-      return { ok: false, reply: de?.reply ?? null, error: errorMessage(err) };
+      return {
+        ok: false,
+        reply: redactSecrets(de?.reply ?? null, secrets),
+        error: redactSecrets(errorMessage(err), secrets),
+      };
     }
   }
 }

@@ -122,6 +122,18 @@ describe('describeChannelConfig()', () => {
     expect(() => describeChannelConfig(nested)).toThrow(/config field deep: no console input/);
   });
 
+  it('describeChannelConfig() places a note under the field it explains, and refuses an unknown one', () => {
+    const { notes } = describeChannelConfig(CHANNEL_CONFIGS.webhook);
+    expect(notes).toEqual([expect.objectContaining({ id: 'webhook-markers', field: 'body' })]);
+    expect(describeChannelConfig(CHANNEL_CONFIGS.hosted).notes[0]?.field).toBeNull();
+    const astray = declareChannelConfig({
+      schema: z.object({ a: z.string() }).strict(),
+      fields: { a: {} },
+      notes: [{ id: 'n', text: 'x', tone: 'hint', field: 'b' }],
+    });
+    expect(() => describeChannelConfig(astray)).toThrow(/note n: no config field b/);
+  });
+
   it('describeChannelConfig() refuses select options that are not the schema’s values', () => {
     const drifted = declareChannelConfig({
       schema: z.object({ mode: z.enum(['a', 'b']) }).strict(),

@@ -122,6 +122,7 @@ export function routeAuditTable(states: AuditStates): RouteAuditTable {
       get: null,
       update: rule('channel.update', 'channel', 'params', channel),
       remove: rule('channel.delete', 'channel', 'params', channel),
+      testUnsaved: null,
       test: null,
     },
     tasks: {
@@ -193,7 +194,7 @@ export function routeAuditTable(states: AuditStates): RouteAuditTable {
         changes: (_input, answer) => counts(answer, 'deleted'),
       },
     },
-    stats: { get: null },
+    stats: { get: null, channelHealth: null },
     events: { stream: null },
     import: {
       messageNest: {

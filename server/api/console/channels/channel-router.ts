@@ -21,6 +21,7 @@ export function createChannelRouter(channels: ChannelService): Router {
     await channels.remove(params.id);
     return null;
   });
+  serve(routes.testUnsaved, ({ body }) => channels.testUnsaved(body));
   serve(routes.test, ({ params, body }) => channels.test(params.id, body));
   return router;
 }

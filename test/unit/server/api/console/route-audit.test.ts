@@ -16,6 +16,7 @@ const NOT_RECORDED_BY_THE_TABLE = new Set([
   'account.password',
   'account.acceptInvite',
   'twoFactor.setup',
+  'channels.testUnsaved',
   'channels.test',
   'templates.previewUnsaved',
   'templates.preview',

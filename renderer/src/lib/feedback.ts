@@ -18,8 +18,9 @@
  * 5. Background refreshes and conveniences (the unread badge, the log's source filter) fail
  *    silently: the next refresh, or the page's own load, shows the truth.
  *
- * The text is always the server's msg exactly as sent (errorText): it names the field and says
- * what to change, in the language the server was asked in.
+ * The text is the server's msg (errorText): it names the field and says what to change. The
+ * console words the refusals it knows as sentences in the person's language (lib/error-wording,
+ * installed by main.ts through setErrorWording) and shows any other as sent.
  */
 import { ElMessage } from 'element-plus';
 
@@ -28,9 +29,22 @@ import { ApiError } from '../api/http-client';
 /** Errors stay up longer than successes: they are longer and have to be read. */
 const ERROR_TOAST_MS = 6000;
 
-/** The text to show for any error: the server's msg as sent, or the error's own message. */
+/**
+ * Toasts start below the console's 56 px header, so that none covers the language picker or
+ * the account while it shows.
+ */
+export const TOAST_OFFSET = 68;
+
+let wording: ((msg: string) => string) | null = null;
+
+/** Sets how a server's msg is worded for people (null: as sent, which tests rely on). */
+export function setErrorWording(word: ((msg: string) => string) | null): void {
+  wording = word;
+}
+
+/** The text to show for any error: the server's msg as worded for people, or the error's own message. */
 export function errorText(err: unknown): string {
-  if (err instanceof ApiError) return err.msg;
+  if (err instanceof ApiError) return wording ? wording(err.msg) : err.msg;
   if (err instanceof Error) return err.message;
   return String(err);
 }
@@ -42,7 +56,7 @@ export function errorCode(err: unknown): number | null {
 
 /** Rule 3: says that an action worked. */
 export function toastSuccess(text: string): void {
-  ElMessage.success(text);
+  ElMessage.success({ message: text, offset: TOAST_OFFSET });
 }
 
 /** Rule 3: says that an action failed, with the server's msg, after `context` when given. */
@@ -52,6 +66,7 @@ export function toastError(err: unknown, context?: string): void {
     message: context ? `${context}: ${text}` : text,
     showClose: true,
     duration: ERROR_TOAST_MS,
+    offset: TOAST_OFFSET,
   });
 }
 

@@ -5,7 +5,7 @@ import SchedulesPage from '../../renderer/src/pages/SchedulesPage.vue';
 import { useLiveStore } from '../../renderer/src/stores/live-store';
 import { fail, installFakeApi, ok, type FakeRequest } from './helpers/fake-api';
 import { installFakeEventSource } from './helpers/fake-event-source';
-import { mountWithApp, settle } from './helpers/mount';
+import { createContext, mountWithApp, settle } from './helpers/mount';
 
 const schedule = (over: Record<string, unknown> = {}) => ({
   id: 1,
@@ -36,6 +36,9 @@ const schedule = (over: Record<string, unknown> = {}) => ({
   updatedAt: '2026-11-01T08:00:00.000Z',
   ...over,
 });
+
+/** Text as a browser lays it out: runs of white space read as one space. */
+const spaced = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 const page = (items: unknown[]) => ok({ items, total: items.length, page: 1, pageSize: 20 });
 
@@ -78,12 +81,107 @@ describe('SchedulesPage', () => {
     await settle();
     const rows = wrapper.findAll('.el-table__body-wrapper tr');
     expect(rows).toHaveLength(2);
-    expect(rows[0].get('[data-testid="schedule-cron-cell"]').text()).toBe('0 9 * * 1-5');
-    expect(rows[0].text()).toContain('Europe/Berlin');
+    // In words, in the schedule's zone; the expression on hover.
+    const when = rows[0].get('[data-testid="schedule-when"]');
+    expect(spaced(when.text())).toBe('Weekdays 09:00 Europe/Berlin');
+    expect(when.attributes('data-cron')).toBe('0 9 * * 1-5');
+    expect(rows[0].find('[data-testid="schedule-cron-cell"]').exists()).toBe(false);
+    // The one-time run reads in its zone too: 17:00 UTC is 18:00 in Berlin.
+    expect(spaced(rows[1].get('[data-testid="schedule-when"]').text())).toMatch(
+      /^Once, Dec 24, 2026, 6:00\sPM Europe\/Berlin$/,
+    );
     expect(rows[0].get('[data-testid="schedule-last-send"]').attributes('href')).toBe('/logs/12');
     expect(rows[1].text()).toContain('(deleted)');
     expect(rows[1].get('[data-testid="schedule-last-error"]').text()).toContain('no longer exists');
     wrapper.unmount();
+  });
+
+  it('SchedulesPage words each expression in the list’s language, and shows the cron it cannot word', async () => {
+    installFakeApi({
+      'GET /schedules': () =>
+        page([
+          schedule({ timezone: 'Asia/Shanghai' }),
+          schedule({ id: 2, cron: '*/5 * * * *', timezone: 'UTC' }),
+          schedule({ id: 3, cron: '0 9 1 * 1', timezone: 'UTC' }),
+        ]),
+    });
+    const { wrapper } = mountWithApp(SchedulesPage, {}, createContext('zh-CN'));
+    await settle();
+    const whens = wrapper.findAll('[data-testid="schedule-when"]').map((w) => spaced(w.text()));
+    expect(whens).toEqual(['工作日 09:00 Asia/Shanghai', '每 5 分钟 UTC', '0 9 1 * 1 UTC']);
+    expect(wrapper.findAll('[data-testid="schedule-cron-cell"]').map((c) => c.text())).toEqual([
+      '0 9 1 * 1',
+    ]);
+    wrapper.unmount();
+  });
+
+  it('SchedulesPage starts a new schedule on a template, picks the only one, and labels the presets', async () => {
+    installFakeApi({
+      'GET /schedules': () => page([]),
+      'GET /schedules/preview': preview,
+      'GET /tasks': () => page([{ id: 3, name: 'reports', instanceCount: 1 }]),
+      'GET /templates': () => page([{ id: 8, name: 'Nightly', placeholders: [], enabled: true }]),
+    });
+    const { wrapper } = mountWithApp(SchedulesPage);
+    await settle();
+    await wrapper.get('[data-testid="schedule-create"]').trigger('click');
+    await settle();
+    const checked = document.querySelector('[data-testid="schedule-source"] .is-active');
+    expect(checked?.textContent?.trim()).toBe('Template (V2)');
+    expect(document.querySelector('[data-testid="schedule-task"]')).toBeNull();
+    const picked = document.querySelector('[data-testid="schedule-template"]');
+    expect(picked?.textContent).toContain('Nightly');
+
+    const presets = [
+      ...document.querySelectorAll<HTMLElement>('[data-testid^="schedule-preset-"]'),
+    ];
+    expect(presets.map((b) => b.textContent?.trim())).toEqual([
+      'Every minute',
+      'Every 5 minutes',
+      'Every hour at :00',
+      'Daily 02:00',
+      'Mondays 02:00',
+      'Monthly on day 1 at 02:00',
+    ]);
+    presets[1].click();
+    await settle();
+    expect(
+      document.querySelector<HTMLInputElement>('input[data-testid="schedule-cron"]')!.value,
+    ).toBe('*/5 * * * *');
+    expect(presets[1].dataset.cron).toBe('*/5 * * * *');
+    wrapper.unmount();
+  });
+
+  it('SchedulesPage leaves the template picker empty when there are several, and starts on tasks when there is no template', async () => {
+    let templates: unknown[] = [
+      { id: 8, name: 'Nightly', placeholders: [], enabled: true },
+      { id: 9, name: 'Weekly', placeholders: [], enabled: true },
+    ];
+    installFakeApi({
+      'GET /schedules': () => page([]),
+      'GET /schedules/preview': preview,
+      'GET /tasks': () => page([{ id: 3, name: 'reports', instanceCount: 1 }]),
+      'GET /templates': () => page(templates),
+    });
+    const { wrapper } = mountWithApp(SchedulesPage);
+    await settle();
+    await wrapper.get('[data-testid="schedule-create"]').trigger('click');
+    await settle();
+    const active = () =>
+      document.querySelector('[data-testid="schedule-source"] .is-active')?.textContent?.trim();
+    expect(active()).toBe('Template (V2)');
+    expect(document.querySelector('[data-testid="schedule-template"]')?.textContent).not.toContain(
+      'Nightly',
+    );
+    wrapper.unmount();
+    document.body.innerHTML = '';
+    templates = [];
+    const again = mountWithApp(SchedulesPage).wrapper;
+    await settle();
+    await again.get('[data-testid="schedule-create"]').trigger('click');
+    await settle();
+    expect(active()).toBe('Task (V1)');
+    again.unmount();
   });
 
   it('SchedulesPage switches a schedule off and puts the switch back when the server refuses', async () => {

@@ -40,11 +40,22 @@ describe('Settings → Backup', () => {
     await settle();
     const link = () => wrapper.get<HTMLAnchorElement>('[data-testid="backup-download"]');
     expect(link().attributes('href')).toBe('/api/console/backup');
-    expect(wrapper.text()).toContain('holds the server key');
-    await wrapper.get('[data-testid="backup-without-key"] input').setValue(true);
+    // The download and the schedule ask about the key in the same words, with the same help.
+    const downloadKey = wrapper.get('[data-testid="backup-download-include-key"]');
+    const scheduleKey = wrapper.get('[data-testid="backup-include-key"]');
+    expect(downloadKey.text()).toBe('Include the server key');
+    expect(scheduleKey.text()).toBe('Include the server key');
+    const help = (id: string) => wrapper.get(`[data-testid="${id}"]`).text();
+    expect(help('backup-download-key-help')).toContain('holds the server key');
+    expect(help('backup-include-key-help')).toBe(help('backup-download-key-help'));
+    await downloadKey.get('input').setValue(false);
     await settle();
     expect(link().attributes('href')).toBe('/api/console/backup?withoutKey=1');
-    expect(wrapper.text()).toContain('HERALD_SECRET_KEY');
+    expect(help('backup-download-key-help')).toContain('HERALD_SECRET_KEY');
+    expect(help('backup-include-key-help')).toContain('holds the server key');
+    await scheduleKey.get('input').setValue(false);
+    expect(help('backup-include-key-help')).toBe(help('backup-download-key-help'));
+    await scheduleKey.get('input').setValue(true);
     expect(wrapper.get<HTMLInputElement>('[data-testid="backup-folder"]').element.placeholder).toBe(
       '/data/backups',
     );

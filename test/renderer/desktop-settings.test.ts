@@ -92,6 +92,12 @@ async function mountCard() {
   return mounted.wrapper;
 }
 
+/** Presses the card's Save: its controls are a draft until then. */
+async function save(wrapper: VueWrapper) {
+  await wrapper.get('form').trigger('submit');
+  await settle();
+}
+
 const checked = (wrapper: VueWrapper, id: string) =>
   wrapper.get(`[data-testid="${id}"]`).classes().includes('is-checked');
 const disabled = (wrapper: VueWrapper, id: string) =>
@@ -149,12 +155,14 @@ describe('DesktopSettingsCard', () => {
     wrapper.unmount();
   });
 
-  it('DesktopSettingsCard saves a switched setting at once, with exactly that field', async () => {
+  it('DesktopSettingsCard saves on Save, with exactly the fields that changed', async () => {
     const { updateSettings } = installFakeDesktop();
     const wrapper = await mountCard();
 
     await wrapper.get('[data-testid="desktop-do-not-disturb"]').trigger('click');
     await settle();
+    expect(updateSettings).not.toHaveBeenCalled();
+    await save(wrapper);
 
     expect(updateSettings).toHaveBeenCalledTimes(1);
     expect(updateSettings).toHaveBeenCalledWith({ doNotDisturb: true });
@@ -162,9 +170,10 @@ describe('DesktopSettingsCard', () => {
     expect(wrapper.find('[data-testid="desktop-restart-notice"]').exists()).toBe(false);
 
     await wrapper.get('[data-testid="desktop-minimize-to-tray"]').trigger('click');
-    await settle();
+    await wrapper.get('[data-testid="desktop-notifications"]').trigger('click');
+    await save(wrapper);
 
-    expect(updateSettings).toHaveBeenLastCalledWith({ minimizeToTray: true });
+    expect(updateSettings).toHaveBeenLastCalledWith({ minimizeToTray: true, notifications: false });
     expect(checked(wrapper, 'desktop-minimize-to-tray')).toBe(true);
     wrapper.unmount();
   });
@@ -176,7 +185,7 @@ describe('DesktopSettingsCard', () => {
     const wrapper = await mountCard();
 
     await wrapper.get('[data-testid="desktop-listen-on-lan"]').trigger('click');
-    await settle();
+    await save(wrapper);
 
     expect(updateSettings).toHaveBeenCalledWith({ listenOnLan: true });
     expect(checked(wrapper, 'desktop-listen-on-lan')).toBe(false);
@@ -193,7 +202,7 @@ describe('DesktopSettingsCard', () => {
     const port = wrapper.get('[data-testid="desktop-port"] input');
     await port.setValue('9001');
     await port.trigger('change');
-    await settle();
+    await save(wrapper);
 
     expect(updateSettings).toHaveBeenCalledTimes(1);
     expect(updateSettings).toHaveBeenCalledWith({ port: 9001 });
@@ -214,7 +223,7 @@ describe('DesktopSettingsCard', () => {
     const wrapper = await mountCard();
 
     await wrapper.get('[data-testid="desktop-listen-on-lan"]').trigger('click');
-    await settle();
+    await save(wrapper);
 
     expect(checked(wrapper, 'desktop-listen-on-lan')).toBe(true);
     expect(wrapper.get('[data-testid="desktop-restart-notice"]').text()).toContain(
@@ -236,7 +245,7 @@ describe('DesktopSettingsCard', () => {
     wrapper.unmount();
   });
 
-  it('DesktopSettingsCard shows main’s refusal and puts the value back', async () => {
+  it('DesktopSettingsCard shows main’s refusal and keeps the draft to save again', async () => {
     installFakeDesktop({
       update: async () => {
         throw new Error(
@@ -247,19 +256,19 @@ describe('DesktopSettingsCard', () => {
     const wrapper = await mountCard();
 
     await wrapper.get('[data-testid="desktop-notifications"]').trigger('click');
-    await settle();
+    await save(wrapper);
 
     expect(wrapper.get('[data-testid="desktop-error"]').text()).toBe(
       'Not saved: config.json is read-only',
     );
-    expect(checked(wrapper, 'desktop-notifications')).toBe(true);
+    expect(checked(wrapper, 'desktop-notifications')).toBe(false);
 
     const port = wrapper.get<HTMLInputElement>('[data-testid="desktop-port"] input');
     await port.setValue('9002');
     await port.trigger('change');
-    await settle();
+    await save(wrapper);
 
-    expect(port.element.value).toBe('8765');
+    expect(port.element.value).toBe('9002');
     wrapper.unmount();
   });
 
@@ -270,11 +279,11 @@ describe('DesktopSettingsCard', () => {
     const port = wrapper.get<HTMLInputElement>('[data-testid="desktop-port"] input');
     await port.setValue('80');
     await port.trigger('change');
-    await settle();
+    await save(wrapper);
 
     expect(updateSettings).not.toHaveBeenCalled();
     expect(wrapper.get('[data-testid="desktop-error"]').text()).toContain('1024 to 65535');
-    expect(port.element.value).toBe('8765');
+    expect(port.element.value).toBe('80');
     wrapper.unmount();
   });
 
@@ -325,7 +334,7 @@ describe('DesktopSettingsCard', () => {
 
     registered = true;
     await wrapper.get('[data-testid="desktop-start-at-login"]').trigger('click');
-    await settle();
+    await save(wrapper);
 
     expect(desktop.getLoginItem).toHaveBeenCalledTimes(2);
     expect(wrapper.get('[data-testid="desktop-login-item-state"]').text()).toBe(

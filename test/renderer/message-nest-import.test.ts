@@ -1,3 +1,4 @@
+import type { VueWrapper } from '@vue/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import MessageNestImport from '../../renderer/src/components/MessageNestImport.vue';
@@ -39,16 +40,22 @@ const report = (dryRun: boolean) => ({
   notes: [],
 });
 
+/** Picks a file as the browser's file chooser does, through Element Plus's upload. */
+async function pickFile(wrapper: VueWrapper, ...files: File[]) {
+  const input = wrapper.get<HTMLInputElement>(
+    '[data-testid="mn-import-upload"] input[type="file"]',
+  );
+  Object.defineProperty(input.element, 'files', { value: files, configurable: true });
+  await input.trigger('change');
+  await settle();
+}
+
 async function previewWith(locale: 'en' | 'zh-CN') {
   const api = installFakeApi({
     'POST /import/message-nest': (req) => ok(report(req.query.get('dryRun') === '1')),
   });
   const { wrapper } = mountWithApp(MessageNestImport, {}, createContext(locale));
-  const input = wrapper.get<HTMLInputElement>('[data-testid="mn-import-file"]');
-  Object.defineProperty(input.element, 'files', {
-    value: [new File([new Uint8Array([1, 2, 3])], 'database.db')],
-  });
-  await input.trigger('change');
+  await pickFile(wrapper, new File([new Uint8Array([1, 2, 3])], 'database.db'));
   await wrapper.get('[data-testid="mn-import-preview"]').trigger('click');
   await settle();
   return { wrapper, api };
@@ -80,6 +87,26 @@ describe('Settings → Import from Message Nest', () => {
     ]);
   });
 
+  it('picks the file with Element Plus’s upload: a labelled button, the file’s name, one file at a time', async () => {
+    const api = installFakeApi({
+      'POST /import/message-nest': (req) => ok(report(req.query.get('dryRun') === '1')),
+    });
+    const { wrapper } = mountWithApp(MessageNestImport);
+    expect(wrapper.find('input[type="file"]:not(.el-upload__input)').exists()).toBe(false);
+    expect(wrapper.get('[data-testid="mn-import-choose"]').text()).toBe('Choose the database file');
+    expect(wrapper.get('[data-testid="mn-import-preview"]').attributes('disabled')).toBeDefined();
+
+    await pickFile(wrapper, new File([new Uint8Array([1])], 'old.db'));
+    await pickFile(wrapper, new File([new Uint8Array([2, 2])], 'database.db'));
+    const listed = wrapper.findAll('.el-upload-list__item').map((li) => li.text());
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toContain('database.db');
+    await wrapper.get('[data-testid="mn-import-preview"]').trigger('click');
+    await settle();
+    const sent = api.calls.find((c) => c.path === '/import/message-nest')!;
+    expect((sent.rawBody as Blob).size).toBe(2);
+  });
+
   it('labels the skipped rows in Chinese', async () => {
     const { wrapper } = await previewWith('zh-CN');
     const skipped = wrapper.get('[data-testid="mn-import-skipped"]');
@@ -93,11 +120,7 @@ describe('Settings → Import from Message Nest', () => {
       'POST /import/message-nest': () => ok({ ...report(true), skipped: [] }),
     });
     const { wrapper } = mountWithApp(MessageNestImport);
-    const input = wrapper.get<HTMLInputElement>('[data-testid="mn-import-file"]');
-    Object.defineProperty(input.element, 'files', {
-      value: [new File([new Uint8Array([1])], 'database.db')],
-    });
-    await input.trigger('change');
+    await pickFile(wrapper, new File([new Uint8Array([1])], 'database.db'));
     await wrapper.get('[data-testid="mn-import-preview"]').trigger('click');
     await settle();
     expect(wrapper.find('[data-testid="mn-import-counts"]').exists()).toBe(true);

@@ -28,13 +28,11 @@ function deferred<T>() {
 
 /**
  * A card written the way the settings cards are: useSettingsSave for the logic, the frame and
- * SettingsForm around one field. `submit` is the call its Save makes; a null `saveTestid` makes
- * a form with no Save, as the switch cards have.
+ * SettingsForm around one field. `submit` is the call its Save makes.
  */
 function savingCard(
   submit: (name: string) => Promise<string>,
   onSaved?: (saved: string) => unknown,
-  saveTestid: string | null = 'naming-save',
 ) {
   return defineComponent({
     setup() {
@@ -48,7 +46,7 @@ function savingCard(
               error: error.value,
               errorTestid: 'naming-error',
               saving: saving.value,
-              saveTestid: saveTestid ?? undefined,
+              saveTestid: 'naming-save',
               onSubmit,
             },
             {
@@ -134,14 +132,13 @@ describe('SettingsCardFrame and SettingsForm', () => {
     wrapper.unmount();
   });
 
-  it('gives a form no Save without a save test id, and says "Saved" in the app’s language', async () => {
+  it('says "Saved" in the app’s language', async () => {
     const { wrapper } = mountWithApp(
-      savingCard(async (name) => name, undefined, null),
+      savingCard(async (name) => name),
       {},
       createContext('zh-CN'),
     );
-    expect(wrapper.find('[data-testid="naming-field"]').exists()).toBe(true);
-    expect(wrapper.find('.el-button').exists()).toBe(false);
+    expect(wrapper.get('[data-testid="naming-save"]').text()).toBe('保存');
 
     await wrapper.get('form').trigger('submit');
     await settle();
@@ -163,11 +160,12 @@ describe('SettingsSwitchCard', () => {
     on: false,
     save: vi.fn(async () => undefined),
     testid: 'pictures',
+    saveTestid: 'pictures-save',
     errorTestid: 'pictures-error',
     ...over,
   });
 
-  it('shows what the server holds, saves the value clicked at once, then runs afterSave', async () => {
+  it('shows what the server holds, keeps a click as a draft until Save, then runs afterSave', async () => {
     const call = deferred<undefined>();
     const save = vi.fn(() => call.promise);
     const afterSave = vi.fn();
@@ -179,28 +177,35 @@ describe('SettingsSwitchCard', () => {
     expect(toggle().classes()).not.toContain('is-checked');
     expect(toggle().get('input').attributes('aria-label')).toBe('Load pictures');
 
+    const saveButton = () => wrapper.get('[data-testid="pictures-save"]');
     await toggle().trigger('click');
     await settle();
+    // One pattern on the Settings page: a switch is a draft, like every field, until Save.
+    expect(save).not.toHaveBeenCalled();
+    expect(toggle().classes()).toContain('is-checked');
+    await wrapper.get('form').trigger('submit');
+    await settle();
     expect(save).toHaveBeenCalledWith(true);
-    expect(toggle().find('.is-loading').exists()).toBe(true);
+    expect(saveButton().classes()).toContain('is-loading');
     expect(afterSave).not.toHaveBeenCalled();
 
     call.resolve(undefined);
     await settle();
     expect(afterSave).toHaveBeenCalledTimes(1);
     expect(toasts()).toEqual([{ type: 'success', text: 'Saved' }]);
-    expect(toggle().find('.is-loading').exists()).toBe(false);
+    expect(saveButton().classes()).not.toContain('is-loading');
     // The switch follows the server's value, which the page passes back in `on`.
     await wrapper.setProps({ on: true });
     expect(toggle().classes()).toContain('is-checked');
 
     await toggle().trigger('click');
+    await wrapper.get('form').trigger('submit');
     await settle();
     expect(save).toHaveBeenLastCalledWith(false);
     wrapper.unmount();
   });
 
-  it('shows the refusal in the card and leaves the switch where the server has it', async () => {
+  it('shows the refusal in the card and keeps the switch as the person set it, to save again', async () => {
     const save = vi.fn(async () => {
       throw new ApiError(403, 'Only an administrator can change this');
     });
@@ -208,11 +213,12 @@ describe('SettingsSwitchCard', () => {
     const { wrapper } = mountWithApp(SettingsSwitchCard, { props: props({ save, afterSave }) });
 
     await wrapper.get('[data-testid="pictures"]').trigger('click');
+    await wrapper.get('form').trigger('submit');
     await settle();
     expect(wrapper.get('[data-testid="pictures-error"]').text()).toContain(
       'Only an administrator can change this',
     );
-    expect(wrapper.get('[data-testid="pictures"]').classes()).not.toContain('is-checked');
+    expect(wrapper.get('[data-testid="pictures"]').classes()).toContain('is-checked');
     expect(afterSave).not.toHaveBeenCalled();
     expect(toasts()).toEqual([]);
     wrapper.unmount();

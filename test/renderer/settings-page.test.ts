@@ -52,6 +52,107 @@ describe('SettingsPage', () => {
     wrapper.unmount();
   });
 
+  it('SettingsPage shows delays as minutes and seconds and saves the milliseconds the API takes', async () => {
+    const api = installFakeApi({
+      'GET /settings': () => ok(settings(false)),
+      'PUT /settings': (req) => ok({ ...settings(false), ...(req.body as object) }),
+    });
+    const { wrapper } = mountWithApp(SettingsPage);
+    await settle();
+    const field = (id: string) =>
+      wrapper.get<HTMLInputElement>(`[data-testid="${id}"] input`).element.value;
+    expect(field('settings-base-delay-minutes')).toBe('1');
+    expect(field('settings-base-delay-seconds')).toBe('0');
+    expect(field('settings-max-delay-minutes')).toBe('16');
+    expect(field('settings-v1-wait-minutes')).toBe('0');
+    expect(field('settings-v1-wait-seconds')).toBe('15');
+    const card = wrapper.get('[data-testid="settings-base-delay"]').element.closest('.el-card')!;
+    expect(card.textContent).not.toContain('(ms)');
+    expect(
+      wrapper.get('[data-testid="settings-base-delay-minutes"] input').attributes('aria-label'),
+    ).toBe('First retry after: minutes');
+
+    const type = async (id: string, value: string) => {
+      const input = wrapper.get(`[data-testid="${id}"] input`);
+      await input.setValue(value);
+      await input.trigger('change');
+      await settle();
+    };
+    await type('settings-base-delay-seconds', '30');
+    // Seconds past a minute carry into the minutes.
+    await type('settings-v1-wait-seconds', '75');
+    expect(field('settings-v1-wait-minutes')).toBe('1');
+    expect(field('settings-v1-wait-seconds')).toBe('15');
+    await type('settings-max-delay-minutes', '2');
+    await wrapper.get('[data-testid="settings-save"]').trigger('submit');
+    await settle();
+    const put = api.calls.filter((c) => c.method === 'PUT').at(-1)!;
+    expect(put.body).toMatchObject({
+      retry: { baseDelayMs: 90_000, maxDelayMs: 120_000 },
+      v1WaitMs: 75_000,
+    });
+    wrapper.unmount();
+  });
+
+  it('SettingsPage labels the duration units in Chinese', async () => {
+    installFakeApi({ 'GET /settings': () => ok(settings(false)) });
+    const { wrapper } = mountWithApp(SettingsPage, {}, createContext('zh-CN'));
+    await settle();
+    const delay = wrapper.get('[data-testid="settings-base-delay"]');
+    expect(delay.text()).toContain('分');
+    expect(delay.text()).toContain('秒');
+    expect(
+      delay.get('[data-testid="settings-base-delay-seconds"] input').attributes('aria-label'),
+    ).toBe('首次重试等待：秒');
+    wrapper.unmount();
+  });
+
+  it('SettingsPage saves every card the same way: nothing is sent until that card’s Save', async () => {
+    const api = installFakeApi({
+      'GET /settings': () => ok(settings(false)),
+      'PUT /settings': (req) => ok({ ...settings(false), ...(req.body as object) }),
+      'GET /maintenance': () =>
+        ok({
+          sizeBytes: 1,
+          freePages: 0,
+          rows: { sends: 0, deliveries: 0, attempts: 0, hostedMessages: 0 },
+          searchIndexPending: 0,
+        }),
+      'GET /backup/schedule': () =>
+        ok({
+          enabled: false,
+          everyHours: 24,
+          keep: 7,
+          folder: '',
+          includeKey: true,
+          defaultFolder: '/data/backups',
+          available: true,
+          lastBackupAt: null,
+          lastError: null,
+        }),
+    });
+    const { wrapper } = mountWithApp(SettingsPage);
+    await settle();
+    for (const id of ['settings-show-remote-images', 'settings-require-two-factor']) {
+      await wrapper.get(`[data-testid="${id}"]`).trigger('click');
+    }
+    await settle();
+    expect(api.calls.filter((c) => c.method === 'PUT')).toEqual([]);
+    // Every card that changes something has its own Save.
+    const cards = wrapper.findAll('.el-card');
+    const withForm = cards.filter((c) => c.find('form').exists());
+    expect(withForm.length).toBeGreaterThanOrEqual(6);
+    for (const card of withForm) {
+      expect(card.find('form button[type="submit"]').exists()).toBe(true);
+    }
+    await wrapper.get('[data-testid="settings-reader-save"]').trigger('submit');
+    await settle();
+    expect(api.calls.filter((c) => c.method === 'PUT').map((c) => c.body)).toEqual([
+      { showRemoteImages: true },
+    ]);
+    wrapper.unmount();
+  });
+
   it('SettingsPage saves the send API block on its own: always200 and the public address', async () => {
     const api = installFakeApi({
       'GET /settings': () => ok(settings(false)),

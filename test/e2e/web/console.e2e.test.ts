@@ -464,6 +464,7 @@ describe.skipIf(!haveChromium)(
         // "Always show remote images" loads them as the message opens.
         await ui.nav('settings');
         await ui.byTestId('settings-show-remote-images').click();
+        await ui.byTestId('settings-reader-save').click();
         await expect
           .poll(async () => (await api.ok('GET', '/settings')).showRemoteImages)
           .toBe(true);

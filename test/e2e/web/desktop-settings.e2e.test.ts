@@ -152,14 +152,17 @@ describe.skipIf(!haveChromium)(
       );
       await ui.byTestId('desktop-no-tray').waitFor();
 
+      // The switch is a draft until Save, as on every settings card.
       await ui.byTestId('desktop-minimize-to-tray').click();
+      expect(await callsTo(ui, 'updateSettings')).toEqual([]);
+      await ui.byTestId('desktop-save').click();
       await expect.poll(() => callsTo(ui, 'updateSettings')).toEqual([[{ minimizeToTray: false }]]);
       expect(await ui.byTestId('desktop-minimize-to-tray').getAttribute('class')).not.toContain(
         'is-checked',
       );
       expect(await ui.byTestId('desktop-restart-notice').count()).toBe(0);
 
-      // A new port is saved on Enter and applies after a restart.
+      // A new port is saved on Enter (which submits the card's form) and applies after a restart.
       await ui
         .byTestId('desktop-port')
         .locator('input')

@@ -297,6 +297,7 @@ describe.skipIf(!haveChromium)(
     it('sends the viewer to Account at their next page load once two-factor is required', async () => {
       await admin.nav('settings');
       await admin.byTestId('settings-require-two-factor').click();
+      await admin.byTestId('settings-security-save').click();
       // The rule binds the administrator too, who has no second factor either.
       await admin.byTestId('account-must-enrol').waitFor();
 

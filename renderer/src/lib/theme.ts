@@ -95,6 +95,8 @@ export function themeVariables(mode: ThemeMode): Record<string, string> {
       vars[`--herald-fill-${name}-hover`] = p.fills[tone].hover;
     }
   }
+  // Paler than light-9, so that secondary text (a message's preview) keeps AA on it.
+  vars['--herald-urgent-bg'] = mix(p.tones.danger, p.tintToward, 0.94);
   vars['--el-text-color-primary'] = p.text.primary;
   vars['--el-text-color-regular'] = p.text.regular;
   vars['--el-text-color-secondary'] = p.text.secondary;
@@ -138,6 +140,14 @@ export const TEXT_PAIRS: readonly { what: string; text: Colour; on: Colour }[] =
     text: '--el-text-color-placeholder',
     on: '--el-bg-color-overlay',
   },
+  // An urgent message's row in the reader and the send log (styles.css, .is-urgent).
+  ...(['primary', 'regular', 'secondary'] as const).map((level) => ({
+    what: `${level} text in an urgent row`,
+    text: `--el-text-color-${level}` as Colour,
+    on: '--herald-urgent-bg' as Colour,
+  })),
+  { what: 'link in an urgent row', text: '--el-color-primary', on: '--herald-urgent-bg' },
+  { what: 'urgent title', text: '--el-color-danger', on: '--herald-urgent-bg' },
   ...TONES.flatMap((tone) => [
     { what: `${tone} link`, text: `--el-color-${tone}` as Colour, on: '--el-bg-color' as Colour },
     {

@@ -10,6 +10,7 @@ export * from './control-chars';
 export * from './envelope';
 export * from './hooks/index';
 export * from './limits';
+export * from './placeholder-warnings';
 export * from './priority';
 export * from './public/preview';
 export * from './public/token-kind';

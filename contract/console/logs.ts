@@ -10,6 +10,7 @@ import {
   queryId,
   timestampSchema,
 } from '../common';
+import { placeholderWarningSchema } from '../placeholder-warnings';
 import { route } from '../route';
 
 /**
@@ -19,6 +20,14 @@ import { route } from '../route';
 export const SEND_STATUSES = ['pending', 'sent', 'partial', 'failed', 'suppressed'] as const;
 export const sendStatusSchema = named('SendStatus', z.enum(SEND_STATUSES));
 export type SendStatus = z.infer<typeof sendStatusSchema>;
+
+/**
+ * A send as the log reads it: its stored status, except that a `pending` send with a delivery
+ * that failed and waits for its next attempt reads `retrying` (issue 41 §3).
+ */
+export const SEND_LOG_STATUSES = [...SEND_STATUSES, 'retrying'] as const;
+export const sendLogStatusSchema = named('SendLogStatus', z.enum(SEND_LOG_STATUSES));
+export type SendLogStatus = z.infer<typeof sendLogStatusSchema>;
 
 export const DELIVERY_STATUSES = ['queued', 'sending', 'retrying', 'sent', 'failed'] as const;
 export const deliveryStatusSchema = named('DeliveryStatus', z.enum(DELIVERY_STATUSES));
@@ -40,7 +49,7 @@ export const logQuery = pagingQuery.extend({
   api: z.enum(['v1', 'v2']).optional(),
   taskId: queryId,
   templateId: queryId,
-  status: sendStatusSchema.optional(),
+  status: sendLogStatusSchema.optional(),
   from: queryTime(false),
   to: queryTime(true),
 });
@@ -62,7 +71,14 @@ export const sendSchema = named(
     /** The schedule whose run made this send; null for API calls. */
     scheduleId: z.number().int().positive().nullable(),
     title: z.string(),
-    status: sendStatusSchema,
+    status: sendLogStatusSchema,
+    /**
+     * The latest error of a delivery that failed, for now (`retrying`) or for good; null when
+     * none has.
+     */
+    lastError: z.string().nullable(),
+    /** What the placeholders left unfilled or dropped, as the send API answered; [] for none. */
+    warnings: z.array(placeholderWarningSchema),
     deliveryCount: z.number().int().min(0),
     /**
      * What opened the send; null on sends from before it was recorded and imported logs. The
@@ -149,7 +165,14 @@ export const sendDetailSchema = named(
 export type SendDetail = z.infer<typeof sendDetailSchema>;
 
 /** A page of sends; above 10,000 matches of a search or filter the total stops there. */
-export const sendPageSchema = pageOf(sendSchema).extend({ totalIsCapped: z.boolean() });
+export const sendPageSchema = pageOf(sendSchema).extend({
+  totalIsCapped: z.boolean(),
+  /**
+   * Whether any task or template accepts its Message Nest credential (an imported one turned
+   * on): sends may then show one, on this page or another, so the console keeps the column.
+   */
+  messageNestCredentials: z.boolean(),
+});
 
 export const logRoutes = {
   list: route({

@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 import { CONSOLE_BASE, idParams, named, nothing, pageOf, timestampSchema } from '../common';
 import { LIMITS } from '../limits';
+import { placeholderWarningSchema } from '../placeholder-warnings';
 import { route } from '../route';
 import { nameFilterQuery } from './tasks';
 
@@ -173,6 +174,17 @@ export const scheduleSchema = named(
 );
 export type Schedule = z.infer<typeof scheduleSchema>;
 
+/**
+ * A schedule as creating or changing it answers: with `warnings` when it sends through a
+ * template and its placeholder values would leave a marker unfilled or go unused (only when
+ * there are any). It is saved all the same.
+ */
+export const savedScheduleSchema = named(
+  'SavedSchedule',
+  scheduleSchema.extend({ warnings: z.array(placeholderWarningSchema).optional() }),
+);
+export type SavedSchedule = z.infer<typeof savedScheduleSchema>;
+
 export const scheduleRoutes = {
   list: route({
     method: 'get',
@@ -186,7 +198,7 @@ export const scheduleRoutes = {
     path: `${CONSOLE_BASE}/schedules`,
     summary: 'Create a scheduled message',
     body: scheduleCreateBody,
-    response: scheduleSchema,
+    response: savedScheduleSchema,
   }),
   preview: route({
     method: 'get',
@@ -209,7 +221,7 @@ export const scheduleRoutes = {
     summary: 'Update a scheduled message (any of its fields)',
     params: idParams,
     body: schedulePatchBody,
-    response: scheduleSchema,
+    response: savedScheduleSchema,
   }),
   patch: route({
     method: 'patch',
@@ -217,7 +229,7 @@ export const scheduleRoutes = {
     summary: 'Update a scheduled message (the same as PUT)',
     params: idParams,
     body: schedulePatchBody,
-    response: scheduleSchema,
+    response: savedScheduleSchema,
   }),
   remove: route({
     method: 'delete',

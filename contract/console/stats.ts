@@ -30,7 +30,10 @@ export const statsSchema = named(
       today: count,
       last7: count,
       last30: count,
-      /** Sent deliveries over finished ones in the window; null when none finished. */
+      /**
+       * Sent deliveries over those tried in the window: sent, failed, and failed once and
+       * waiting to retry; null when none was tried.
+       */
       successRate: z.number().min(0).max(1).nullable(),
     }),
     byChannel: z.array(
@@ -40,6 +43,9 @@ export const statsSchema = named(
         type: z.string(),
         sent: count,
         failed: count,
+        /** Failed at least once, waiting for their next attempt. */
+        retrying: count,
+        /** Not tried yet (queued or being sent). */
         pending: count,
       }),
     ),
@@ -56,13 +62,18 @@ export const statsSchema = named(
     ),
     /** Deliveries waiting for their next attempt. */
     retrying: count,
+    /** Deliveries waiting to retry (newest first), then the latest failed, 10 at most. */
     latestFailures: z.array(
       z.strictObject({
         sendId: z.number().int(),
         deliveryId: z.number().int(),
         title: z.string(),
         channelName: z.string(),
+        status: z.enum(['retrying', 'failed']),
         error: z.string().nullable(),
+        /** When a retrying delivery is tried next; null for a failed one. */
+        nextAttemptAt: timestampSchema.nullable(),
+        /** Its last attempt. */
         at: timestampSchema,
       }),
     ),
@@ -72,6 +83,26 @@ export type Stats = z.infer<typeof statsSchema>;
 /** One day of the dashboard's chart. */
 export type DayStats = Stats['days'][number];
 
+/**
+ * How a channel's latest tried deliveries went (issue 41 §3): only channels with a delivery
+ * that was tried (sent, failed, or failed and waiting to retry) are listed.
+ */
+export const channelHealthSchema = named(
+  'ChannelHealth',
+  z.strictObject({
+    channelId: z.number().int().positive(),
+    /** `failing`: its latest tried delivery failed, for now or for good; `ok`: it was sent. */
+    state: z.enum(['ok', 'failing']),
+    /** How many of its latest tried deliveries failed in a row, newest first (at most 5). */
+    failures: count,
+    /** The latest failure's error; null when it is `ok`. */
+    lastError: z.string().nullable(),
+    /** When its latest tried delivery was last attempted. */
+    at: timestampSchema,
+  }),
+);
+export type ChannelHealth = z.infer<typeof channelHealthSchema>;
+
 export const statsRoutes = {
   get: route({
     method: 'get',
@@ -79,5 +110,11 @@ export const statsRoutes = {
     summary: 'Dashboard numbers over the last `days` days (1 to 365, default 30)',
     query: statsQuery,
     response: statsSchema,
+  }),
+  channelHealth: route({
+    method: 'get',
+    path: `${CONSOLE_BASE}/stats/channel-health`,
+    summary: "Each channel's latest tried deliveries: failing or ok, with the last error",
+    response: z.array(channelHealthSchema),
   }),
 };

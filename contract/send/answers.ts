@@ -69,6 +69,12 @@ export const v2AnswerSchema = named(
     count: z.number().int().min(0),
     hostMessageUrl,
     ...dedupFields,
+    /**
+     * Only when there are any: one sentence per placeholder key the send left unfilled (its
+     * marker delivered as written) or gave a value the template does not declare. The send was
+     * accepted all the same (docs/send-api.md "Placeholder warnings").
+     */
+    warnings: z.array(z.string()).optional(),
   }),
 );
 export type V2Answer = z.infer<typeof v2AnswerSchema>;

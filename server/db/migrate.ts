@@ -19,6 +19,9 @@ import * as instanceTemplateCode from './migrations/2026-11-28-1000-instance-tem
 import * as lighterHotPath from './migrations/2026-11-28-1100-lighter-hot-path';
 import * as hostedInsertLock from './migrations/2026-11-29-1000-hosted-insert-lock';
 import * as sealProxyCredentials from './migrations/2026-11-30-1000-seal-proxy-credentials';
+import * as hostedPublicLink from './migrations/2026-12-01-1000-hosted-public-link';
+import * as sendWarnings from './migrations/2026-12-01-1100-send-warnings';
+import * as auditNames from './migrations/2026-12-01-1200-audit-names';
 
 /**
  * What a migration may need that db/ does not hold: sealing a secret needs the server key, which
@@ -57,6 +60,9 @@ const migrations: Array<[string, MigrationModule]> = [
   ['2026-11-28-1100-lighter-hot-path', lighterHotPath],
   ['2026-11-29-1000-hosted-insert-lock', hostedInsertLock],
   ['2026-11-30-1000-seal-proxy-credentials', sealProxyCredentials],
+  ['2026-12-01-1000-hosted-public-link', hostedPublicLink],
+  ['2026-12-01-1100-send-warnings', sendWarnings],
+  ['2026-12-01-1200-audit-names', auditNames],
 ];
 
 /** The names this code knows, in order: a database that lacks one is behind the code. */

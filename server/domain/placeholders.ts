@@ -40,6 +40,13 @@ function piecesOf(content: string): readonly Piece[] {
   return pieces;
 }
 
+/** The keys of the markers in a content, each once, in the order they first appear. */
+export function markerKeys(content: string): string[] {
+  const keys = new Set<string>();
+  for (const piece of piecesOf(content)) if (typeof piece !== 'string') keys.add(piece.key);
+  return [...keys];
+}
+
 /**
  * Replaces the markers of defined placeholders, one level only: a value that itself
  * contains a marker is inserted literally. A passed value wins over the default; a key with
@@ -147,4 +154,17 @@ export function normalisePlaceholderValues(input: Record<string, unknown>): Reco
           : String(value);
   }
   return out;
+}
+
+/**
+ * `{{repeats}}` is every template's, defined or not: how many sends with the send's dedup key
+ * were suppressed since the last delivered one (0 without a dedup key). A template that
+ * defines it keeps its label and default.
+ */
+export function withRepeats(
+  definitions: readonly PlaceholderDefinition[],
+): readonly PlaceholderDefinition[] {
+  return definitions.some((d) => d.key === 'repeats')
+    ? definitions
+    : [...definitions, { key: 'repeats', label: 'repeats', default: '0' }];
 }

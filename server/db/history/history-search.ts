@@ -113,14 +113,25 @@ export async function listSendIds(
       sql: 'b.template_id = :templateId',
       params: { templateId: filter.templateId },
     });
-  if (filter.status)
-    conditions.push({ sql: 'b.status = :status', params: { status: filter.status } });
+  if (filter.status) conditions.push(sendStatusCondition(filter.status));
   // created_at is stored as 'YYYY-MM-DD HH:MM:SS.sss +00:00', which sorts as text.
   if (filter.from)
     conditions.push({ sql: 'b.created_at >= :from', params: { from: dbTime(filter.from) } });
   if (filter.to) conditions.push({ sql: 'b.created_at <= :to', params: { to: dbTime(filter.to) } });
   if (!filter.q) return unfilteredPage(sequelize, SENDS, conditions, 'sends', page);
   return searchPage(sequelize, SENDS, filter.q, conditions, page);
+}
+
+/**
+ * The log's status, as LogService names it: a `pending` send with a delivery waiting for its
+ * retry reads `retrying`, so `pending` leaves those out. Pending sends are few, and each is
+ * checked through the deliveries' send_id index.
+ */
+function sendStatusCondition(status: string): Condition {
+  const retrying = `EXISTS (SELECT 1 FROM deliveries d WHERE d.send_id = b.id AND d.status = 'retrying')`;
+  if (status === 'retrying') return { sql: `b.status = 'pending' AND ${retrying}`, params: {} };
+  if (status === 'pending') return { sql: `b.status = 'pending' AND NOT ${retrying}`, params: {} };
+  return { sql: 'b.status = :status', params: { status } };
 }
 
 export function dbTime(d: Date): string {

@@ -7,6 +7,8 @@ import {
   type Sequelize,
 } from 'sequelize';
 
+import type { PlaceholderWarning } from '../../../contract';
+
 /**
  * `suppressed`: accepted and recorded, not delivered, because an earlier send with the same
  * dedup key on the same task or template opened a window that was still open.
@@ -43,6 +45,8 @@ export class Send extends Model<InferAttributes<Send>, InferCreationAttributes<S
   declare suppressedBy: CreationOptional<number | null>;
   /** How many later sends were suppressed within this send's dedup window. */
   declare suppressedCount: CreationOptional<number>;
+  /** V2's placeholder warnings, as the send was answered with them; null: none. */
+  declare warnings: CreationOptional<PlaceholderWarning[] | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -68,6 +72,7 @@ export class Send extends Model<InferAttributes<Send>, InferCreationAttributes<S
         dedupKey: { type: DataTypes.TEXT, allowNull: true },
         suppressedBy: { type: DataTypes.INTEGER, allowNull: true },
         suppressedCount: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+        warnings: { type: DataTypes.JSON, allowNull: true },
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },

@@ -1,4 +1,16 @@
-import { Channel, Delivery, DeliveryAttempt, Schedule, Send } from '../../db/models';
+import { Op } from 'sequelize';
+
+import {
+  Channel,
+  Delivery,
+  DeliveryAttempt,
+  Schedule,
+  Send,
+  Task,
+  Template,
+} from '../../db/models';
+import type { SendLogStatus } from '../../../contract';
+import type { SendStatus } from '../../db/models/send';
 import { listSendIds } from '../../db/history/history-search';
 import { notFound } from '../../lib/errors';
 import { pageOf, type Paging } from '../../lib/paging';
@@ -12,6 +24,28 @@ export interface LogFilter {
   status?: string;
   from?: Date;
   to?: Date;
+}
+
+interface DeliveryCounts {
+  sent: number;
+  failed: number;
+  retrying: number;
+  /** The latest error of a retrying or failed delivery. */
+  lastError: string | null;
+}
+
+function logStatus(stored: SendStatus, counts: DeliveryCounts | undefined): SendLogStatus {
+  return stored === 'pending' && (counts?.retrying ?? 0) > 0 ? 'retrying' : stored;
+}
+
+/**
+ * Whether a task or template accepts its Message Nest credential (an imported one whose old
+ * token, or old id as task_id, was turned on): only then can a new send show one. Imported
+ * sources that keep theirs refused leave the column empty, so it is not shown for them.
+ */
+async function holdsMessageNestCredentials(): Promise<boolean> {
+  const accepting = { where: { acceptLegacyToken: true }, attributes: ['id'] };
+  return (await Task.findOne(accepting)) !== null || (await Template.findOne(accepting)) !== null;
 }
 
 /** What LogService uses of the composed parts. */
@@ -34,18 +68,38 @@ export class LogService {
         paging,
       ),
       totalIsCapped: page.totalIsCapped,
+      messageNestCredentials: await holdsMessageNestCredentials(),
     };
   }
 
+  /** Per send: its deliveries sent, failed and retrying, and its latest delivery error. */
   private async deliveryCounts(sendIds: number[]) {
-    const out = new Map<number, { sent: number; failed: number }>();
+    const out = new Map<number, DeliveryCounts>();
     for (const [id, c] of await this.deps.deliveries.countsBySend(sendIds)) {
-      out.set(id, { sent: c.sent ?? 0, failed: c.failed ?? 0 });
+      out.set(id, {
+        sent: c.sent ?? 0,
+        failed: c.failed ?? 0,
+        retrying: c.retrying ?? 0,
+        lastError: null,
+      });
+    }
+    // Through the send_id index, a page's failing deliveries only; the latest wins.
+    const failing = await Delivery.findAll({
+      where: { sendId: sendIds, status: ['retrying', 'failed'], lastError: { [Op.ne]: null } },
+      attributes: ['sendId', 'lastError', 'updatedAt', 'id'],
+      order: [
+        ['updatedAt', 'ASC'],
+        ['id', 'ASC'],
+      ],
+    });
+    for (const d of failing) {
+      const c = out.get(d.sendId);
+      if (c) c.lastError = d.lastError;
     }
     return out;
   }
 
-  toDto(s: Send, counts: { sent: number; failed: number } | undefined) {
+  toDto(s: Send, counts: DeliveryCounts | undefined) {
     return {
       id: s.id,
       api: s.api,
@@ -54,7 +108,11 @@ export class LogService {
       sourceName: s.sourceName,
       scheduleId: s.scheduleId ?? null,
       title: s.title,
-      status: s.status,
+      // Stored as pending until every delivery is done: a failure waiting for its retry is
+      // named, so a broken channel does not look like a slow one.
+      status: logStatus(s.status, counts),
+      lastError: counts?.lastError ?? null,
+      warnings: s.warnings ?? [],
       deliveryCount: s.deliveryCount,
       /** token, legacy_token, task_id or legacy_task_id; null on sends from before it was recorded. */
       credential: s.credential ?? null,

@@ -11,6 +11,12 @@ import type { HeraldParts } from '../../parts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** How many of a channel's latest tried deliveries its health looks at. */
+const HEALTH_WINDOW = 5;
+
+/** The dashboard's failure list: deliveries retrying, then failed, this many at most. */
+const FAILURES_SHOWN = 10;
+
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** What StatsService uses of the composed parts. */
@@ -75,11 +81,12 @@ export class StatsService {
         type: string;
         sent: number;
         failed: number;
+        retrying: number;
         pending: number;
       }
     >();
     let sentDeliveries = 0;
-    let finishedDeliveries = 0;
+    let triedDeliveries = 0;
     for (const row of perChannel) {
       const c = channelNames.get(row.channel_id);
       const entry = byChannel.get(row.channel_id) ?? {
@@ -88,16 +95,22 @@ export class StatsService {
         type: c?.type ?? '',
         sent: 0,
         failed: 0,
+        retrying: 0,
         pending: 0,
       };
       const n = Number(row.n);
       if (row.status === 'sent') {
         entry.sent += n;
         sentDeliveries += n;
-        finishedDeliveries += n;
+        triedDeliveries += n;
       } else if (row.status === 'failed') {
         entry.failed += n;
-        finishedDeliveries += n;
+        triedDeliveries += n;
+      } else if (row.status === 'retrying') {
+        // Failed at least once and not sent yet: a channel refusing connections must lower the
+        // rate while its retries run, not only once they are used up.
+        entry.retrying += n;
+        triedDeliveries += n;
       } else entry.pending += n;
       byChannel.set(row.channel_id, entry);
     }
@@ -124,11 +137,18 @@ export class StatsService {
       bySource.set(key, entry);
     }
     const retrying = await Delivery.count({ where: { status: 'retrying' } });
-    const failures = await Delivery.findAll({
-      where: { id: await latestFailedDeliveryIds(this.deps.sequelize, 10) },
-      order: [['updatedAt', 'DESC']],
-      limit: 10,
-    });
+    // Deliveries waiting for a retry first (they still need someone), then the latest failed.
+    const failures = [
+      ...(await Delivery.findAll({
+        where: { status: 'retrying' },
+        order: [['updatedAt', 'DESC']],
+        limit: FAILURES_SHOWN,
+      })),
+      ...(await Delivery.findAll({
+        where: { id: await latestFailedDeliveryIds(this.deps.sequelize, FAILURES_SHOWN) },
+        order: [['updatedAt', 'DESC']],
+      })),
+    ].slice(0, FAILURES_SHOWN);
     const failureSends = new Map(
       (
         await Send.findAll({
@@ -146,9 +166,11 @@ export class StatsService {
       days: [...byDay.values()],
       totals: {
         ...totals,
-        successRate: finishedDeliveries === 0 ? null : sentDeliveries / finishedDeliveries,
+        successRate: triedDeliveries === 0 ? null : sentDeliveries / triedDeliveries,
       },
-      byChannel: [...byChannel.values()].sort((a, b) => b.sent + b.failed - (a.sent + a.failed)),
+      byChannel: [...byChannel.values()].sort(
+        (a, b) => b.sent + b.failed + b.retrying - (a.sent + a.failed + a.retrying),
+      ),
       bySource: [...bySource.values()].sort((a, b) => b.sends - a.sends),
       retrying,
       latestFailures: failures.map((f) => ({
@@ -156,9 +178,39 @@ export class StatsService {
         deliveryId: f.id,
         title: failureSends.get(f.sendId) ?? '',
         channelName: failureChannels.get(f.channelId) ?? `(deleted channel ${f.channelId})`,
+        status: f.status === 'retrying' ? ('retrying' as const) : ('failed' as const),
         error: f.lastError,
+        nextAttemptAt: f.status === 'retrying' ? new Date(Number(f.nextAttemptAt)) : null,
         at: f.updatedAt,
       })),
     };
+  }
+
+  /**
+   * Per channel, its latest tried deliveries (by id, through the channel_id index): failing
+   * when the newest failed. Channels are few, so one short read each.
+   */
+  async channelHealth() {
+    const channels = await Channel.findAll({ attributes: ['id'], order: [['id', 'ASC']] });
+    const out = [];
+    for (const { id } of channels) {
+      const recent = await Delivery.findAll({
+        where: { channelId: id, status: ['sent', 'retrying', 'failed'] },
+        attributes: ['id', 'status', 'lastError', 'updatedAt'],
+        order: [['id', 'DESC']],
+        limit: HEALTH_WINDOW,
+      });
+      if (recent.length === 0) continue;
+      const sentAt = recent.findIndex((d) => d.status === 'sent');
+      const failures = sentAt === -1 ? recent.length : sentAt;
+      out.push({
+        channelId: id,
+        state: failures > 0 ? ('failing' as const) : ('ok' as const),
+        failures,
+        lastError: failures > 0 ? recent[0].lastError : null,
+        at: recent[0].updatedAt,
+      });
+    }
+    return out;
   }
 }

@@ -3,7 +3,8 @@ import { Op, type InferCreationAttributes, type Transaction } from 'sequelize';
 import { joinOrTransact, type CallerTx } from '../../db/caller-tx';
 import { Schedule, Task, Template } from '../../db/models';
 import { containsAny } from '../../db/search';
-import { normalisePlaceholderValues } from '../../domain/placeholders';
+import { placeholderWarnings } from '../../domain/placeholder-warnings';
+import { normalisePlaceholderValues, withRepeats } from '../../domain/placeholders';
 import { AppError, badRequest, notFound } from '../../lib/errors';
 import { pageOf, type Paging } from '../../lib/paging';
 import type { HeraldParts } from '../../parts';
@@ -162,7 +163,7 @@ export class ScheduleService {
         return row;
       },
     );
-    return this.detail(s.id, tx?.transaction);
+    return this.withWarnings(await this.detail(s.id, tx?.transaction), tx?.transaction);
   }
 
   async update(id: number, patch: SchedulePatch) {
@@ -197,7 +198,28 @@ export class ScheduleService {
     const timing = timingChanged ? { nextRunAt: plannedNextRun(values, now) } : {};
     await this.deps.writeLock.run(() => s.update({ ...values, ...timing }));
     this.deps.events.emit('schedule', { id });
-    return this.detail(id);
+    return this.withWarnings(await this.detail(id));
+  }
+
+  /**
+   * A template schedule's placeholder warnings, as its runs would answer them today: saved
+   * anyway (the template may be fixed later), but said at once rather than at the first run.
+   */
+  private async withWarnings(dto: ReturnType<typeof scheduleDto>, transaction?: Transaction) {
+    if (dto.templateId === null) return dto;
+    const template = await Template.findByPk(dto.templateId, { transaction });
+    if (!template) return dto;
+    const warnings = placeholderWarnings(
+      {
+        name: template.name,
+        text: template.text,
+        html: template.html,
+        markdown: template.markdown,
+        placeholders: withRepeats(template.placeholders),
+      },
+      dto.placeholders,
+    );
+    return warnings.length > 0 ? { ...dto, warnings } : dto;
   }
 
   async remove(id: number): Promise<void> {

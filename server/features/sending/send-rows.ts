@@ -3,7 +3,7 @@ import type { SendCredential } from '../../db/models/send';
 import type { Bodies } from '../../domain/content-format';
 import type { AcceptInput, Accepted } from '../../queue/delivery-state';
 import type { PlannedDelivery } from './delivery-plan';
-import type { Priority, V1Request, V2Request } from '../../../contract';
+import type { PlaceholderWarning, Priority, V1Request, V2Request } from '../../../contract';
 import type { AcceptedDelivery } from './v1-answer';
 
 /**
@@ -32,6 +32,8 @@ export interface SendToStore {
   priority: Priority | null;
   /** The sender's dedup key and window; the window itself is kept by DeliveryState.acceptOnce. */
   dedup: { key: string; windowSeconds: number | null } | null;
+  /** V2: what the placeholders left unfilled or dropped (kept with the send for its log). */
+  warnings?: readonly PlaceholderWarning[];
 }
 
 /**
@@ -56,6 +58,8 @@ export function acceptInputOf(input: SendToStore, paused: boolean, repeats = 0):
       credential: input.credential,
       priority: input.priority,
       dedupKey: input.dedup?.key ?? null,
+      // Left out when there are none: the column stays NULL (a JSON null would not).
+      ...(input.warnings?.length && { warnings: [...input.warnings] }),
     },
     deliveries: input.planned.map((p) => ({
       instanceId: p.target.instance.id,

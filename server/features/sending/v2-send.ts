@@ -1,9 +1,13 @@
 import type { ContentType, Mentions } from '../../channels/channel-adapter';
 import type { Template } from '../../db/models';
-import type { PlaceholderDefinition } from '../../db/models/template';
 import { hasAnyBody, type Bodies } from '../../domain/content-format';
 import { splitList } from '../../domain/lists';
-import { fillPlaceholders, normalisePlaceholderValues } from '../../domain/placeholders';
+import { placeholderWarnings } from '../../domain/placeholder-warnings';
+import {
+  fillPlaceholders,
+  normalisePlaceholderValues,
+  withRepeats,
+} from '../../domain/placeholders';
 import { AppError } from '../../lib/errors';
 import type { HeraldParts } from '../../parts';
 import type { ResolvedSource } from './credential-resolver';
@@ -21,19 +25,6 @@ export const V2_MSG = {
   noInstances: '模板没有配置发送实例',
   noEnabledInstances: '模板没有启用的发送实例',
 } as const;
-
-/**
- * `{{repeats}}` is every template's, defined or not: how many sends with the send's dedup key
- * were suppressed since the last delivered one (0 without a dedup key). A template that
- * defines it keeps its label and default.
- */
-function withRepeats(
-  definitions: readonly PlaceholderDefinition[],
-): readonly PlaceholderDefinition[] {
-  return definitions.some((d) => d.key === 'repeats')
-    ? definitions
-    : [...definitions, { key: 'repeats', label: 'repeats', default: '0' }];
-}
 
 /** What a V2 send uses of the composed parts. */
 export type V2SendDeps = Pick<HeraldParts, 'deliveries' | 'dispatcher' | 'settings' | 'listenUrl'>;
@@ -57,6 +48,10 @@ export async function sendV2(
   const definitions = withRepeats(template.placeholders);
   const { text, html, markdown } = template;
   checkFilledSize({ text, html, markdown, placeholders: definitions }, values);
+  const warnings = placeholderWarnings(
+    { name: template.name, text, html, markdown, placeholders: definitions },
+    values,
+  );
   const fillAll = (filled: Record<string, string>): Bodies => {
     const fill = (body: string | null, format: ContentType) =>
       body ? fillPlaceholders(body, definitions, filled, format) : null;
@@ -114,14 +109,24 @@ export async function sendV2(
       credential: resolved.credentialKind,
       priority: req.priority ?? null,
       dedup,
+      warnings,
     },
     render,
   );
+  // Only when there are any: the contract's answer is `{token, count}`, and a script that
+  // compares it whole keeps working until a send of its goes wrong.
+  const warned = warnings.length > 0 && { warnings: warnings.map((w) => w.message) };
   if (stored.suppressedBy !== null) {
     return {
       code: 200,
       msg: 'success',
-      data: { token: req.token, count: 0, deduplicated: true, firstSendId: stored.suppressedBy },
+      data: {
+        token: req.token,
+        count: 0,
+        deduplicated: true,
+        firstSendId: stored.suppressedBy,
+        ...warned,
+      },
     };
   }
   return {
@@ -132,6 +137,7 @@ export async function sendV2(
       count: targets.enabled.length,
       ...host,
       ...(dedup && { deduplicated: false }),
+      ...warned,
     },
   };
 }

@@ -33,6 +33,8 @@ export interface NewSend {
   dedupKey?: string | null;
   /** A suppressed send: the send whose dedup window it fell in. */
   suppressedBy?: number | null;
+  /** V2's placeholder warnings, `{kind, key, message}` each; absent when there are none. */
+  warnings?: Array<{ kind: string; key: string; message: string }>;
 }
 
 export interface NewDelivery {

@@ -115,13 +115,13 @@ const INSERT_SENDS = perDialect(
   ({ field: v, dateParam: at, rows }) =>
     `INSERT INTO sends (api, task_id, template_id, source_name, title, text, html, markdown, url,
        request, status, delivery_count, schedule_id, credential, priority, dedup_key,
-       suppressed_by, created_at, updated_at)
+       suppressed_by, warnings, created_at, updated_at)
      SELECT ${v('api')}, ${v('taskId', 'integer')}, ${v('templateId', 'integer')},
        ${v('sourceName')}, ${v('title')}, ${v('text')}, ${v('html')}, ${v('markdown')},
        ${v('url')}, ${v('request', 'json')}, coalesce(${v('status')}, 'pending'),
        ${v('deliveryCount', 'integer')}, ${v('scheduleId', 'integer')}, ${v('credential')},
        ${v('priority', 'integer')}, ${v('dedupKey')}, ${v('suppressedBy', 'integer')},
-       ${at(2)}, ${at(2)}
+       ${v('warnings', 'json')}, ${at(2)}, ${at(2)}
      FROM ${rows(1)} ORDER BY key
      RETURNING id`,
 );

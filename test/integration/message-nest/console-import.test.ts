@@ -189,6 +189,8 @@ describe('Settings → Import: POST /api/console/import/message-nest', { shuffle
       const v2 = await herald.sendV2({ token: templateToken, title: 't' });
       expect(v2.body.code).toBe(400);
       expect(v2.body.msg).toMatch(/^token解析失败/);
+      // Nothing can send with one: the log's credential column has nothing to show.
+      expect((await herald.console.ok('GET', '/logs')).messageNestCredentials).toBe(false);
     });
 
     it('on: V1 and V2 send with them, and the log shows which credential was used', async () => {
@@ -202,6 +204,7 @@ describe('Settings → Import: POST /api/console/import/message-nest', { shuffle
       });
       expect(v1.body).toMatchObject({ code: 200, data: { status: 'sent' } });
       expect(await lastSend()).toMatchObject({ taskId: task.id, credential: 'legacy_token' });
+      expect((await herald.console.ok('GET', '/logs')).messageNestCredentials).toBe(true);
 
       const v2 = await herald.sendV2({
         token: templateToken,

@@ -8,6 +8,7 @@ import {
 
 import { onForbidden, onUnauthorized } from './api/http-client';
 import { previewKeyOfHash } from './api/public-api';
+import { noteRedirect } from './lib/redirect-notice';
 import { PAGE_ROLES } from './lib/roles';
 import { useSessionStore } from './stores/session-store';
 
@@ -103,10 +104,23 @@ export function createAppRouter(history: RouterHistory = createWebHistory('/')):
     }
     // The administrator requires two-factor: until it is set up, the server answers nothing
     // else, so the Account page is the only one that works.
-    if (session.mustEnrol && to.name !== 'account') return { name: 'account' };
-    // A page the role cannot use (a bookmark, an old link) falls back to the dashboard.
+    if (session.mustEnrol && to.name !== 'account') {
+      noteRedirect({ kind: 'enrol', landed: 'account' });
+      return { name: 'account' };
+    }
+    // A page the role cannot use (a bookmark, an old link) falls back to the dashboard, which
+    // says why.
     const need = PAGE_ROLES[String(to.name ?? '')];
-    if (need && !session.can(need) && to.name !== 'dashboard') return { name: 'dashboard' };
+    if (need && !session.can(need) && to.name !== 'dashboard') {
+      noteRedirect({
+        kind: 'role',
+        page: String(to.name),
+        need,
+        role: session.role,
+        landed: 'dashboard',
+      });
+      return { name: 'dashboard' };
+    }
     return true;
   });
 

@@ -942,6 +942,11 @@ const en = {
       code: 'Code',
     },
   },
+  redirect: {
+    role: '{page} needs the {need} role, and you are signed in as {role}, so you were brought to the dashboard instead. Ask an administrator if you need it.',
+    enrol:
+      'Your administrator requires two-factor sign-in. Set it up here first; the rest of the console opens once it is on.',
+  },
 };
 
 export default en;

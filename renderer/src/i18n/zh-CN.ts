@@ -901,6 +901,10 @@ const zhCN: MessageSchema = {
       code: '验证码',
     },
   },
+  redirect: {
+    role: '“{page}”需要“{need}”角色，你当前的角色是“{role}”，因此已转到仪表盘。如需使用，请联系管理员。',
+    enrol: '管理员要求启用两步验证。请先在此处完成设置，设置完成后即可使用控制台的其他页面。',
+  },
 };
 
 export default zhCN;

@@ -23,6 +23,13 @@ const templateCode = z
   .nullable()
   .transform((v) => (v ? v : null));
 
+/**
+ * Hosted-message instances only: every message gets its public share link (no sign-in) when its
+ * send is accepted, and the send answer carries it as `hostMessageUrl`. Off: a message has no
+ * link until someone shares it in the reader. Other kinds refuse `true`.
+ */
+const publicLink = z.boolean();
+
 /** A new instance of a task or template: which channel, in which format, to whom. */
 export const instanceCreateBody = z
   .object({
@@ -34,6 +41,7 @@ export const instanceCreateBody = z
     atMobiles: commaList.default(''),
     atAll: z.boolean().default(false),
     templateCode: templateCode.default(null),
+    publicLink: publicLink.default(false),
   })
   .strict();
 /** What the server works with after defaults. */
@@ -51,6 +59,7 @@ export const instancePatchBody = z
     atMobiles: commaList,
     atAll: z.boolean(),
     templateCode,
+    publicLink,
   })
   .partial()
   .strict();
@@ -77,6 +86,8 @@ export const instanceSchema = named(
     atAll: z.boolean(),
     /** Aliyun SMS: the instance's own template code; null: the channel's. */
     templateCode: z.string().nullable(),
+    /** Hosted messages: a public link is made for each message at accept; false on other kinds. */
+    publicLink: z.boolean(),
     createdAt: timestampSchema,
     updatedAt: timestampSchema,
   }),

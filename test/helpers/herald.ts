@@ -100,6 +100,8 @@ export interface InstanceSpec {
   templateCode?: string | null;
   atMobiles?: string;
   atAll?: boolean;
+  /** Hosted instances: a public link per message, answered as hostMessageUrl. */
+  publicLink?: boolean;
 }
 
 export interface TestHeraldOptions {

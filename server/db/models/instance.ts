@@ -23,6 +23,8 @@ export class Instance extends Model<InferAttributes<Instance>, InferCreationAttr
   declare atAll: CreationOptional<boolean>;
   /** Kinds that take one (Aliyun SMS): this instance's template code, over its channel's. */
   declare templateCode: CreationOptional<string | null>;
+  /** Hosted instances: each message gets its public share link when its send is accepted. */
+  declare publicLink: CreationOptional<boolean>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -40,6 +42,7 @@ export class Instance extends Model<InferAttributes<Instance>, InferCreationAttr
         atMobiles: { type: DataTypes.TEXT, allowNull: false, defaultValue: '' },
         atAll: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
         templateCode: { type: DataTypes.STRING(64), allowNull: true },
+        publicLink: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },

@@ -24,6 +24,22 @@ function fingerprint(value: unknown): string | null {
   return createHash('sha256').update(JSON.stringify(value)).digest('base64');
 }
 
+/** The name of a task or template a row refers to, keyed as the audit entry keeps names. */
+async function sourceNames(
+  taskId: number | null | undefined,
+  templateId: number | null | undefined,
+): Promise<Record<string, string>> {
+  if (taskId) {
+    const task = await Task.findByPk(taskId);
+    return task ? { [`task:${task.id}`]: task.name } : {};
+  }
+  if (templateId) {
+    const template = await Template.findByPk(templateId);
+    return template ? { [`template:${template.id}`]: template.name } : {};
+  }
+  return {};
+}
+
 /** What the audit states read with. */
 export type AuditStatesDeps = Pick<HeraldParts, 'registry' | 'secrets' | 'settings'>;
 
@@ -106,6 +122,11 @@ export class AuditStates {
     if (!inst) return null;
     const channel = await Channel.findByPk(inst.channelId);
     return {
+      // "linked template Nightly to channel Ops": both named as they are now.
+      names: {
+        ...(channel ? { [`channel:${channel.id}`]: channel.name } : {}),
+        ...(await sourceNames(inst.taskId, inst.templateId)),
+      },
       name: channel?.name ?? null,
       fields: {
         taskId: inst.taskId,
@@ -118,6 +139,7 @@ export class AuditStates {
         atMobiles: inst.atMobiles,
         atAll: inst.atAll,
         templateCode: inst.templateCode ?? null,
+        publicLink: inst.publicLink,
       },
       secrets: {},
     };
@@ -138,7 +160,7 @@ export class AuditStates {
       updatedAt: _updated,
       ...fields
     } = scheduleDto(s, null);
-    return { name: s.name, fields, secrets: {} };
+    return { name: s.name, fields, secrets: {}, names: await sourceNames(s.taskId, s.templateId) };
   }
 
   /** A hosted message: only what the console changes of it (its share link is a secret). */

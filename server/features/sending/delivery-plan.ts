@@ -20,7 +20,10 @@ export interface PlannedDelivery {
   mentions: Mentions;
   /** The instance's own template code (Aliyun SMS), or null: the channel's. */
   templateCode: string | null;
-  /** Hosted deliveries: the share-link key, chosen now so the answer can carry the link. */
+  /**
+   * Hosted deliveries of an instance with a public link: the share-link key, chosen now so the
+   * answer can carry the link. Null otherwise: the message is shared later, in the reader.
+   */
   previewKey: string | null;
 }
 
@@ -69,11 +72,16 @@ export function planDeliveries(
         recipient,
         mentions: targetMentions,
         templateCode: target.instance.templateCode ?? null,
-        previewKey: target.channel.type === 'hosted' ? newPreviewKey() : null,
+        previewKey: hasPublicLink(target) ? newPreviewKey() : null,
       });
     }
   }
   return planned;
+}
+
+/** A hosted instance whose messages are shared at accept; others are shared in the reader. */
+function hasPublicLink(target: DeliveryTarget): boolean {
+  return target.channel.type === 'hosted' && target.instance.publicLink;
 }
 
 function recipientsFor(target: DeliveryTarget, dynamic: string[]): Array<string | null> {
@@ -92,8 +100,9 @@ function mentionsFor(target: DeliveryTarget, base: Mentions): Mentions {
 }
 
 /**
- * Message Nest's `hostMessageUrl`: the share link of the message the (first) hosted instance
- * will store. Valid once that delivery has run; a send with no hosted instance answers none.
+ * Message Nest's `hostMessageUrl`: the share link of the message the first hosted instance with
+ * a public link will store. Valid once that delivery has run; a send with no such instance
+ * answers none.
  */
 export function hostMessageUrl(
   deps: ShareLinkDeps,

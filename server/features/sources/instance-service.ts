@@ -12,6 +12,7 @@ import type { InstanceCreate, InstancePatch } from '../../../contract';
 export type SourceRef = { kind: 'task'; id: number } | { kind: 'template'; id: number };
 
 const MOBILE = /^\+?[0-9][0-9-]{2,19}$/;
+const HOSTED = 'hosted';
 
 function sourceWhere(source: SourceRef) {
   return source.kind === 'task' ? { taskId: source.id } : { templateId: source.id };
@@ -45,6 +46,7 @@ export class InstanceService {
       atMobiles: inst.atMobiles,
       atAll: inst.atAll,
       templateCode: inst.templateCode ?? null,
+      publicLink: inst.publicLink,
       createdAt: inst.createdAt,
       updatedAt: inst.updatedAt,
     };
@@ -96,6 +98,9 @@ export class InstanceService {
       atMobiles: patch.atMobiles ?? inst.atMobiles,
       atAll: patch.atAll ?? inst.atAll,
       templateCode: patch.templateCode !== undefined ? patch.templateCode : inst.templateCode,
+      // Kept only while the channel is hosted: a channel whose kind changed drops it quietly,
+      // and only asking for it on another kind is refused.
+      publicLink: patch.publicLink ?? (inst.publicLink && channel.type === HOSTED),
     };
     const values = await this.check(source, channel, merged, inst.id);
     await this.deps.writeLock.run(() => inst.update(values));
@@ -156,6 +161,12 @@ export class InstanceService {
     const badMobile = mobiles.find((m) => !MOBILE.test(m));
     if (badMobile) throw new AppError(400, `atMobiles: "${badMobile}" is not a phone number`);
     checkTemplateCode(adapter, channel, input.templateCode);
+    if (input.publicLink && channel.type !== HOSTED) {
+      throw new AppError(
+        400,
+        `publicLink: only hosted-message instances have public links, not ${adapter.label}`,
+      );
+    }
 
     const siblings = await Instance.findAll({
       where: { ...sourceWhere(source), ...(selfId ? { id: { [Op.ne]: selfId } } : {}) },

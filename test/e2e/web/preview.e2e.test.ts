@@ -29,7 +29,7 @@ describe.skipIf(!haveChromium)(
       herald = await startTestHerald({ rendererDir: RENDERER_DIST });
       const hosted = await herald.createChannel('hosted');
       const { token } = await herald.createTask('e2e-share', [
-        { channelId: hosted.id, contentType: 'html' },
+        { channelId: hosted.id, contentType: 'html', publicLink: true },
       ]);
       const sent = await herald.sendV1({ token, title: 'Shared alert', html: HOSTILE });
       link = sent.body.data.hostMessageUrl;

@@ -74,12 +74,17 @@ describe('herald send, run as a process', () => {
       { timeout: 10_000, interval: 50 },
     );
 
-  /** A template of this text, each {{key}} in it a placeholder, sending to the hosted channel. */
+  /**
+   * A template of this text, each {{key}} in it a placeholder, sending to the hosted channel
+   * with a public link, so that answers carry hostMessageUrl for the CLI to print.
+   */
   const template = (text: string) => {
     const keys = [...new Set([...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]))];
     const placeholders = keys.map((key) => ({ key, label: key }));
     return herald
-      .createTemplate({ text, placeholders }, textInstances([hostedId]))
+      .createTemplate({ text, placeholders }, [
+        { channelId: hostedId, contentType: 'text', publicLink: true },
+      ])
       .then((t) => t.token);
   };
 

@@ -114,7 +114,7 @@ describe('the console API answers what the contract describes', () => {
       'answers unreachable',
     );
     const { task, token: taskToken } = await herald.createTask('answers task', [
-      { channelId: hosted.id, contentType: 'text' },
+      { channelId: hosted.id, contentType: 'text', publicLink: true },
     ]);
     const { template, token } = await herald.createTemplate(
       {

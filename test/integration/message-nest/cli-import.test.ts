@@ -225,6 +225,14 @@ describe.skipIf(onPostgres())(
           ['wecom_app', 'text', true, 'zhangsan'],
           ['telegram', 'markdown', false, ''],
         ]);
+        // Message Nest answered every hosted send with hostMessageUrl: imported hosted
+        // instances keep answering it, the other kinds have no such setting.
+        const hostedOnly = tasks.items.find((t: any) => t.name === 'Hosted only');
+        const hostedDetail = await c.ok('GET', `/tasks/${hostedOnly.id}`);
+        expect(hostedDetail.instances.map((i: any) => [i.channel.type, i.publicLink])).toEqual([
+          ['hosted', true],
+        ]);
+        expect(detail.instances.every((i: any) => i.publicLink === false)).toBe(true);
         const old = tasks.items.find((t: any) => t.legacyId === 'T-oldstyle1');
         const oldDetail = await c.ok('GET', `/tasks/${old.id}`);
         expect(oldDetail.instances[0]).toMatchObject({ dynamicRecipients: true, recipient: '' });

@@ -88,7 +88,7 @@ describe('hosted messages are stored with the send', () => {
   it('`hostedMessageOf()` makes a message the queue stores (deliveries paused) as the accept makes it', async () => {
     const { token } = await herald.createTemplate(
       { markdown: '**{{what}}** down', placeholders: [{ key: 'what', label: 'what' }] },
-      [{ channelId: hostedId, contentType: 'markdown' }],
+      [{ channelId: hostedId, contentType: 'markdown', publicLink: true }],
     );
     const send = (title: string) =>
       herald.sendV2({

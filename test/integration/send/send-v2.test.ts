@@ -34,7 +34,7 @@ describe('POST /api/v2/message/send', () => {
         placeholders: [{ key: 'who', label: 'Who' }],
       },
       [
-        { channelId: hostedId, contentType: 'markdown' },
+        { channelId: hostedId, contentType: 'markdown', publicLink: true },
         { channelId: hostedId, contentType: 'text' },
         { channelId: hostedId, contentType: 'html', enabled: false },
       ],

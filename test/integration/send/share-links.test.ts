@@ -37,7 +37,7 @@ describe('share links of hosted messages', () => {
         placeholders: [{ key: 'host', label: 'Host' }],
         markdown: '**{{host}}** is down <script>alert(1)</script>',
       },
-      [{ channelId: hostedId, contentType: 'markdown' }],
+      [{ channelId: hostedId, contentType: 'markdown', publicLink: true }],
     );
     const res = await herald.sendV2({ token, title: 'v2 link', placeholders: { host: 'web-3' } });
     expect(res.status).toBe(200);
@@ -63,7 +63,7 @@ describe('share links of hosted messages', () => {
 
   it('a V1 sync send answers hostMessageUrl valid at once; other kinds of instance answer none', async () => {
     const { token } = await herald.createTask('v1-link', [
-      { channelId: hostedId, contentType: 'text' },
+      { channelId: hostedId, contentType: 'text', publicLink: true },
     ]);
     const res = await herald.sendV1({ token, title: 'v1 link', text: 'plain <b>text</b>' });
     expect(res.body.data.status).toBe('sent');
@@ -92,7 +92,7 @@ describe('share links of hosted messages', () => {
 
   it('two sends get two different 128-bit keys', async () => {
     const { token } = await herald.createTask('v1-keys', [
-      { channelId: hostedId, contentType: 'text' },
+      { channelId: hostedId, contentType: 'text', publicLink: true },
     ]);
     const a = await herald.sendV1({ token, title: 'k1', text: 'x' });
     const b = await herald.sendV1({ token, title: 'k2', text: 'x' });
@@ -103,7 +103,7 @@ describe('share links of hosted messages', () => {
 
   it('revoking a link makes it answer 404; asking again gives a new link that works', async () => {
     const { token } = await herald.createTask('v1-revoke', [
-      { channelId: hostedId, contentType: 'text' },
+      { channelId: hostedId, contentType: 'text', publicLink: true },
     ]);
     const res = await herald.sendV1({ token, title: 'revoke me', text: 'x' });
     const url: string = res.body.data.hostMessageUrl;
@@ -184,7 +184,7 @@ describe('share links of hosted messages', () => {
     });
     try {
       const { token } = await herald.createTask('v1-base', [
-        { channelId: hostedId, contentType: 'text' },
+        { channelId: hostedId, contentType: 'text', publicLink: true },
       ]);
       const res = await herald.sendV1({ token, title: 'based', text: 'x' });
       expect(res.body.data.hostMessageUrl).toMatch(
@@ -197,7 +197,7 @@ describe('share links of hosted messages', () => {
 
   it('other sites cannot call the preview API from a browser', async () => {
     const { token } = await herald.createTask('v1-cross', [
-      { channelId: hostedId, contentType: 'text' },
+      { channelId: hostedId, contentType: 'text', publicLink: true },
     ]);
     const url = (await herald.sendV1({ token, title: 'cross', text: 'x' })).body.data
       .hostMessageUrl;
@@ -209,7 +209,7 @@ describe('share links of hosted messages', () => {
 
   it('previews are rate-limited per client address with 429 in the envelope', async () => {
     const { token } = await herald.createTask('v1-rate', [
-      { channelId: hostedId, contentType: 'text' },
+      { channelId: hostedId, contentType: 'text', publicLink: true },
     ]);
     const url = (await herald.sendV1({ token, title: 'rate', text: 'x' })).body.data.hostMessageUrl;
     const from = (address: string) => open(url, { 'X-Forwarded-For': address });
@@ -256,7 +256,7 @@ describe('share links on a data folder from before them', () => {
       expect((await open(previewUrl)).body.data.content).toBe('kept');
 
       const { token } = await herald.createTask('after-upgrade', [
-        { channelId: 1, contentType: 'text' },
+        { channelId: 1, contentType: 'text', publicLink: true },
       ]);
       const sent = await herald.sendV1({ token, title: 'after the upgrade', text: 'new' });
       expect((await open(sent.body.data.hostMessageUrl)).body.data.content).toBe('new');

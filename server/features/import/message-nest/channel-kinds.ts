@@ -28,7 +28,13 @@ export type MappedChannel =
 
 /** What a Message Nest instance's `config` JSON means for a Herald instance of that kind. */
 export type MappedInstance =
-  | { recipient?: string; dynamicRecipients?: boolean; templateCode?: string; notes?: string[] }
+  | {
+      recipient?: string;
+      dynamicRecipients?: boolean;
+      templateCode?: string;
+      publicLink?: boolean;
+      notes?: string[];
+    }
   | { skip: string };
 
 export interface ChannelKindMapping {
@@ -173,13 +179,17 @@ export const MESSAGE_NEST_CHANNEL_KINDS: Record<
     heraldType: 'hosted',
     channel: () => ({ config: {} }),
     instance(config) {
+      // Message Nest gave every hosted message a public link and answered it as
+      // hostMessageUrl: the scripts moving over may read it.
+      const publicLink = true;
       return text(config.blacklist_regex).trim()
         ? {
+            publicLink,
             notes: [
               `its blacklist_regex (${text(config.blacklist_regex).trim()}) is not carried over: Herald stores every message`,
             ],
           }
-        : {};
+        : { publicLink };
     },
   },
   Telegram: {

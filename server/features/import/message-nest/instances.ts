@@ -87,6 +87,7 @@ export async function importInstances(run: ImportRun) {
         recipient: mapped.recipient ?? '',
         dynamicRecipients: mapped.dynamicRecipients ?? false,
         templateCode: mapped.templateCode ?? null,
+        publicLink: mapped.publicLink ?? false,
         ...run.timestamps(row),
       },
       { transaction, silent: true },

@@ -7,7 +7,7 @@ import type { ChannelKind } from './kinds';
  */
 
 /** The groups, in the order the dialog shows them. */
-export const CHANNEL_GROUPS = ['chinese', 'chat', 'push', 'email-webhook', 'hosted'] as const;
+export const CHANNEL_GROUPS = ['chinese', 'chat', 'push', 'email_webhook', 'hosted'] as const;
 export type ChannelGroup = (typeof CHANNEL_GROUPS)[number];
 
 /** What a kind's icon shows; the console draws each with an icon of its own. */
@@ -41,8 +41,8 @@ export const CHANNEL_KIND_GROUPS: {
   gotify: { group: 'push', icon: 'push' },
   bark: { group: 'push', icon: 'push' },
   pushme: { group: 'push', icon: 'push' },
-  email: { group: 'email-webhook', icon: 'mail' },
-  webhook: { group: 'email-webhook', icon: 'webhook' },
+  email: { group: 'email_webhook', icon: 'mail' },
+  webhook: { group: 'email_webhook', icon: 'webhook' },
   hosted: { group: 'hosted', icon: 'inbox' },
 };
 

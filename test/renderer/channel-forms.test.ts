@@ -131,6 +131,8 @@ describe('the channel form, drawn from GET /channel-types', () => {
   it('a new channel’s form starts from the declared form defaults', async () => {
     const { calls } = installFakeApi({ 'POST /channels': () => ok(answerOf('email')) });
     await openDialog(null);
+    query<HTMLButtonElement>('channel-kind-email')!.click();
+    await settle();
     expect(query('channel-config-port')).not.toBeNull();
     const name = query('channel-name')!;
     name.value = 'mail';
@@ -269,8 +271,14 @@ describe('ChannelDialog', () => {
     await settle();
 
     expect(useChannelTypesStore().types.map((t) => t.type)).toEqual([...CHANNEL_TYPES]);
-    // A new channel starts on the first kind, with that kind's form.
+    // A new channel starts on the grid of every kind, none chosen and nothing to save yet.
+    for (const type of CHANNEL_TYPES) expect(query(`channel-kind-${type}`), type).not.toBeNull();
+    expect(document.querySelector('[data-testid^="channel-config-"]')).toBeNull();
+    expect(query('channel-save')).toBeNull();
+    query<HTMLButtonElement>('channel-kind-email')!.click();
+    await settle();
     expect(query('channel-config-host')).not.toBeNull();
+    expect(query('channel-type')?.getAttribute('data-type')).toBe('email');
   });
 
   it('ChannelDialog asks for the secrets again when a destination field changes, and sends them empty', async () => {

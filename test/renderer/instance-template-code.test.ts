@@ -11,6 +11,9 @@ import { createContext, mountWithApp, settle } from './helpers/mount';
 const kind = (type: ChannelKind, extra: Partial<ChannelType> = {}): ChannelType => ({
   type,
   label: type,
+  group: 'chinese',
+  icon: 'sms',
+  summary: `channelSummary.${type}`,
   contentTypes: ['text'],
   supportsMentions: false,
   supportsDynamicRecipients: true,

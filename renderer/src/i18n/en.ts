@@ -534,6 +534,10 @@ const en = {
     templateCodeDefault:
       'Left empty, the instance sends with the channel’s template code ({code}).',
     templateCodeNeeded: 'The channel names no template code, so this instance needs its own.',
+    publicLink: 'Public link',
+    publicLinkHelp:
+      'On: every message gets a link that anyone can open without signing in, and the send API answers it as hostMessageUrl. Off: a message has a link only once someone shares it in the reader.',
+    publicLinkTag: 'Public link',
     empty: 'No instances: messages sent with this token go nowhere yet.',
     deleteConfirm: 'Remove the instance on "{name}"?',
   },
@@ -700,6 +704,10 @@ const en = {
     revokeLinkConfirm:
       'Revoke the share link? Whoever has it can no longer open the message; a new link will differ.',
     linkRevoked: 'Link revoked',
+    share: 'Share',
+    shared: 'Shared',
+    sharedHint: 'Shared: anyone with its link can read it without signing in',
+    notShared: 'Not shared: only people signed in to Herald can read this message.',
     remoteImagesHidden:
       'Remote images are hidden: loading them would tell the sender when and from where you read this message.',
     showImages: 'Show images',

@@ -89,8 +89,9 @@ export class ConsolePage {
     await this.byTestId('channel-create').click();
     const dialog = this.byTestId('channel-dialog');
     await dialog.waitFor();
+    // The kind first, from the grid; then its form.
+    await this.byTestId(`channel-kind-${type}`).click();
     await this.byTestId('channel-name').fill(name);
-    await this.choose('channel-type', { testId: `channel-type-option-${type}` });
     for (const [key, value] of Object.entries(fill)) {
       await this.byTestId(`channel-config-${key}`).fill(value);
     }

@@ -15,6 +15,8 @@ const send = (over: Record<string, unknown> = {}) => ({
   scheduleId: null,
   title: 'Disk full',
   status: 'sent',
+  lastError: null,
+  warnings: [],
   deliveryCount: 1,
   credential: 'token',
   sentCount: 1,
@@ -29,7 +31,14 @@ const send = (over: Record<string, unknown> = {}) => ({
 });
 
 const page = (items: unknown[]) =>
-  ok({ items, total: items.length, page: 1, pageSize: 20, totalIsCapped: false });
+  ok({
+    items,
+    total: items.length,
+    page: 1,
+    pageSize: 20,
+    totalIsCapped: false,
+    messageNestCredentials: false,
+  });
 
 /** A send's detail (GET /logs/:id) with its deliveries. */
 const detail = (over: Record<string, unknown>, deliveries: unknown[]) =>

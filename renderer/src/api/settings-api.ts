@@ -10,4 +10,5 @@ export const settingsApi = {
   update: (patch: SettingsPatch) =>
     call<Routes['settings']['update']>('PUT', '/settings', { body: patch }),
   stats: (days = 30) => call<Routes['stats']['get']>('GET', '/stats', { query: { days } }),
+  channelHealth: () => call<Routes['stats']['channelHealth']>('GET', '/stats/channel-health'),
 };

@@ -36,6 +36,13 @@ export const auditEntrySchema = named(
     targetId: z.string().nullable(),
     targetName: z.string().nullable(),
     changes: z.array(auditChangeSchema),
+    /**
+     * The names, when the entry was written, of what it refers to by id (`{"template:1":
+     * "Nightly", "channel:2": "Ops"}`): an instance's template or task and channel, a
+     * schedule's source, the ids among `changes`. Kept so the entry reads the same after they
+     * are renamed or deleted; `{}` for entries written before Herald kept them.
+     */
+    names: z.record(z.string(), z.string()),
   }),
 );
 export type AuditEntry = z.infer<typeof auditEntrySchema>;

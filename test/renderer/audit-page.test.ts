@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AUDIT_ACTIONS } from '../../contract/audit-actions';
 import AuditPage from '../../renderer/src/pages/AuditPage.vue';
 import { installFakeApi, ok, type FakeRequest } from './helpers/fake-api';
-import { mountWithApp, settle } from './helpers/mount';
+import { createContext, mountWithApp, settle } from './helpers/mount';
 
 const entry = (over: Record<string, unknown> = {}) => ({
   id: 1,
@@ -21,8 +21,12 @@ const entry = (over: Record<string, unknown> = {}) => ({
     { field: 'name', before: 'robot', after: 'robot 2' },
     { field: 'config.secret', changed: true },
   ],
+  names: {},
   ...over,
 });
+
+/** Text as a browser lays it out: runs of white space read as one space. */
+const spaced = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -44,7 +48,7 @@ async function mountRecording() {
 }
 
 describe('AuditPage', () => {
-  it('shows who did what to which target, each change as before → after and secrets only as changed', async () => {
+  it('says who did what in a sentence with names, each change as before → after and secrets only as changed', async () => {
     installFakeApi({
       'GET /audit': () =>
         ok({
@@ -70,12 +74,118 @@ describe('AuditPage', () => {
     await settle();
     const rows = wrapper.findAll('.el-table__body-wrapper tr');
     expect(rows).toHaveLength(2);
+    const sentence = rows[0].get('[data-testid="audit-sentence"]');
+    expect(spaced(sentence.text())).toBe('admin changed the channel robot');
+    expect(sentence.attributes('title')).toBe('channel.update');
     expect(rows[0].get('[data-testid="audit-who"]').text()).toBe('admin');
-    expect(rows[0].get('[data-testid="audit-action-cell"]').text()).toBe('channel.update');
-    expect(rows[0].get('[data-testid="audit-target"]').text()).toContain('channel #7');
+    expect(rows[0].get('[data-testid="audit-target"]').text()).toBe('robot');
+    expect(rows[0].text()).toContain('from 10.0.0.5');
     const changes = rows[0].findAll('[data-testid="audit-changes"] li').map((li) => li.text());
     expect(changes).toEqual(['name: robot → robot 2', 'config.secret: changed']);
-    expect(rows[1].get('[data-testid="audit-action-cell"]').text()).toBe('auth.sign-in-failed');
+    expect(spaced(rows[1].get('[data-testid="audit-sentence"]').text())).toBe(
+      'A sign-in as mallory failed',
+    );
+    expect(rows[1].find('[data-testid="audit-changes"]').exists()).toBe(false);
+  });
+
+  it('names the template and channel an instance links, as the entry kept them, and collapses what a create made', async () => {
+    installFakeApi({
+      'GET /audit': () =>
+        ok({
+          items: [
+            entry({
+              username: 'bob',
+              action: 'instance.create',
+              targetType: 'instance',
+              targetId: '2',
+              targetName: 'Ops',
+              changes: [
+                { field: 'taskId', before: null, after: null },
+                { field: 'templateId', before: null, after: 1 },
+                { field: 'channelId', before: null, after: 2 },
+                { field: 'contentType', before: null, after: 'markdown' },
+                { field: 'enabled', before: null, after: true },
+                { field: 'recipient', before: null, after: '' },
+                { field: 'atMobiles', before: null, after: [] },
+              ],
+              names: { 'template:1': 'Nightly', 'channel:2': 'Ops' },
+            }),
+            entry({
+              id: 3,
+              username: 'alice',
+              userId: 2,
+              action: 'user.accept-invite',
+              targetType: 'user',
+              targetId: '2',
+              targetName: 'alice',
+              changes: [],
+            }),
+          ],
+          total: 2,
+          page: 1,
+          pageSize: 20,
+        }),
+    });
+    const { wrapper } = mountWithApp(AuditPage);
+    await settle();
+    const rows = wrapper.findAll('.el-table__body-wrapper tr');
+    expect(spaced(rows[0].get('[data-testid="audit-sentence"]').text())).toBe(
+      'bob linked template Nightly to channel Ops',
+    );
+    const details = rows[0].get<HTMLDetailsElement>('[data-testid="audit-details"]');
+    expect(details.element.open).toBe(false);
+    expect(spaced(details.get('summary').text())).toBe('What was created (4)');
+    expect(details.findAll('li').map((li) => li.text())).toEqual([
+      'template: Nightly',
+      'channel: Ops',
+      'contentType: markdown',
+      'enabled: yes',
+    ]);
+    expect(spaced(rows[1].get('[data-testid="audit-sentence"]').text())).toBe(
+      'alice accepted their invite',
+    );
+  });
+
+  it('reads the same sentences in Chinese', async () => {
+    installFakeApi({
+      'GET /audit': () =>
+        ok({
+          items: [
+            entry({
+              username: 'bob',
+              action: 'instance.create',
+              targetName: 'Ops',
+              changes: [{ field: 'channelId', before: null, after: 2 }],
+              names: { 'template:1': 'Nightly', 'channel:2': 'Ops' },
+            }),
+            entry({ id: 3, username: 'alice', action: 'user.accept-invite', changes: [] }),
+            entry({
+              id: 4,
+              userId: null,
+              username: 'cli',
+              action: 'backup.create',
+              targetName: 'a.herald-backup',
+              changes: [],
+            }),
+          ],
+          total: 3,
+          page: 1,
+          pageSize: 20,
+        }),
+    });
+    const { wrapper } = mountWithApp(AuditPage, {}, createContext('zh-CN'));
+    await settle();
+    const sentences = wrapper
+      .findAll('[data-testid="audit-sentence"]')
+      .map((s) => spaced(s.text()));
+    expect(sentences).toEqual([
+      'bob 将模板 Nightly 关联到渠道 Ops',
+      'alice 接受了邀请',
+      '命令行 生成了备份 a.herald-backup',
+    ]);
+    expect(wrapper.get('[data-testid="audit-details"] summary').text()).toContain(
+      '创建的内容（1）',
+    );
   });
 
   it('sends the filters as the query', async () => {

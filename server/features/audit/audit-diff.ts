@@ -9,6 +9,8 @@ export interface AuditState {
   name: string | null;
   fields: Record<string, unknown>;
   secrets: Record<string, string | null>;
+  /** Names of what the fields refer to by id, keyed `<kind>:<id>` (`template:1`). */
+  names?: Record<string, string>;
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>

@@ -36,6 +36,8 @@ export interface AuditRecord {
   targetId?: string | number | null;
   targetName?: string | null;
   changes?: AuditChange[];
+  /** Names of what the entry refers to by id, as they are now (`template:1` → "Nightly"). */
+  names?: Record<string, string>;
 }
 
 export interface AuditListQuery {
@@ -58,11 +60,21 @@ interface AuditRow {
   target_id: string | null;
   target_name: string | null;
   changes: string;
+  names: string | null;
 }
 
 /** Long user agents and names are cut: an entry says who, it does not keep what a client sent. */
 const clip = (s: string | null | undefined, max: number) =>
   s === null || s === undefined ? null : s.slice(0, max);
+
+/** Names are cut as the target's is, and only a few are kept: an entry refers to a handful. */
+function clipNames(names: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(names)
+      .slice(0, 20)
+      .map(([key, name]) => [key.slice(0, 100), name.slice(0, 200)]),
+  );
+}
 
 /** What the audit log uses of the composed parts. */
 export type AuditLogDeps = Pick<HeraldParts, 'sequelize' | 'writeLock' | 'clock'>;
@@ -89,14 +101,16 @@ export class AuditLog {
         entry.targetId === undefined || entry.targetId === null ? null : String(entry.targetId),
       targetName: clip(entry.targetName, 200),
       changes: JSON.stringify(entry.changes ?? []),
+      names: JSON.stringify(clipNames(entry.names ?? {})),
     };
     await writeLock.run(
       ({ transaction }) =>
         sequelize.query(
           `INSERT INTO audit_entries
-             (at, user_id, username, ip, user_agent, action, target_type, target_id, target_name, changes)
+             (at, user_id, username, ip, user_agent, action, target_type, target_id, target_name,
+              changes, names)
            VALUES (:at, :userId, :username, :ip, :userAgent, :action, :targetType, :targetId,
-             :targetName, :changes)`,
+             :targetName, :changes, :names)`,
           { replacements, transaction },
         ),
       { repeatable: true },
@@ -174,5 +188,6 @@ function toEntry(row: AuditRow) {
     targetId: row.target_id,
     targetName: row.target_name,
     changes: JSON.parse(row.changes) as AuditChange[],
+    names: row.names ? (JSON.parse(row.names) as Record<string, string>) : {},
   };
 }

@@ -14,6 +14,7 @@ interface Entry {
   targetId: string | null;
   targetName: string | null;
   changes: Array<{ field: string; before?: unknown; after?: unknown; changed?: true }>;
+  names: Record<string, string>;
 }
 
 describe('the audit log', () => {
@@ -90,6 +91,62 @@ describe('the audit log', () => {
       after: null,
     });
     expect(change(removed, 'config.secret')).toEqual({ field: 'config.secret', changed: true });
+  });
+
+  it('an instance and a schedule keep the names of their template, task and channel as they were', async () => {
+    const ops = await herald.createChannel('hosted', {}, 'audit Ops');
+    const { template } = await herald.console.createTemplate(
+      { name: 'audit Nightly', text: 'hi' },
+      [],
+    );
+    const instance = await herald.console.ok('POST', `/templates/${template.id}/instances`, {
+      channelId: ops.id,
+      contentType: 'text',
+    });
+    const schedule = await herald.console.ok('POST', '/schedules', {
+      name: 'audit nightly run',
+      templateId: template.id,
+      cron: '0 9 * * 1-5',
+      title: 'nightly',
+    });
+    const names = {
+      [`template:${template.id}`]: 'audit Nightly',
+      [`channel:${ops.id}`]: 'audit Ops',
+    };
+    const [linked] = await entriesOf('instance', instance.id);
+    expect(linked).toMatchObject({ action: 'instance.create', names });
+    const [planned] = await entriesOf('schedule', schedule.id);
+    expect(planned.names).toEqual({ [`template:${template.id}`]: 'audit Nightly' });
+
+    // Renamed, then the instance removed and the template deleted: every entry reads as written.
+    await herald.console.ok('PATCH', `/templates/${template.id}`, { name: 'audit Nightly 2' });
+    await herald.console.ok('PUT', `/channels/${ops.id}`, { name: 'audit Ops 2', config: {} });
+    await herald.console.ok('DELETE', `/instances/${instance.id}`);
+    const [unlinked, linkedAgain] = await entriesOf('instance', instance.id);
+    expect(linkedAgain.names).toEqual(names);
+    expect(unlinked).toMatchObject({
+      action: 'instance.delete',
+      names: {
+        [`template:${template.id}`]: 'audit Nightly 2',
+        [`channel:${ops.id}`]: 'audit Ops 2',
+      },
+    });
+    await herald.console.ok('DELETE', `/schedules/${schedule.id}`);
+    await herald.console.ok('DELETE', `/templates/${template.id}`);
+    expect((await entriesOf('instance', instance.id)).at(-1)!.names).toEqual(names);
+
+    // A task's instance is named by its task; an entry with nothing to name has {}.
+    const { task } = await herald.createTask('audit reports', [
+      { channelId: ops.id, contentType: 'text' },
+    ]);
+    const instances = await herald.console.ok('GET', `/tasks/${task.id}/instances`);
+    const [byTask] = await entriesOf('instance', instances[0].id);
+    expect(byTask.names).toEqual({
+      [`task:${task.id}`]: 'audit reports',
+      [`channel:${ops.id}`]: 'audit Ops 2',
+    });
+    const [taskCreated] = await entriesOf('task', task.id);
+    expect(taskCreated.names).toEqual({});
   });
 
   it('a schedule update records what was edited, and running it records the run only', async () => {

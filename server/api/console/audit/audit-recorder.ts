@@ -80,6 +80,8 @@ export function auditRecorder(audit: AuditLog, table: RouteAuditTable): RouteWra
           ...(rule.state ? diffStates(before, after) : []),
           ...(rule.changes?.(input, answer) ?? []),
         ],
+        // Both sides: an edit that moves an instance to another channel names the two.
+        names: { ...before?.names, ...after?.names },
       });
     } catch (err) {
       log.error(`${rule.action}: the change was made but not recorded: ${errorMessage(err)}`);

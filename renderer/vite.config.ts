@@ -1,7 +1,11 @@
 import { fileURLToPath } from 'node:url';
 
 import vue from '@vitejs/plugin-vue';
+import { ElementPlusResolver } from 'unplugin-vue-components/resolvers';
+import Components from 'unplugin-vue-components/vite';
 import { defineConfig } from 'vite';
+
+import { precompressAssets } from '../scripts/precompress-assets.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
@@ -12,7 +16,20 @@ const root = fileURLToPath(new URL('.', import.meta.url));
 export default defineConfig({
   root,
   base: '/',
-  plugins: [vue()],
+  plugins: [
+    vue(),
+    // Element Plus on demand: each <el-*> a template uses is imported where it is used, so a
+    // page's chunk carries its own components and the first load only what the shell needs
+    // (the whole library was 700 KB of the main chunk). Its CSS stays whole, imported first in
+    // main.ts: per-component CSS would load after the console's own and win every tie with it
+    // (docs/architecture.md, "The console's files"). Local components are imported by hand.
+    Components({
+      resolvers: [ElementPlusResolver({ importStyle: false })],
+      dirs: [],
+      dts: false,
+    }),
+    precompressAssets(),
+  ],
   define: {
     // vue-i18n feature flags: Composition API only, no devtools in production.
     __VUE_I18N_FULL_INSTALL__: true,
@@ -25,8 +42,17 @@ export default defineConfig({
     emptyOutDir: true,
     // Vite would inline a small module-preload polyfill as a script; CSP forbids inline scripts.
     modulePreload: { polyfill: false },
-    // Element Plus and ECharts are large by nature; the console is served from localhost/LAN.
-    chunkSizeWarningLimit: 1500,
+    // ECharts is large by nature; it has a chunk of its own that only the dashboard loads.
+    chunkSizeWarningLimit: 600,
+    rolldownOptions: {
+      output: {
+        // Vite's own names, spelt out because the server relies on them: a file under assets/
+        // named after its content's hash is cached for a year (server/api/console-files/).
+        entryFileNames: 'assets/[name]-[hash:8].js',
+        chunkFileNames: 'assets/[name]-[hash:8].js',
+        assetFileNames: 'assets/[name]-[hash:8][extname]',
+      },
+    },
   },
   server: {
     port: 5173,

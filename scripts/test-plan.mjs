@@ -38,6 +38,7 @@ export const INTEGRATION_FOLDERS = {
   logging: { db: 'sqlite', why: 'the access log and the log sinks' },
   main: { db: 'sqlite', why: 'the desktop app keeps SQLite in its own folder' },
   packaging: { db: 'sqlite', why: 'bundles and packages, no database' },
+  'console-files': { db: 'sqlite', why: 'the built console’s files over HTTP, no database' },
   bench: { db: 'sqlite', why: 'the benchmark’s own processes' },
 };
 

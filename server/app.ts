@@ -3,6 +3,7 @@ import { join } from 'node:path';
 
 import express, { type Express, type RequestHandler } from 'express';
 
+import { consoleFiles } from './api/console-files/console-files';
 import { openApiDocument } from './api/openapi';
 import { createConsoleRouter, type ConsoleRouterDeps } from './api/console/console-router';
 import { createPreviewRouter, type PreviewRouterDeps } from './api/public/preview-router';
@@ -73,7 +74,7 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   // Answers are API envelopes and console data that change from one request to the next; the
-  // console's static files keep their own ETags (express.static).
+  // console's files keep their own ETags (consoleFiles, through send).
   app.disable('etag');
   app.set('trust proxy', deps.trustProxy);
   // First, so that every request is logged, those the guards below refuse included.
@@ -142,11 +143,7 @@ export function createApp(deps: AppDeps): Express {
   });
   app.all('/api/{*rest}', notFoundHandler);
   if (rendererDir && existsSync(join(rendererDir, 'index.html'))) {
-    app.use(express.static(rendererDir, { index: false, maxAge: '1h' }));
-    app.get('/{*rest}', (_req, res) => {
-      res.setHeader('Cache-Control', 'no-cache');
-      res.sendFile(join(rendererDir, 'index.html'));
-    });
+    app.use(consoleFiles(rendererDir));
   } else {
     app.get('/', (_req, res) => {
       res

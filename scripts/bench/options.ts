@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 
 /** The rows `--only` picks from, in the order they run. */
-export const ROWS = ['v2', 'v1', 'two', 'deliver', 'floor', 'worker', 'start'] as const;
+export const ROWS = ['v2', 'v1', 'two', 'deliver', 'floor', 'worker', 'reader', 'start'] as const;
 export type RowName = (typeof ROWS)[number];
 
 export interface BenchOptions {

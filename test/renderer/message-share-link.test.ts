@@ -2,7 +2,10 @@
 // DOMPurify (MessageContent) needs a DOM whose tree walk it supports (see render-content.ts).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
+import type { HostedMessage } from '@contract';
+
 import MessageDrawer from '../../renderer/src/components/MessageDrawer.vue';
+import { useMessagesStore } from '../../renderer/src/stores/messages-store';
 import { installFakeApi, ok } from './helpers/fake-api';
 import { mountWithApp, settle, signedInContext } from './helpers/mount';
 
@@ -41,21 +44,35 @@ afterEach(() => {
 });
 
 describe('MessageDrawer share link', () => {
-  it('"Copy link" creates the link of a message that has none, shows it and copies it', async () => {
+  it('"Share" creates the link of a message that has none, shows it shared and copies it', async () => {
     const api = installFakeApi({
       'GET /messages/:id': () => ok(detail(null)),
       'POST /messages/:id/link': () => ok({ previewUrl: LINK }),
     });
     const { wrapper } = mountWithApp(MessageDrawer, { props: { messageId: 7 } }, signedInContext());
+    // The reader's list holds the same message, not shared yet.
+    const store = useMessagesStore();
+    const { safeHtml: _html, showRemoteImages: _images, ...row } = detail(null);
+    store.items.push(row as HostedMessage);
     await settle(10);
+    const button = () => document.querySelector('[data-testid="message-copy-link"]') as HTMLElement;
     expect(document.querySelector('[data-testid="message-revoke-link"]')).toBeNull();
-    (document.querySelector('[data-testid="message-copy-link"]') as HTMLElement).click();
+    expect(document.querySelector('[data-testid="message-shared"]')).toBeNull();
+    expect(document.querySelector('[data-testid="message-not-shared"]')?.textContent).toContain(
+      'only people signed in',
+    );
+    expect(button().textContent?.trim()).toBe('Share');
+    button().click();
     await settle(10);
     expect(api.calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual([
       '/messages/7/link',
     ]);
     expect(copied).toEqual([LINK]);
     expect(document.querySelector('[data-testid="message-share-url"]')?.textContent).toBe(LINK);
+    expect(document.querySelector('[data-testid="message-shared"]')?.textContent).toBe('Shared');
+    expect(button().textContent?.trim()).toBe('Copy link');
+    // The list's row is marked shared without a reload.
+    expect(store.items[0].previewUrl).toBe(LINK);
     // Copying again reuses the link rather than asking for another.
     (document.querySelector('[data-testid="message-copy-link"]') as HTMLElement).click();
     await settle(10);

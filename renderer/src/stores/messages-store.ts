@@ -78,6 +78,12 @@ export const useMessagesStore = defineStore('messages', () => {
     }
   }
 
+  /** A message shared or revoked in the drawer: its row's shared mark follows at once. */
+  function applyLink(id: number, previewUrl: string | null): void {
+    const item = items.value.find((m) => m.id === id);
+    if (item) item.previewUrl = previewUrl;
+  }
+
   async function setRead(id: number, read: boolean): Promise<void> {
     const updated = await messagesApi.setRead(id, read);
     applyRead(id, updated.read);
@@ -132,6 +138,7 @@ export const useMessagesStore = defineStore('messages', () => {
     onMessageDeleted,
     onMessagesPruned,
     applyRead,
+    applyLink,
     setRead,
     readAll,
     remove,

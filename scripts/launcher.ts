@@ -12,26 +12,42 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { decideLaunchMode } from '../main/headless-decision';
+import { decideLaunchMode, type ElectronInstall } from '../main/headless-decision';
 import { QUIT_LINE } from '../main/launcher-control';
 import { sandboxFailureAdvice } from '../main/sandbox-failure';
 import { appRoot } from '../server/lib/app-root';
 
 const root = appRoot(import.meta.url);
 
-/** Where the Electron binary is, or why there is none. */
-export function locateElectron(): { binary: string | null; problem?: string } {
+/**
+ * Where Electron stands, as resolved from `from` (this file; a test passes a folder of its own).
+ * The electron package's main export is the path of the binary its install script downloaded,
+ * which it records in path.txt beside its index.js; without that file it throws "Electron failed
+ * to install correctly…", which only means the download never happened: absent, not broken.
+ */
+export function locateElectron(from: string = import.meta.url): ElectronInstall {
+  const require = createRequire(from);
+  let main: string;
   try {
-    // The electron npm package's main export is the path of the binary it downloaded; it
-    // throws when the download never happened.
-    const binary: unknown = createRequire(import.meta.url)('electron');
-    if (typeof binary !== 'string') return { binary: null, problem: 'unexpected electron module' };
-    if (!existsSync(binary)) return { binary: null, problem: `binary missing at ${binary}` };
-    return { binary };
-  } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    return { binary: null, problem: message.split('\n')[0] };
+    main = require.resolve('electron');
+  } catch {
+    return { state: 'absent', packagePresent: false };
   }
+  let binary: unknown;
+  try {
+    binary = require(main);
+  } catch (err) {
+    if (!existsSync(path.join(path.dirname(main), 'path.txt'))) {
+      return { state: 'absent', packagePresent: true };
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    return { state: 'broken', error: message.split('\n')[0] };
+  }
+  if (typeof binary !== 'string') {
+    return { state: 'broken', error: 'the electron package did not give the path of its binary' };
+  }
+  if (!existsSync(binary)) return { state: 'broken', error: `its binary is missing at ${binary}` };
+  return { state: 'installed', binary };
 }
 
 /**
@@ -141,7 +157,7 @@ export function runElectronChild(
 
 /** What launch() uses, replaceable in tests. */
 export interface LaunchDeps {
-  locateElectron(): { binary: string | null; problem?: string };
+  locateElectron(): ElectronInstall;
   buildMain(): Promise<{ mainFile: string }>;
   runElectron(binary: string, mainFile: string): Promise<ElectronExit>;
   runHeadless(argv: string[]): Promise<void>;
@@ -152,7 +168,7 @@ export interface LaunchDeps {
 }
 
 const defaultDeps: LaunchDeps = {
-  locateElectron,
+  locateElectron: () => locateElectron(),
   buildMain: async () => (await import('./build-main')).buildMain(),
   runElectron: (binary, mainFile) => runElectronChild(binary, [mainFile], { cwd: root }),
   runHeadless: async (argv) => (await import('../server/cli')).runHeadless(argv),
@@ -166,11 +182,9 @@ const defaultDeps: LaunchDeps = {
 export async function launch(argv: string[], deps: LaunchDeps = defaultDeps): Promise<void> {
   const headlessFlag = argv.includes('--headless');
   const forwarded = argv.filter((arg) => arg !== '--headless');
-  const electron = deps.locateElectron();
   const decision = decideLaunchMode({
     platform: process.platform,
-    electronBinary: electron.binary,
-    electronProblem: electron.problem,
+    electron: deps.locateElectron(),
     env: process.env,
     headlessFlag,
   });
@@ -192,6 +206,7 @@ export async function launch(argv: string[], deps: LaunchDeps = defaultDeps): Pr
     return;
   }
   deps.log(`Starting Herald headless: ${decision.reason}.`);
+  if (decision.advice) deps.log(`  ${decision.advice}`);
   await deps.runHeadless(forwarded);
 }
 

@@ -7,12 +7,18 @@ import {
   type LaunchEnvironment,
 } from '../../../main/headless-decision';
 
+const BINARY = '/repo/node_modules/electron/dist/electron';
+
 const desktopLinux: LaunchEnvironment = {
   platform: 'linux',
-  electronBinary: '/repo/node_modules/electron/dist/electron',
+  electron: { state: 'installed', binary: BINARY },
   env: { DISPLAY: ':0' },
   headlessFlag: false,
 };
+
+/** Electron's own words when its package is there without the binary it should download. */
+const ELECTRON_OWN_ERROR =
+  'Electron failed to install correctly, please delete node_modules/electron and try installing again';
 
 describe('decideLaunchMode', () => {
   it('decideLaunchMode() picks Electron when it is installed and a display exists', () => {
@@ -20,21 +26,60 @@ describe('decideLaunchMode', () => {
 
     expect(decision).toEqual({
       mode: 'electron',
-      electronBinary: desktopLinux.electronBinary,
+      electronBinary: BINARY,
       reason: 'Electron is installed and a display is available',
     });
   });
 
-  it('decideLaunchMode() runs headless with the resolver error when Electron is not installed', () => {
-    const decision = decideLaunchMode({
+  it('decideLaunchMode() says plainly that Electron is not installed, as on a server, and how to get the window', () => {
+    const noPackage = decideLaunchMode({
       ...desktopLinux,
-      electronBinary: null,
-      electronProblem: "Cannot find module 'electron'",
+      electron: { state: 'absent', packagePresent: false },
+    });
+    expect(noPackage).toEqual({
+      mode: 'headless',
+      reason:
+        "Electron isn't installed, which is expected on a server: Herald serves its console to your browser instead of opening a window",
+      advice:
+        'For the desktop window instead, on a computer with a display and internet access, run `npm install` (Electron is an optional dependency it downloads), then `npm start` again.',
     });
 
-    expect(decision.mode).toBe('headless');
-    expect(decision.reason).toContain('Electron is not installed');
-    expect(decision.reason).toContain("Cannot find module 'electron'");
+    // npm left the package without its binary: the same words, and the download as the way out.
+    const noBinary = decideLaunchMode({
+      ...desktopLinux,
+      env: {},
+      electron: { state: 'absent', packagePresent: true },
+    });
+    expect(noBinary.mode).toBe('headless');
+    expect(noBinary.reason).toBe(noPackage.reason);
+    expect(noBinary.mode === 'headless' && noBinary.advice).toContain(
+      'download its binary with `node node_modules/electron/install.js`',
+    );
+    for (const decision of [noPackage, noBinary]) {
+      const printed = JSON.stringify(decision);
+      expect(printed).not.toContain('failed to install');
+      expect(printed).not.toContain('Cannot find module');
+    }
+  });
+
+  it('decideLaunchMode() keeps the raw error, and says how to repair, when Electron is installed but broken', () => {
+    const decision = decideLaunchMode({
+      ...desktopLinux,
+      electron: { state: 'broken', error: `its binary is missing at ${BINARY}` },
+    });
+
+    expect(decision).toEqual({
+      mode: 'headless',
+      reason: `Electron is installed but cannot start (its binary is missing at ${BINARY})`,
+      advice:
+        'To repair it for the desktop window: delete node_modules/electron and run `npm install` with internet access, then `npm start` again.',
+    });
+    expect(
+      decideLaunchMode({
+        ...desktopLinux,
+        electron: { state: 'broken', error: ELECTRON_OWN_ERROR },
+      }).reason,
+    ).toContain(ELECTRON_OWN_ERROR);
   });
 
   it('decideLaunchMode() runs headless on Linux without DISPLAY or WAYLAND_DISPLAY', () => {

@@ -1,12 +1,20 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
+import { pathToFileURL } from 'node:url';
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { launch, requestStop, runElectronChild, type LaunchDeps } from '../../../scripts/launcher';
+import type { ElectronInstall } from '../../../main/headless-decision';
+import {
+  launch,
+  locateElectron,
+  requestStop,
+  runElectronChild,
+  type LaunchDeps,
+} from '../../../scripts/launcher';
 
 /**
  * `npm start`'s desktop branch with real child processes standing in for Electron: one that
@@ -47,7 +55,7 @@ describe.skipIf(process.platform === 'win32')('npm start with Electron', () => {
     const headless: string[][] = [];
     const stderr = new PassThrough();
     const value: LaunchDeps = {
-      locateElectron: () => ({ binary }),
+      locateElectron: () => ({ state: 'installed', binary }),
       buildMain: async () => ({ mainFile: path.join(temp, 'index.js') }),
       runElectron: (bin, mainFile) => runElectronChild(bin, [mainFile], { cwd: temp, stderr }),
       runHeadless: async (argv) => void headless.push(argv),
@@ -152,5 +160,121 @@ describe.skipIf(process.platform === 'win32')('npm start with Electron', () => {
     requestStop(child, 'SIGTERM', 'linux');
 
     expect(await ended).toBe('SIGTERM');
+  });
+});
+
+describe('npm start without a working Electron', () => {
+  let temp: string;
+  let from: string;
+
+  beforeEach(() => {
+    temp = mkdtempSync(path.join(tmpdir(), 'herald-electron-'));
+    // Resolved from here, as scripts/launcher.ts resolves from itself.
+    from = pathToFileURL(path.join(temp, 'launcher.js')).href;
+  });
+  afterEach(() => rmSync(temp, { recursive: true, force: true }));
+
+  /**
+   * An electron package as npm lays it out: its index.js is electron's own logic, reading the
+   * binary's path from path.txt, which its install script writes once the download is done.
+   */
+  function electronPackage(files: { pathTxt?: string; binary?: string; index?: string } = {}) {
+    const dir = path.join(temp, 'node_modules', 'electron');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      path.join(dir, 'package.json'),
+      JSON.stringify({ name: 'electron', main: 'index.js' }),
+    );
+    writeFileSync(
+      path.join(dir, 'index.js'),
+      files.index ??
+        `const fs = require('fs'); const path = require('path');
+         const pathFile = path.join(__dirname, 'path.txt');
+         if (!fs.existsSync(pathFile)) throw new Error('Electron failed to install correctly, please delete node_modules/electron and try installing again');
+         module.exports = path.join(__dirname, 'dist', fs.readFileSync(pathFile, 'utf-8'));`,
+    );
+    if (files.pathTxt !== undefined) writeFileSync(path.join(dir, 'path.txt'), files.pathTxt);
+    if (files.binary !== undefined) {
+      mkdirSync(path.join(dir, 'dist'), { recursive: true });
+      writeFileSync(path.join(dir, 'dist', files.binary), '');
+    }
+    return dir;
+  }
+
+  it('locateElectron() tells no package and a package never downloaded (absent) from one that is broken', () => {
+    expect(locateElectron(from)).toEqual({ state: 'absent', packagePresent: false });
+
+    const dir = electronPackage();
+    expect(locateElectron(from)).toEqual({ state: 'absent', packagePresent: true });
+
+    writeFileSync(path.join(dir, 'path.txt'), 'electron');
+    expect(locateElectron(from)).toEqual({
+      state: 'broken',
+      error: `its binary is missing at ${path.join(dir, 'dist', 'electron')}`,
+    });
+
+    mkdirSync(path.join(dir, 'dist'));
+    writeFileSync(path.join(dir, 'dist', 'electron'), '');
+    expect(locateElectron(from)).toEqual({
+      state: 'installed',
+      binary: path.join(dir, 'dist', 'electron'),
+    });
+  });
+
+  it('locateElectron() keeps the raw error of an installed package that throws', () => {
+    electronPackage({
+      pathTxt: 'electron',
+      index: "throw new Error('libnss3.so: cannot open shared object file\\nmore detail');",
+    });
+    expect(locateElectron(from)).toEqual({
+      state: 'broken',
+      error: 'libnss3.so: cannot open shared object file',
+    });
+  });
+
+  async function startedSaying(electron: ElectronInstall): Promise<string[]> {
+    const said: string[] = [];
+    const headless: string[][] = [];
+    await launch(['--port', '9000'], {
+      locateElectron: () => electron,
+      buildMain: () => Promise.reject(new Error('no desktop app without Electron')),
+      runElectron: () => Promise.reject(new Error('no desktop app without Electron')),
+      runHeadless: async (argv) => void headless.push(argv),
+      ensureConsoleBuilt: () => undefined,
+      exit: () => undefined,
+      log: (message) => void said.push(message),
+      warn: (message) => void said.push(message),
+    });
+    expect(headless).toEqual([['--port', '9000']]);
+    return said;
+  }
+
+  it('launch() says plainly that Electron is not installed, as expected on a server, and how to get the window', async () => {
+    vi.stubEnv('HERALD_HEADLESS', '');
+    try {
+      const said = await startedSaying({ state: 'absent', packagePresent: true });
+      expect(said).toEqual([
+        "Starting Herald headless: Electron isn't installed, which is expected on a server: Herald serves its console to your browser instead of opening a window.",
+        '  For the desktop window instead, on a computer with a display and internet access, download its binary with `node node_modules/electron/install.js`, then `npm start` again.',
+      ]);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
+  it('launch() shows the raw error where Electron is installed but broken', async () => {
+    vi.stubEnv('HERALD_HEADLESS', '');
+    try {
+      const said = await startedSaying({
+        state: 'broken',
+        error: 'libnss3.so: cannot open shared object file',
+      });
+      expect(said[0]).toBe(
+        'Starting Herald headless: Electron is installed but cannot start (libnss3.so: cannot open shared object file).',
+      );
+      expect(said[1]).toContain('delete node_modules/electron and run `npm install`');
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 });

@@ -9,8 +9,9 @@ import { deliveryStatusSchema } from '../console/logs';
  */
 
 /**
- * The share link of the message the (first) hosted instance stores, opened without login;
- * only when the task or template has an enabled hosted instance.
+ * The share link of the message the first hosted instance with its public link on stores,
+ * opened without login; only when the task or template has such an enabled instance (new
+ * hosted instances have it off: docs/send-api.md "Share links").
  */
 const hostMessageUrl = z.string().optional();
 

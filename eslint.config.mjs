@@ -61,7 +61,7 @@ export default tseslint.config(
   },
   ...pluginVue.configs['flat/recommended'],
   {
-    files: ['renderer/**/*.vue'],
+    files: ['renderer/**/*.vue', 'test/renderer/**/*.vue'],
     languageOptions: {
       parserOptions: {
         parser: tseslint.parser,

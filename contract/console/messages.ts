@@ -30,6 +30,12 @@ export const hostedMessageSchema = named(
     title: z.string(),
     content: z.string(),
     format: contentTypeSchema,
+    /**
+     * The body as one line of the text its reader sees (Markdown rendered, HTML read as text),
+     * at most 200 characters: what a list shows. Made here, so the console never parses a
+     * stranger's HTML to show a line of it.
+     */
+    excerpt: z.string(),
     url: z.string().nullable(),
     /** 1 … 5 as the sender gave it; null when none was given. */
     priority: messagePrioritySchema.nullable(),

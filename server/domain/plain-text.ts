@@ -49,3 +49,12 @@ export function plainTextOf(content: string, format: ContentType | string): stri
   else if (format === 'html') text = convert(content, OPTIONS);
   return text.replace(/\s+/g, ' ').trim();
 }
+
+/** How much of a body a list's excerpt carries: more than a wide row shows. */
+export const EXCERPT_CHARS = 200;
+
+/** The start of `plainTextOf`, cut at a code point (an emoji is never split). */
+export function excerptOf(content: string, format: ContentType | string): string {
+  const chars = Array.from(plainTextOf(content, format));
+  return chars.length > EXCERPT_CHARS ? chars.slice(0, EXCERPT_CHARS).join('') : chars.join('');
+}

@@ -18,6 +18,7 @@ const message = (id: number, read = false): HostedMessage => ({
   previewUrl: null,
   title: `Message ${id}`,
   content: 'body',
+  excerpt: 'body',
   format: 'text',
   url: null,
   priority: null,

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import MessageContent from '../../renderer/src/components/MessageContent.vue';
-import { contentPreview, renderContent, sanitizeHtml } from '../../renderer/src/lib/render-content';
+import { renderContent, sanitizeHtml } from '../../renderer/src/lib/render-content';
 import { mountWithApp } from './helpers/mount';
 
 const HOSTILE =
@@ -74,17 +74,6 @@ describe('renderContent()', () => {
       html: '<p>server <b>safe</b></p><img src="x">',
       blocked: 0,
     });
-  });
-
-  it('contentPreview() decodes the common entities of an HTML body', () => {
-    expect(contentPreview('<p>R&amp;D &lt;3 &quot;ok&quot;</p>', 'html')).toBe('R&D <3 "ok"');
-  });
-
-  it('contentPreview() strips tags and folds whitespace for list rows', () => {
-    expect(contentPreview('<p>Disk\n\n<b>full</b></p><script>x()</script>', 'html')).toBe(
-      'Disk full',
-    );
-    expect(contentPreview('a'.repeat(100), 'text', 10)).toBe('aaaaaaaaa…');
   });
 });
 

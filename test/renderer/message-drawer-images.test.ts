@@ -11,6 +11,7 @@ const detail = (showRemoteImages: boolean) => ({
   channelId: 1,
   title: 'Weekly report',
   content: '<p>chart</p><img src="https://charts.example/w.png" alt="chart">',
+  excerpt: 'chart',
   format: 'html',
   url: null,
   previewUrl: null,

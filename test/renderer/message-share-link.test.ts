@@ -16,6 +16,7 @@ const detail = (previewUrl: string | null) => ({
   channelId: 1,
   title: 'Disk alert',
   content: 'disk at 98%',
+  excerpt: 'disk at 98%',
   format: 'text',
   url: null,
   previewUrl,

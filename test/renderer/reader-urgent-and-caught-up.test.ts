@@ -16,6 +16,7 @@ const message = (id: number, priority: number | null): HostedMessage => ({
   channelId: 1,
   title: `Message ${id}`,
   content: 'body',
+  excerpt: 'body',
   format: 'text',
   url: null,
   priority,

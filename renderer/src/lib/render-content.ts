@@ -159,76 +159,13 @@ export function renderContent(
   return { kind: 'html', ...sanitizeCounting(html, { remoteImages }) };
 }
 
-/** Elements whose text a reader never sees on the page. */
-const UNSEEN = new Set([
-  'SCRIPT',
-  'STYLE',
-  'TEMPLATE',
-  'NOSCRIPT',
-  'TITLE',
-  'HEAD',
-  'IFRAME',
-  'OBJECT',
-]);
-
-/** Elements that start a new line (or cell) on the page: a space in a one-line preview. */
-const BREAKS =
-  /^(ADDRESS|ARTICLE|ASIDE|BLOCKQUOTE|BR|DD|DIV|DL|DT|FIGCAPTION|FIGURE|FOOTER|H[1-6]|HEADER|HR|LI|MAIN|NAV|OL|P|PRE|SECTION|TABLE|TD|TH|TR|UL)$/;
-
-function collectText(node: Node, out: string[]): void {
-  for (let child = node.firstChild; child; child = child.nextSibling) {
-    if (child.nodeType === 3) {
-      out.push(child.nodeValue ?? '');
-    } else if (child.nodeType === 1) {
-      const tag = (child as Element).tagName.toUpperCase();
-      if (UNSEEN.has(tag)) continue;
-      const breaks = BREAKS.test(tag);
-      if (breaks) out.push(' ');
-      collectText(child, out);
-      if (breaks) out.push(' ');
-    }
-  }
-}
-
 /**
- * The text a reader sees of some HTML. DOMParser's document is inert (no scripts run, nothing
- * is fetched: it has no browsing context), so hostile markup in a list is only read, never
- * acted on; DOMPurify parses untrusted HTML the same way.
+ * A list's one-line preview of a message: the server's excerpt (the text the full view shows,
+ * Markdown rendered and HTML read as text, server/domain/plain-text.ts) cut at `max`
+ * characters, at a code point. The console never parses a body's HTML for a list: even an inert
+ * DOMParser document has Chromium report each inline handler in it as a CSP violation.
  */
-function visibleText(html: string): string {
-  const doc = new DOMParser().parseFromString(html, 'text/html');
-  const out: string[] = [];
-  collectText(doc.body, out);
-  return out.join('');
-}
-
-/** Previews already made, by format and body: a list re-renders its rows often. */
-const previewCache = new Map<ContentType, Map<string, string>>();
-const PREVIEW_CACHE_SIZE = 500;
-
-/** A body as the one line of text its reader sees: Markdown rendered, HTML read as text. */
-function plainTextOf(content: string, format: ContentType): string {
-  let byContent = previewCache.get(format);
-  if (!byContent) previewCache.set(format, (byContent = new Map()));
-  const hit = byContent.get(content);
-  if (hit !== undefined) return hit;
-  let text = content;
-  if (format === 'html') text = visibleText(content);
-  else if (format === 'markdown') text = visibleText(markdownHtml(content));
-  text = text.replace(/\s+/g, ' ').trim();
-  if (byContent.size >= PREVIEW_CACHE_SIZE) byContent.clear();
-  byContent.set(content, text);
-  return text;
-}
-
-/**
- * A one-line preview of a body for lists: the text the full view shows (Markdown rendered with
- * the same parser, HTML read as text), whitespace folded, cut at `max` characters. What the
- * sender typed comes through as typed: `db-2`, `数据库-主节点`, `_ ! ( )`. The result is shown as
- * text, never as HTML.
- */
-export function contentPreview(content: string, format: ContentType, max = 80): string {
-  const text = plainTextOf(content, format);
-  const chars = Array.from(text);
-  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : text;
+export function excerptLine(excerpt: string, max = 80): string {
+  const chars = Array.from(excerpt);
+  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : excerpt;
 }

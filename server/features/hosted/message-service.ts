@@ -14,6 +14,7 @@ import {
   type ReadMark,
 } from '../../db/history/message-reads';
 import { escapeHtml, markdownToHtml } from '../../domain/content-format';
+import { excerptOf } from '../../domain/plain-text';
 import { newPreviewKey } from '../../domain/preview-keys';
 import { notFound } from '../../lib/errors';
 import { pageOf, type Paging } from '../../lib/paging';
@@ -75,6 +76,7 @@ export class MessageService {
       title: m.title,
       content: m.content,
       format: m.format,
+      excerpt: excerptOf(m.content, m.format),
       url: m.url,
       priority: m.priority,
       /** The share link (opens the message without login), or null: none yet, or revoked. */

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 
-import { plainTextOf } from '../../../../server/domain/plain-text';
+import { EXCERPT_CHARS, excerptOf, plainTextOf } from '../../../../server/domain/plain-text';
 import {
   escapeHtml,
   markdownWithWords,
@@ -45,5 +45,23 @@ describe('plainTextOf() (excerpts of notifications and titles made from a body)'
     expect(plainTextOf(md, 'markdown')).not.toMatch(/---|\||!\[|```|&amp;|<b>/);
     expect(plainTextOf(md, 'markdown')).toContain('block_1 Tom & Jerry é raw');
     expect(plainTextOf('<p>a</p><script>x()</script><p>b &lt;3</p>', 'html')).toBe('a b <3');
+  });
+});
+
+describe('excerptOf() (the reader list’s line, made by the server)', () => {
+  it('is the text a reader sees, handlers and scripts and styles left out', () => {
+    const hostile =
+      '<style>p{}</style><p>R&amp;D <img src=x onerror="alert(1)"><a href="#" onclick="x()">db-2</a></p><script>steal()</script>';
+    expect(excerptOf(hostile, 'html')).toBe('R&D db-2');
+    expect(excerptOf('**db-2** on 数据库-主节点: _ ! ( )', 'markdown')).toBe(
+      'db-2 on 数据库-主节点: _ ! ( )',
+    );
+  });
+
+  it(`stops at ${EXCERPT_CHARS} characters, never inside an emoji`, () => {
+    expect(excerptOf('a'.repeat(500), 'text')).toBe('a'.repeat(EXCERPT_CHARS));
+    const emoji = excerptOf('🎉'.repeat(300), 'markdown');
+    expect(Array.from(emoji)).toHaveLength(EXCERPT_CHARS);
+    expect(emoji).toBe('🎉'.repeat(EXCERPT_CHARS));
   });
 });

@@ -330,7 +330,9 @@ describe('robot bodies: titles and mentions as the platforms read them', () => {
     const untitled = buildDingTalkBody(
       outboundMessage({ title: '', contentType: 'markdown', content: '## >  Disk   full\nmore' }),
     );
-    expect(untitled.markdown!.title).toBe('Disk full more');
+    // The text DingTalk's reader sees: the heading's marks go, and a `>` after them is the
+    // heading's own text (CommonMark), not a quote.
+    expect(untitled.markdown!.title).toBe('> Disk full more');
     const blank = buildDingTalkBody(
       outboundMessage({ title: '', contentType: 'markdown', content: '### ' }),
     );

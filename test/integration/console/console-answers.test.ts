@@ -181,6 +181,9 @@ describe('the console API answers what the contract describes', () => {
     await call(channels.update, { id: spareChannel.id, body: { description: 'spare' } });
     await call(channels.test, { id: hosted.id, body: {} });
     await call(channels.test, { id: unreachable.id, body: {} });
+    await call(channels.testUnsaved, {
+      body: { type: 'webhook', config: { url: 'http://127.0.0.1:1/unsaved' } },
+    });
 
     expect((await call(tasks.list)).items.length).toBeGreaterThan(1);
     await call(tasks.list, { query: '?name=answers&page=1&pageSize=5' });
@@ -282,6 +285,7 @@ describe('the console API answers what the contract describes', () => {
     await call(consoleRoutes.backup.updateSchedule, { body: { keep: 5 } });
     await call(consoleRoutes.stats.get);
     await call(consoleRoutes.stats.get, { query: '?days=7' });
+    await call(consoleRoutes.stats.channelHealth);
     // By now the changes above are in the audit log: a page of them, and one filtered.
     await call(consoleRoutes.audit.list);
     await call(consoleRoutes.audit.list, { query: '?action=channel.create&user=admin&q=answers' });

@@ -97,6 +97,12 @@ function acceptedLine(api: 'v1' | 'v2', data: unknown): string {
   return `accepted: ${String(d.status ?? 'sent')}${sendId}${link}`;
 }
 
+/** The sentences of an accepted send's `data.warnings`, when it has any. */
+function warningsOf(data: unknown): string[] {
+  const warnings = (data as { warnings?: unknown } | null)?.warnings;
+  return Array.isArray(warnings) ? warnings.filter((w): w is string => typeof w === 'string') : [];
+}
+
 /** Runs `herald send ARGS`; resolves to the exit code. */
 export async function runSend(argv: readonly string[], io: SendIo): Promise<number> {
   const fail = (code: number, message: string) => {
@@ -122,7 +128,14 @@ export async function runSend(argv: readonly string[], io: SendIo): Promise<numb
   const answer = (envelope: Envelope, api: 'v1' | 'v2' | undefined): number => {
     const accepted = envelope.code === 200;
     if (options.json) io.stdout.write(`${JSON.stringify(envelope)}\n`);
-    else if (accepted && api) io.stdout.write(`${acceptedLine(api, envelope.data)}\n`);
+    else if (accepted && api) {
+      io.stdout.write(`${acceptedLine(api, envelope.data)}\n`);
+      // Accepted and delivered as sent, but with a marker left unfilled or a key the template
+      // does not declare: a typo the person at the terminal should see (docs/send-api.md).
+      for (const warning of warningsOf(envelope.data)) {
+        io.stderr.write(`herald send: warning: ${warning}\n`);
+      }
+    }
     if (accepted) return EXIT.accepted;
     if (!options.json) io.stderr.write(`herald send: ${envelope.msg}\n`);
     return EXIT.refused;

@@ -162,8 +162,22 @@ describe('herald send, run as a process', () => {
     expect(JSON.parse(ok.stdout)).toEqual({
       code: 200,
       msg: 'success',
-      data: { token, count: 1, hostMessageUrl: expect.stringMatching(/\/preview\//) },
+      data: {
+        token,
+        count: 1,
+        hostMessageUrl: expect.stringMatching(/\/preview\//),
+        warnings: [
+          'placeholder "x" has no value and no default, so {{x}} stays in the message as written',
+        ],
+      },
     });
+    // Without --json the warning goes to stderr, and the send is still accepted.
+    const plain = await send(['--url', herald.url, '--token', token, '--title', 'cli plain']);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stdout).toMatch(/^accepted: queued to 1 instance/);
+    expect(plain.stderr).toBe(
+      'herald send: warning: placeholder "x" has no value and no default, so {{x}} stays in the message as written\n',
+    );
 
     const bad = await send(['--url', herald.url, '--token', 'nope', '--title', 'x', '--json']);
     expect(bad.code).toBe(1);

@@ -204,6 +204,19 @@ describe.skipIf(!haveChromium)(
           const logTags = await measure(page, '.el-tag');
           const logLinks = await measure(page, '.el-button.is-link:not(.is-disabled)');
 
+          // Filled and plain buttons: a plain one's words on its pale fill (the drawer's
+          // Delete is a plain danger button, once drawn red on red).
+          await c.goto('/messages');
+          await page.getByText(URGENT).first().click();
+          await c.byTestId('message-delete').waitFor();
+          const buttons = await measure(
+            page,
+            '.el-button:not(.is-disabled, .is-link, .is-text):visible',
+          );
+          expect(buttons.map((m) => m.text)).toEqual(
+            expect.arrayContaining([expect.stringMatching(/Delete/)]),
+          );
+
           expect(links.length, 'link buttons measured').toBeGreaterThan(0);
           expect(tags.length + logTags.length, 'tags measured').toBeGreaterThan(2);
           if (viewport === DESKTOP) {
@@ -220,6 +233,7 @@ describe.skipIf(!haveChromium)(
               ...labels,
               ...logTags,
               ...logLinks,
+              ...buttons,
             ]),
           ).toEqual([]);
         });

@@ -68,7 +68,13 @@ function jsonOnly(req: Request, _res: Response, next: NextFunction) {
   ) {
     return next();
   }
-  if ((declared || hasBody) && !req.is('application/json')) {
+  // The declared type itself, not req.is(): that answers null for a request without a body, so
+  // `curl -X POST -H 'Content-Type: application/json'` (an empty object) was refused with 415.
+  const mediaType = String(req.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
+  if ((declared || hasBody) && mediaType !== 'application/json') {
     throw new AppError(415, 'Content-Type must be application/json');
   }
   next();

@@ -1,4 +1,10 @@
-import express, { Router, type Request, type RequestHandler, type Response } from 'express';
+import express, {
+  Router,
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from 'express';
 
 import { HOOK_PRESETS, HOOKS_BASE, hookQuerySchema, hookRoutes, LIMITS } from '../../../contract';
 import type { HookService } from '../../features/hooks/hook-service';
@@ -87,15 +93,14 @@ export function createHookRouter(deps: HookRouterDeps): Router {
     next();
   };
 
-  const readBody: RequestHandler = (req, res, next) => {
-    if (req.is('application/x-www-form-urlencoded')) {
-      // GitHub's default content type sends the JSON inside a form field.
-      throw new AppError(
-        400,
-        'request body must be JSON, not a form (GitHub: set the webhook’s Content type to application/json)',
-      );
-    }
-    json(req, res, (err?: unknown) => {
+  // A form body is read raw: `curl -d '{…}'` sends JSON labelled as a form, and GitHub's
+  // "application/x-www-form-urlencoded" content type puts its JSON in a `payload` field.
+  const raw = express.raw({ limit: LIMITS.bodyBytes, type: () => true });
+
+  /** Passes a parser's error on, a too-large body as the 413 a hook sender understands. */
+  const parsed =
+    (next: NextFunction, then: () => void = () => next()) =>
+    (err?: unknown) => {
       // A hook sender understands 413 (the send APIs answer 400, their documented limit rule).
       if ((err as { type?: string } | undefined)?.type === 'entity.too.large') {
         next(
@@ -103,8 +108,36 @@ export function createHookRouter(deps: HookRouterDeps): Router {
         );
         return;
       }
-      next(err);
-    });
+      if (err) next(err);
+      else then();
+    };
+
+  const readBody: RequestHandler = (req, res, next) => {
+    if (!req.is('application/x-www-form-urlencoded')) {
+      json(req, res, parsed(next));
+      return;
+    }
+    raw(
+      req,
+      res,
+      parsed(next, () => {
+        const bytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+        rawBodies.set(req, bytes);
+        const text = bytes.toString('utf8');
+        const body = jsonOf(text) ?? jsonOf(new URLSearchParams(text).get('payload'));
+        if (body === undefined) {
+          next(
+            new AppError(
+              400,
+              'request body must be JSON, or a form whose payload field is JSON (GitHub: either Content type works)',
+            ),
+          );
+          return;
+        }
+        req.body = body;
+        next();
+      }),
+    );
   };
 
   const receive = (tokenOf: (req: Request) => string) => async (req: Request, res: Response) => {
@@ -131,4 +164,14 @@ export function createHookRouter(deps: HookRouterDeps): Router {
   );
   router.post(expressPath(hookRoutes.bearer, HOOKS_BASE), presetOf, readBody, receive(bearerToken));
   return router;
+}
+
+/** The value a JSON text holds, or undefined when it is none (or there is no text). */
+function jsonOf(text: string | null): unknown {
+  if (text === null || text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,3 +1,5 @@
+import { connect } from 'node:net';
+
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import { User } from '../../../server/db/models';
@@ -103,6 +105,32 @@ describe('console sign-in', () => {
     expect(((await res.json()) as { msg: string }).msg).toMatch(/application\/json/);
   });
 
+  it('an empty body declared as application/json is an empty object, not a 415', async () => {
+    const herald = await start(true);
+    const client = new ConsoleClient(herald.url);
+    await client.ok('POST', '/login', ADMIN);
+    const { id } = await client.ok('POST', '/tasks', { name: 'empty body' });
+    // What `curl -X POST -H 'Content-Type: application/json' URL` sends: no body at all.
+    for (const [path, type] of [
+      ['/maintenance/prune', 'application/json'],
+      [`/tasks/${id}/token/rotate`, 'application/json; charset=utf-8'],
+      ['/maintenance/prune', 'Application/JSON'],
+    ] as const) {
+      const answer = await headersOnlyPost(herald.url, `/api/console${path}`, [
+        `Content-Type: ${type}`,
+        `Cookie: ${client.cookie}`,
+      ]);
+      expect(answer, `${path} ${type}`).toMatch(/^HTTP\/1\.1 200 /);
+      expect(answer).toContain('"code":200');
+    }
+    // A body that is not JSON is still refused, whatever its length.
+    const form = await fetch(`${herald.url}/api/console/maintenance/prune`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain', Cookie: client.cookie },
+    });
+    expect(form.status).toBe(415);
+  });
+
   it('GET /desktop-login signs the window in once with the one-time secret', async () => {
     const herald = await start(true);
     const wrong = await fetch(`${herald.url}/api/console/desktop-login?secret=nope`, {
@@ -175,3 +203,24 @@ describe('console sign-in', () => {
     expect((await stored()).passwordHash).toBe(full);
   });
 });
+
+/**
+ * A POST as `curl -X POST -H …` sends it: headers and no body, with neither Content-Length nor
+ * Transfer-Encoding (fetch and node:http both add one). The whole answer, as text.
+ */
+function headersOnlyPost(baseUrl: string, path: string, headers: string[]): Promise<string> {
+  const { hostname, port, host } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: hostname, port: Number(port) }, () => {
+      socket.write(
+        [`POST ${path} HTTP/1.1`, `Host: ${host}`, ...headers, 'Connection: close', '', ''].join(
+          '\r\n',
+        ),
+      );
+    });
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    socket.on('error', reject);
+  });
+}

@@ -169,6 +169,28 @@ describe('POST /api/hooks/{preset}/{token}', () => {
     expect((await delivered('deploys', generic.template.id))['deploy.env']).toBe('qa');
   });
 
+  it('a JSON body labelled as a form (curl -d) and GitHub’s form content type are read as JSON', async () => {
+    const { token, template } = await hookTemplate(['deploy.env']);
+    // What `curl -d '{…}' URL` sends: JSON with curl's default form Content-Type.
+    const curl = await hook(
+      `generic/${token}`,
+      JSON.stringify({ title: 'curl -d', deploy: { env: 'curl' } }),
+      { 'Content-Type': 'application/x-www-form-urlencoded' },
+    );
+    expect(curl.status).toBe(200);
+    expect((await delivered('curl -d', template.id))['deploy.env']).toBe('curl');
+
+    const github = await hookTemplate(['event', 'summary']);
+    const payload = raw('github/push.json');
+    const form = await hook(`github/${github.token}`, `payload=${encodeURIComponent(payload)}`, {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      'X-GitHub-Event': 'push',
+    });
+    expect(form.status).toBe(200);
+    const title = 'Codertocat created branch master in Codertocat/Hello-World: Initial commit';
+    expect(await delivered(title, github.template.id)).toMatchObject({ event: 'push' });
+  });
+
   it('github: an event is summarised; ping answers success and sends nothing', async () => {
     const { token, template } = await hookTemplate(['event', 'repo', 'sender', 'summary', 'url']);
     const push = await hook(`github/${token}`, raw('github/push.json'), {
@@ -397,11 +419,13 @@ describe('POST /api/hooks/{preset}/{token}', () => {
     });
     expect(notJson.status).toBe(400);
     expect(notJson.body.msg).toMatch(/^request body is not valid JSON/);
-    const form = await hook(`github/${token}`, 'payload=%7B%7D', {
+    // A form that is neither JSON nor a form with a JSON `payload` field.
+    const form = await hook(`github/${token}`, 'payload=%7Bnot', {
       'Content-Type': 'application/x-www-form-urlencoded',
       'X-GitHub-Event': 'push',
     });
-    expect(form.body.msg).toMatch(/Content type to application\/json/);
+    expect(form.status).toBe(400);
+    expect(form.body.msg).toMatch(/^request body must be JSON, or a form whose payload field/);
     const wrongShape = await hook(`uptime-kuma/${token}`, [1, 2]);
     expect(wrongShape.status).toBe(400);
 

@@ -248,7 +248,10 @@ describe.skipIf(!haveChromium)(
           await ui.goto('/messages');
           await ui.byTestId('page-messages').waitFor();
           expect(await ui.byTestId('messages-table').getAttribute('data-mode')).toBe('cards');
-          expect(await ui.byTestId('messages-table').getByTestId('list-card').count()).toBe(sent);
+          // The page's frame comes before its first page of messages: wait for the cards.
+          await expect
+            .poll(() => ui.byTestId('messages-table').getByTestId('list-card').count())
+            .toBe(sent);
           const message = card('messages-table', LONG_TITLE);
           expect(await message.getByTestId('message-row-title').textContent()).toBe(LONG_TITLE);
           // The ID means nothing on a phone; the content and the time do.

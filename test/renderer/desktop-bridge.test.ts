@@ -1,7 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-import type { HostedMessage } from '@contract';
-
 import type { DesktopApi } from '../../main/preload/desktop-api';
 import {
   desktopBridge,
@@ -10,22 +8,13 @@ import {
 import { useMessagesStore } from '../../renderer/src/stores/messages-store';
 import { useSessionStore } from '../../renderer/src/stores/session-store';
 import { installFakeApi, ok } from './helpers/fake-api';
+import { hostedMessage } from './helpers/hosted-message';
 import { createContext, settle } from './helpers/mount';
 
-const message = (id: number, read = false): HostedMessage => ({
-  id,
-  channelId: 1,
-  previewUrl: null,
-  title: `Message ${id}`,
-  content: 'body',
-  excerpt: 'body',
-  format: 'text',
-  url: null,
-  priority: null,
-  read,
-  createdAt: '2026-01-01T00:00:00Z',
-  updatedAt: '2026-01-01T00:00:00Z',
-});
+// The dates these tests were written with.
+const CREATED = '2026-01-01T00:00:00Z';
+const message = (id: number, read = false) =>
+  hostedMessage(id, { read, createdAt: CREATED, updatedAt: CREATED });
 
 /** The preload's bridge as the page sees it, recording what the page asks of main. */
 function installFakeDesktop(options: { unreadChangedFails?: boolean } = {}) {

@@ -7,22 +7,10 @@ import type { HostedMessage } from '@contract';
 import MessageDrawer from '../../renderer/src/components/MessageDrawer.vue';
 import MessagesPage from '../../renderer/src/pages/MessagesPage.vue';
 import { installFakeApi, ok } from './helpers/fake-api';
+import { hostedMessage } from './helpers/hosted-message';
 import { mountWithApp, settle } from './helpers/mount';
 
-const message = (id: number, priority: number | null): HostedMessage => ({
-  id,
-  channelId: 1,
-  title: `Message ${id}`,
-  content: 'body',
-  excerpt: 'body',
-  format: 'text',
-  url: null,
-  priority,
-  previewUrl: null,
-  read: false,
-  createdAt: '2026-12-01T08:00:00.000Z',
-  updatedAt: '2026-12-01T08:00:00.000Z',
-});
+const message = (id: number, priority: number | null) => hostedMessage(id, { priority });
 
 const page = (items: HostedMessage[]) => ({
   items,

@@ -9,22 +9,10 @@ import { priorityClass } from '../../renderer/src/lib/priority-style';
 import MessagesPage from '../../renderer/src/pages/MessagesPage.vue';
 import { useMessagesStore } from '../../renderer/src/stores/messages-store';
 import { installFakeApi, ok } from './helpers/fake-api';
+import { hostedMessage } from './helpers/hosted-message';
 import { createContext, mountWithApp, settle } from './helpers/mount';
 
-const message = (id: number, priority: number | null): HostedMessage => ({
-  id,
-  channelId: 1,
-  title: `Message ${id}`,
-  content: 'body',
-  excerpt: 'body',
-  format: 'text',
-  url: null,
-  priority,
-  previewUrl: null,
-  read: false,
-  createdAt: '2026-12-01T08:00:00.000Z',
-  updatedAt: '2026-12-01T08:00:00.000Z',
-});
+const message = (id: number, priority: number | null) => hostedMessage(id, { priority });
 
 const page = (items: HostedMessage[]) => ({
   items,

@@ -8,21 +8,12 @@ import { useMessagesStore } from '../../renderer/src/stores/messages-store';
 import { useSourcesStore } from '../../renderer/src/stores/sources-store';
 import { useSessionStore } from '../../renderer/src/stores/session-store';
 import { fail, installFakeApi, ok } from './helpers/fake-api';
+import { hostedMessage } from './helpers/hosted-message';
 
-const message = (id: number, read = false): HostedMessage => ({
-  id,
-  channelId: 1,
-  previewUrl: null,
-  title: `Message ${id}`,
-  content: 'body',
-  excerpt: 'body',
-  format: 'text',
-  url: null,
-  priority: null,
-  read,
-  createdAt: '2026-01-01T00:00:00Z',
-  updatedAt: '2026-01-01T00:00:00Z',
-});
+// The dates these tests were written with (a live event here is a second later).
+const CREATED = '2026-01-01T00:00:00Z';
+const message = (id: number, read = false) =>
+  hostedMessage(id, { read, createdAt: CREATED, updatedAt: CREATED });
 
 /** A page of the message list as the server answers it, its unread count from the items. */
 const listPage = (items: HostedMessage[]) =>

@@ -46,7 +46,11 @@ function rebuild(pkg) {
 function removeOptional(pkg) {
   for (const { path, bin } of pkg.paths) {
     rmSync(join(root, path), { recursive: true, force: true });
-    const binDir = join(root, path.slice(0, path.lastIndexOf('node_modules/')), 'node_modules/.bin');
+    const binDir = join(
+      root,
+      path.slice(0, path.lastIndexOf('node_modules/')),
+      'node_modules/.bin',
+    );
     for (const command of Object.keys(bin)) rmSync(join(binDir, command), { force: true });
   }
 }

@@ -164,4 +164,6 @@ const summary = spawnSync(
   ['scripts/test-summary.mjs', '--timings', reports.timings, ...summaries],
   { stdio: 'inherit' },
 );
-process.exit(first.status || second.status || browserStatus || summary.status || (checksFailed ? 1 : 0));
+process.exit(
+  first.status || second.status || browserStatus || summary.status || (checksFailed ? 1 : 0),
+);

@@ -56,9 +56,7 @@ export class UserService {
   }
 
   async create(body: CreateUser): Promise<UserAccount & { inviteUrl: string | null }> {
-    const passwordHash = body.password
-      ? await hashPassword(body.password)
-      : '';
+    const passwordHash = body.password ? await hashPassword(body.password) : '';
     const token = body.password ? null : randomBytes(32).toString('base64url');
     const user = await this.deps.writeLock.run(() =>
       uniqueName(() =>
@@ -74,9 +72,7 @@ export class UserService {
   }
 
   async update(id: number, body: UpdateUser): Promise<AccountChange> {
-    const passwordHash = body.password
-      ? await hashPassword(body.password)
-      : undefined;
+    const passwordHash = body.password ? await hashPassword(body.password) : undefined;
     return this.deps.writeLock.run(async ({ transaction }) => {
       const user = await this.find(id, transaction);
       const demoted = body.role !== undefined && body.role !== 'admin';

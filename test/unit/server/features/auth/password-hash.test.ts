@@ -45,7 +45,12 @@ describe('password hashes', () => {
   });
 
   it('refuses, without throwing, a stored value that is not an Argon2 hash', async () => {
-    for (const stored of ['', 'plain text', '$2b$10$abcdefghijklmnopqrstuv', '$argon2id$v=19$m=x']) {
+    for (const stored of [
+      '',
+      'plain text',
+      '$2b$10$abcdefghijklmnopqrstuv',
+      '$argon2id$v=19$m=x',
+    ]) {
       expect(await verifyPassword(stored, 'plain text')).toBe(false);
       expect(isWeakerThanAccountCost(stored)).toBe(false);
     }

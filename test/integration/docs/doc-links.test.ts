@@ -1,8 +1,8 @@
 /**
  * README.md and docs/*.md stay navigable: every relative link names a file that exists, every
  * `#anchor` names a heading (or an `<a id>`) of the page it points into, every fenced block is
- * closed, and no table row sits outside a table (a row after a paragraph, or a table without its
- * `| --- |` line, renders as a paragraph of pipes). Read with marked, the Markdown parser Herald
+ * closed, no table row sits outside a table (a row after a paragraph, or a table without its
+ * `| --- |` line, renders as a paragraph of pipes), and every `npm run NAME` is a real script. Read with marked, the Markdown parser Herald
  * already ships, so a link inside a code block or a code span is not taken for one.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -126,5 +126,18 @@ describe("the docs' links and blocks", () => {
 
   it.each(files)('%s: fences are closed and table rows are in tables', (file) => {
     expect(pages.get(file)!.brokenBlocks).toEqual([]);
+  });
+
+  it.each(files)('%s: every `npm run NAME` it mentions is a script of package.json', (file) => {
+    const scripts = Object.keys(
+      (
+        JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+          scripts: Record<string, string>;
+        }
+      ).scripts,
+    );
+    const text = readFileSync(join(REPO_ROOT, file), 'utf8');
+    const named = [...text.matchAll(/npm run ([\w:.-]*\w)/g)].map((m) => m[1]);
+    expect(named.filter((name) => !scripts.includes(name))).toEqual([]);
   });
 });

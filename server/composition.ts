@@ -58,6 +58,7 @@ import { housekeepingJobs } from './housekeeping';
 import { startJobs } from './jobs';
 import { systemClock } from './lib/clock';
 import { createLogger } from './lib/logger';
+import { ProxyHostNotice } from './features/ops/proxy-host-notice';
 import type { HeraldParts } from './parts';
 import { DeliveryState } from './queue/delivery-state';
 import { Dispatcher } from './queue/dispatcher';
@@ -119,7 +120,8 @@ async function composeOver(
   const serverKey = configuredKey ?? createDataDirKey(config.dataDir);
   // Before the writer's first job: schema changes run on the write connection on their own; a
   // migration that seals what an older version stored in clear borrows the key.
-  await migrate(sequelize, undefined, proxySealing(new SecretBox(serverKey.key)));
+  const applied = await migrate(sequelize, undefined, proxySealing(new SecretBox(serverKey.key)));
+  if (applied.length > 0) log.info(`database migrated forward: ${applied.join(', ')}`);
   const masterKey = (await settleServerKey(serverKey, config.dataDir, writeLock)).key;
   const version = readVersion();
   const ops = {
@@ -360,7 +362,9 @@ function composeApp(
 ): Express {
   const { sequelize, writeLock, clock, settings, tokens, registry, events } = parts;
   const instances = new InstanceService({ writeLock, registry });
+  const proxyHost = new ProxyHostNotice(parts);
   return createApp({
+    proxyHostWatch: proxyHost.middleware(),
     version: parts.version,
     trustProxy: parts.trustProxy,
     guards: config.guards,
@@ -406,6 +410,7 @@ function composeApp(
       }),
       schedules: parts.schedules,
       stats: new StatsService({ clock, sequelize }),
+      notices: () => proxyHost.notices(),
       settings: {
         settings,
         version: parts.version,

@@ -78,6 +78,7 @@ export async function migrate(
   helpers: MigrationHelpers = {},
 ): Promise<string[]> {
   await useIncrementalVacuumIfNew(sequelize);
+  const storage = new SequelizeStorage({ sequelize, tableName: 'schema_migrations' });
   const umzug = new Umzug<QueryInterface>({
     migrations: migrations.map(([name, mod]) => ({
       name,
@@ -85,11 +86,31 @@ export async function migrate(
       down: ({ context }) => mod.down({ context }),
     })),
     context: sequelize.getQueryInterface(),
-    storage: new SequelizeStorage({ sequelize, tableName: 'schema_migrations' }),
+    storage,
     logger: undefined,
   });
+  // The storage's names, not umzug.executed(): that lists only the migrations this code knows.
+  refuseNewerDatabase(await storage.executed());
   const applied = await umzug.up(to === undefined ? {} : { to });
   return applied.map((m) => m.name);
+}
+
+/**
+ * A database a newer Herald migrated is refused before anything runs: this code would read and
+ * write tables whose shape it does not know, and migrations only go forward. The message names
+ * the newest migration it lacks, which identifies the Herald needed (one that ships it, or later).
+ */
+function refuseNewerDatabase(executed: string[]): void {
+  const known = new Set(MIGRATION_NAMES);
+  const unknown = executed.filter((name) => !known.has(name)).sort();
+  if (unknown.length === 0) return;
+  const needed = unknown[unknown.length - 1];
+  throw new Error(
+    `this database was upgraded by a newer Herald: it has migration ${unknown.join(', ')}, ` +
+      `which this Herald does not know (its newest is ${MIGRATION_NAMES[MIGRATION_NAMES.length - 1]}). ` +
+      `Start the newer Herald again (one that includes migration ${needed}, or later), ` +
+      `or restore a backup taken before the upgrade (docs/upgrading.md)`,
+  );
 }
 
 /**

@@ -1,23 +1,21 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { heraldArgs } from '../../helpers/herald-bin';
+import { markedExample, REPO_ROOT, scanDocs } from './doc-example-blocks';
 
-const root = join(import.meta.dirname, '..', '..', '..');
-const readme = readFileSync(join(root, 'README.md'), 'utf8');
+const root = REPO_ROOT;
+const scan = scanDocs();
 
-/** The shell block that follows a `<!-- readme-example: NAME -->` marker. */
+/** The README's block marked `<!-- doc-example: NAME -->` (doc-example-blocks.ts). */
 function example(name: string): string {
-  const marker = `<!-- readme-example: ${name} -->`;
-  const start = readme.indexOf(marker);
-  if (start < 0) throw new Error(`README has no example "${name}"`);
-  const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(start));
-  if (!block) throw new Error(`README example "${name}" has no sh block`);
-  return block[1];
+  const block = markedExample(scan, name);
+  if (block.file !== 'README.md') throw new Error(`"${name}" is in ${block.file}, not the README`);
+  return block.code;
 }
 
 /** What a reader sees in the terminal after `npm start` on a fresh data folder. */

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 import { errorMessage } from './lib/errors';
-import { announce } from './lib/logger';
+import { announce, logToFileFromEnv } from './lib/logger';
 import {
   DEFAULT_HOST,
   DEFAULT_PORT,
@@ -112,6 +112,17 @@ const say = (
 
 /** Runs Herald without Electron: the server and console at the printed URL, until SIGINT/SIGTERM. */
 export async function runHeadless(argv: string[]): Promise<void> {
+  const logFile = logToFileFromEnv();
+  try {
+    await startHeadless(argv);
+  } catch (err) {
+    // What the bin then prints on stderr (server/bin.ts), so the file says why a start failed.
+    logFile?.write(errorMessage(err));
+    throw err;
+  }
+}
+
+async function startHeadless(argv: string[]): Promise<void> {
   const options = parseHeadlessOptions(argv);
   // Listened for before the start: Herald answers HTTP before its start has finished (the
   // dispatcher, the scheduler and the jobs start after the listen), and a SIGTERM from a

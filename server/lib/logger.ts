@@ -1,6 +1,11 @@
+import { closeSync, openSync } from 'node:fs';
+import path from 'node:path';
+
 import pino from 'pino';
 
+import { errorMessage } from './errors';
 import { formatTextLine } from './log-text';
+import { openRotatingLogFile, type LogFile } from './rotating-log-file';
 
 export { describeExtra, formatTextLine } from './log-text';
 
@@ -46,17 +51,24 @@ export interface Logger {
 
 /**
  * Somewhere else every log line goes, besides the console: the desktop app's log file, since a
- * packaged app started from a menu has no terminal to print to. Sinks get the finished text
- * line (whatever HERALD_LOG_FORMAT is) and must not throw.
+ * packaged app started from a menu has no terminal to print to, and headless Herald's
+ * HERALD_LOG_FILE. Sinks get one finished line (no newline) and must not throw.
  */
 export type LogSink = (line: string, level: LogLevel) => void;
 
-const sinks = new Set<LogSink>();
+/**
+ * Which line a sink gets: `text`, the readable line whatever HERALD_LOG_FORMAT is (the desktop's
+ * file); `printed`, the line exactly as printed on stdout or stderr, in HERALD_LOG_FORMAT's form,
+ * what the start announces included (HERALD_LOG_FILE: a copy of what a service manager reads).
+ */
+export type LogSinkLines = 'text' | 'printed';
+
+const sinks: Record<LogSinkLines, Set<LogSink>> = { text: new Set(), printed: new Set() };
 
 /** addLogSink() sends every line at or above the threshold to `sink` too; returns a remover. */
-export function addLogSink(sink: LogSink): () => void {
-  sinks.add(sink);
-  return () => sinks.delete(sink);
+export function addLogSink(sink: LogSink, lines: LogSinkLines = 'text'): () => void {
+  sinks[lines].add(sink);
+  return () => sinks[lines].delete(sink);
 }
 
 /** Where the lines are printed: one finished line (no newline) in the chosen format. */
@@ -98,11 +110,17 @@ function route(json: string): void {
   const line = json.endsWith('\n') ? json.slice(0, -1) : json;
   const format = fixedFormat ?? logFormat();
   const text =
-    format === 'text' || sinks.size > 0
+    format === 'text' || sinks.text.size > 0
       ? formatTextLine(JSON.parse(line) as Record<string, unknown>)
       : '';
-  output.write(format === 'json' ? line : text, writing);
-  for (const sink of sinks) sink(text, writing);
+  print(format === 'json' ? line : text, text, writing);
+}
+
+/** Prints `printed` and hands it, or the readable `text`, to each sink. */
+function print(printed: string, text: string, level: LogLevel): void {
+  output.write(printed, level);
+  for (const sink of sinks.printed) sink(printed, level);
+  for (const sink of sinks.text) sink(text, level);
 }
 
 /**
@@ -153,7 +171,7 @@ export function announce(
   text: string = msg,
 ): void {
   if ((fixedFormat ?? logFormat()) === 'text') {
-    output.write(text, level);
+    print(text, text, level);
     return;
   }
   writing = level;
@@ -176,4 +194,28 @@ export function createLogger(module: string): Logger {
     warn: (m, e) => log('warn', m, e),
     error: (m, e) => log('error', m, e),
   };
+}
+
+/**
+ * logToFileFromEnv() copies every printed line to HERALD_LOG_FILE, when it is set: a size-capped
+ * file rotated like the desktop app's (5 MiB, then `<name>.1<ext>` up to `.3`), for a headless
+ * Herald whose stdout nobody keeps. The lines are the printed ones, so the file and the journal
+ * (or `docker logs`) read alike. Throws, naming the variable, when the file cannot be created or
+ * written, so a start with a log file nobody can read fails instead of logging nowhere.
+ */
+export function logToFileFromEnv(env: NodeJS.ProcessEnv = process.env): LogFile | undefined {
+  const setting = env.HERALD_LOG_FILE?.trim();
+  if (!setting) return undefined;
+  const file = path.resolve(setting);
+  let logFile: LogFile;
+  try {
+    logFile = openRotatingLogFile(file);
+    closeSync(openSync(file, 'a', 0o600));
+  } catch (err) {
+    throw new Error(`HERALD_LOG_FILE (${file}) cannot be written: ${errorMessage(err)}`, {
+      cause: err,
+    });
+  }
+  addLogSink((line) => logFile.write(line), 'printed');
+  return logFile;
 }

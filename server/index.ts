@@ -13,6 +13,7 @@ import {
 } from './config/herald-config';
 import { redactDatabaseUrl } from './config/database-url';
 import { acquireDataDirLock, type DataDirLock } from './data-dir/lock';
+import { removeEmptyFolders } from './data-dir/empty-folders';
 import { DB_FILE } from './data-dir/permissions';
 import type { HeraldEvents } from './events';
 import { AuthService } from './features/auth/auth-service';
@@ -97,13 +98,23 @@ export { DataDirLockedError } from './data-dir/lock';
 export async function startServer(opts: StartServerOptions): Promise<HeraldServer> {
   // Before anything is opened: a bad value stops the start with the option's or variable's name.
   const config = readHeraldConfig(opts);
-  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-  // Before anything is written: a second Herald on this folder stops here (DataDirLockedError).
-  const lock = acquireDataDirLock(config.dataDir, { takeOver: opts.takeOverDataDirLock === true });
+  // The first folder this start made (undefined: the data folder was there already).
+  const made = mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   try {
-    return await openServer(config, lock);
+    // Before anything is written: a second Herald on this folder stops here (DataDirLockedError).
+    const lock = acquireDataDirLock(config.dataDir, {
+      takeOver: opts.takeOverDataDirLock === true,
+    });
+    try {
+      return await openServer(config, lock);
+    } catch (err) {
+      lock.release();
+      throw err;
+    }
   } catch (err) {
-    lock.release();
+    // A start that fails before writing (a key file that cannot be read, a database that cannot
+    // be reached) leaves no empty folder of its own behind.
+    if (made !== undefined) removeEmptyFolders(config.dataDir, made);
     throw err;
   }
 }

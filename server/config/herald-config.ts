@@ -10,6 +10,7 @@ import { parseDatabaseUrl } from './database-url';
 import { readSecretVariable } from './secret-variable';
 import { parseAllowedHosts, parseCorsOrigins, parseMaxConnections } from './http-guards';
 import { parseTrustProxy } from './trust-proxy';
+import { newPasswordSchema } from '../../contract/console/users';
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 8765;
@@ -141,10 +142,7 @@ export function readHeraldConfig(
     timeouts: { ...HTTP_TIMEOUTS, ...opts.httpTimeouts },
     trustProxy: parseTrustProxy(opts.trustProxy ?? env.HERALD_TRUST_PROXY),
     startDispatcher: opts.startDispatcher !== false,
-    admin: {
-      user: env.HERALD_ADMIN_USER,
-      password: readSecretVariable(env, 'HERALD_ADMIN_PASSWORD').value,
-    },
+    admin: adminFromEnv(env),
     secretKey: secretKeySource(opts, env),
     metrics: opts.metrics
       ? parseMetricsSettings(opts.metrics.enabled ? '1' : '0', opts.metrics.token, {
@@ -159,6 +157,30 @@ export function readHeraldConfig(
     backupsByDefault: opts.backupsByDefault === true,
   };
 }
+
+/**
+ * HERALD_ADMIN_USER and HERALD_ADMIN_PASSWORD(_FILE), checked by the rules the console's setup
+ * applies. Checked here rather than when the administrator is created: that comes after the
+ * database and the key were written, and a refused start must leave the data folder as it was.
+ */
+function adminFromEnv(env: NodeJS.ProcessEnv): HeraldConfig['admin'] {
+  const user = env.HERALD_ADMIN_USER;
+  const password = readSecretVariable(env, 'HERALD_ADMIN_PASSWORD');
+  if (user && password.value !== undefined) {
+    const checked = newPasswordSchema.safeParse(password.value);
+    if (!checked.success) {
+      throw new Error(`${password.name} ${checked.error.issues[0]?.message ?? 'is not allowed'}`);
+    }
+    const name = user.trim();
+    if (name === '' || name.length > USERNAME_MAX_CHARS) {
+      throw new Error(`HERALD_ADMIN_USER must be 1 to ${USERNAME_MAX_CHARS} characters`);
+    }
+  }
+  return { user, password: password.value };
+}
+
+/** The console's setup takes usernames of at most this many characters (contract/console/auth.ts). */
+const USERNAME_MAX_CHARS = 100;
 
 /** The options stand for the variables as a pair: giving either replaces both. */
 function secretKeySource(opts: StartServerOptions, env: NodeJS.ProcessEnv): ServerKeySource {

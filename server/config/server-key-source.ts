@@ -61,9 +61,15 @@ export function keyFromValue(value: string, name: string): Buffer {
   return createHash('sha256').update(value, 'utf8').digest();
 }
 
-/** Strict: standard base64 of exactly 32 bytes, so a truncated or mangled copy is refused. */
+/**
+ * Strict: standard base64 of exactly 32 bytes, or 64 (a key file after `herald rotate-key`:
+ * the sealing key, then the token key), so a truncated or mangled copy is refused. Spaces and
+ * the newline a key file ends with are not part of it.
+ */
 export function decodeRawKey(text: string): Buffer | null {
   const trimmed = text.trim();
   const key = Buffer.from(trimmed, 'base64');
-  return key.length === 32 && key.toString('base64') === trimmed ? key : null;
+  return (key.length === 32 || key.length === 64) && key.toString('base64') === trimmed
+    ? key
+    : null;
 }

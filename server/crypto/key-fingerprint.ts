@@ -32,10 +32,10 @@ interface StoredFingerprint {
 const NOT_STARTED = 'Herald did not start, so nothing was changed.';
 
 export class ServerKeyMismatchError extends Error {
-  constructor(origin: string, stored: string, ours: string, outcome = NOT_STARTED) {
+  constructor(origin: string, stored: string, ours: string, outcome = NOT_STARTED, hint = '') {
     super(
       `The server key from ${origin} does not match the key this database's tokens and secrets ` +
-        `were sealed with (database: ${short(stored)}…, this process: ${short(ours)}…). Every ` +
+        `were sealed with (database: ${short(stored)}…, this process: ${short(ours)}…). ${hint}Every ` +
         'Herald process on one database needs the same key: set HERALD_SECRET_KEY or ' +
         "HERALD_SECRET_KEY_FILE to the other processes' key, or put the original secret.key back " +
         `in the data folder. ${outcome}`.trimEnd(),
@@ -54,6 +54,22 @@ export class ServerKeyMissingError extends Error {
     );
     this.name = 'ServerKeyMissingError';
   }
+}
+
+/**
+ * A HERALD_SECRET_KEY that holds a key file's text without `base64:` is a passphrase, as it
+ * always was (an install may use such a passphrase). When the text is the database's key, say
+ * exactly what to set instead.
+ */
+function unprefixedHint(configured: ServerKey, stored: string): string {
+  if (!configured.unprefixedKey) return '';
+  const prefix = '"base64:"';
+  return same(stored, keyFingerprint(configured.unprefixedKey))
+    ? `${configured.origin} holds this database's key as a key file writes it, but without ${prefix} ` +
+        `a value is read as a passphrase: set ${configured.origin}=base64:<the same text> ` +
+        `(e.g. ${configured.origin}="base64:$(cat secret.key)"), or point HERALD_SECRET_KEY_FILE at the file. `
+    : `(${configured.origin} looks like a key file's text, which without ${prefix} is read as a ` +
+        'passphrase; a key file\'s text goes after "base64:".) ';
 }
 
 function storedFingerprint(value: unknown): string | null {
@@ -84,8 +100,10 @@ export async function checkServerKey(
   if (!stored) return;
   if (!configured) throw new ServerKeyMissingError(join(dataDir, KEY_FILE), stored, outcome);
   const ours = keyFingerprint(configured.key);
-  if (!same(stored, ours))
-    throw new ServerKeyMismatchError(configured.origin, stored, ours, outcome);
+  if (!same(stored, ours)) {
+    const hint = unprefixedHint(configured, stored);
+    throw new ServerKeyMismatchError(configured.origin, stored, ours, outcome, hint);
+  }
 }
 
 /**
@@ -107,7 +125,10 @@ export async function settleServerKey(
   const serverKey = configured ?? createDataDirKey(dataDir);
   const ours = keyFingerprint(serverKey.key);
   if (stored) {
-    if (!same(stored, ours)) throw new ServerKeyMismatchError(serverKey.origin, stored, ours);
+    if (!same(stored, ours)) {
+      const hint = unprefixedHint(serverKey, stored);
+      throw new ServerKeyMismatchError(serverKey.origin, stored, ours, undefined, hint);
+    }
     return serverKey;
   }
   // Inside the write transaction: of processes starting together, the first to commit wins and

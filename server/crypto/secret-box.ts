@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 
-import { deriveKey } from './server-key';
+import { deriveKey, sealingPart } from './server-key';
 
 const PREFIX = 'enc:v1:';
 
@@ -9,7 +9,7 @@ export class SecretBox {
   private readonly key: Buffer;
 
   constructor(masterKey: Buffer) {
-    this.key = deriveKey(masterKey, 'secrets-at-rest');
+    this.key = deriveKey(sealingPart(masterKey), 'secrets-at-rest');
   }
 
   seal(plain: string): string {

@@ -16,6 +16,29 @@ export interface ServerKey {
   key: Buffer;
   /** Where it came from, for messages: a variable's name or a file's path, never the key. */
   origin: string;
+  /**
+   * HERALD_SECRET_KEY written as a key file writes it but without `base64:`, so read as a
+   * passphrase: the key it would be, so a refusal can say to add the prefix.
+   */
+  unprefixedKey?: Buffer;
+}
+
+/**
+ * A server key is 32 bytes, or 64 after a rotation that kept the tokens (herald rotate-key):
+ * the sealing key, then the token key. A 32-byte key is both. The file holds it in base64.
+ */
+export const SERVER_KEY_LENGTHS: readonly number[] = [32, 64];
+
+export const isServerKeyLength = (key: Buffer) => SERVER_KEY_LENGTHS.includes(key.length);
+
+/** What stored secrets are sealed with. */
+export function sealingPart(master: Buffer): Buffer {
+  return master.length === 64 ? master.subarray(0, 32) : master;
+}
+
+/** What tokens (and the install id) derive from: kept across a rotation without --tokens. */
+export function tokenPart(master: Buffer): Buffer {
+  return master.length === 64 ? master.subarray(32) : master;
 }
 
 /**
@@ -25,7 +48,9 @@ export interface ServerKey {
  */
 export function readServerKey(source: ServerKeySource, dataDir: string): ServerKey | null {
   if (source.kind === 'env') {
-    return { key: keyFromValue(source.value, source.name), origin: source.name };
+    const key = keyFromValue(source.value, source.name);
+    const unprefixedKey = decodeRawKey(source.value) ?? undefined;
+    return { key, origin: source.name, ...(unprefixedKey ? { unprefixedKey } : {}) };
   }
   if (source.kind === 'file') {
     const origin = `${source.name} (${source.path})`;
@@ -41,7 +66,8 @@ export function readServerKey(source: ServerKeySource, dataDir: string): ServerK
     const key = decodeRawKey(text);
     if (!key) {
       throw new Error(
-        `${origin} does not hold a 32-byte key in base64 (the form of secret.key; ` +
+        `${origin} does not hold a 32-byte key in base64 (the form of secret.key, which holds 64 ` +
+          'bytes after `herald rotate-key`; ' +
           '`openssl rand -base64 32` makes one)',
       );
     }
@@ -51,7 +77,7 @@ export function readServerKey(source: ServerKeySource, dataDir: string): ServerK
   if (!existsSync(file)) return null;
   // As lenient as it has always been, so no existing folder stops starting.
   const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
-  if (key.length !== 32) throw new Error(`${file} is not a 32-byte base64 key`);
+  if (!isServerKeyLength(key)) throw new Error(`${file} is not a 32- or 64-byte base64 key`);
   return { key, origin: file };
 }
 
@@ -92,5 +118,5 @@ export function deriveKey(master: Buffer, purpose: string): Buffer {
  * it stays stable across restarts and reveals nothing of the key.
  */
 export function deriveInstallId(master: Buffer): string {
-  return deriveKey(master, 'install-id').subarray(0, 9).toString('base64url');
+  return deriveKey(tokenPart(master), 'install-id').subarray(0, 9).toString('base64url');
 }

@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHmac, timingSafeEqual } from 'node:crypto';
 
-import { deriveKey } from './server-key';
+import { deriveKey, tokenPart } from './server-key';
 
 /** What a token can open. A token of one kind never opens the other. */
 export type TokenKind = 'task' | 'template';
@@ -39,8 +39,8 @@ export class TokenCodec {
   private readonly decoded = new Map<string, Readonly<TokenPayload>>();
 
   constructor(masterKey: Buffer) {
-    this.encKey = deriveKey(masterKey, 'token-enc');
-    this.sivKey = deriveKey(masterKey, 'token-siv');
+    this.encKey = deriveKey(tokenPart(masterKey), 'token-enc');
+    this.sivKey = deriveKey(tokenPart(masterKey), 'token-siv');
   }
 
   encode(payload: TokenPayload): string {

@@ -3,6 +3,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import type BetterSqlite3 from 'better-sqlite3';
 
 import { keyFingerprint } from '../../crypto/key-fingerprint';
+import { isServerKeyLength } from '../../crypto/server-key';
 import { MIGRATION_NAMES } from '../../db/migrate';
 import {
   FORMAT,
@@ -130,7 +131,7 @@ export function restoreKey(
   const matches = (key: Buffer) =>
     meta.keyFingerprint === '' || keyFingerprint(key) === meta.keyFingerprint;
   if (meta.key) {
-    if (meta.key.length !== 32 || !matches(meta.key)) {
+    if (!isServerKeyLength(meta.key) || !matches(meta.key)) {
       throw new BackupRefused(
         `${label} is damaged: the key it carries does not match its fingerprint (${short(meta.keyFingerprint)})`,
       );

@@ -85,6 +85,7 @@ const RUN_HERE = [
   'hook-generic',
   'hook-bearer',
   'health-probes',
+  'admin-reset-password',
   'backup-restore',
   'metrics-start',
   'import-message-nest',
@@ -327,7 +328,7 @@ describe.skipIf(onPostgres())('the examples against one running Herald', { shuff
       const [message] = await hostedMessages(client, text);
       expect(message?.title, `the message with "${text}"`).toBe(title);
     }
-  });
+  }, 60_000);
 
   describe('docs/hooks.md', () => {
     let token: string;
@@ -366,6 +367,31 @@ describe.skipIf(onPostgres())('the examples against one running Herald', { shuff
       expect(JSON.stringify(await hostedMessages(client, 'Backup done'))).toContain('deployed');
     });
   });
+
+  it('running-for-a-team admin-reset-password: the accounts, and a sign-in link for alice', async () => {
+    // Alice, who forgot her password; Herald keeps running, as the doc allows.
+    await client.ok('POST', '/users', {
+      username: 'alice',
+      role: 'editor',
+      password: 'the one she forgot',
+    });
+    const { stdout, stderr } = await runShell(
+      asTyped(example('admin-reset-password'), [['/var/lib/herald', dataDir]]),
+      { cwd: work, env: readerEnv(work) },
+    );
+    expect(stdout, stderr).toMatch(/admin\b.*\badmin\b/);
+    expect(stdout).toMatch(/alice\b.*\beditor\b/);
+    const link = /(https?:\/\/\S+)/.exec(stdout.slice(stdout.indexOf('alice')))?.[1];
+    const token = link && new URL(link).searchParams.get('token');
+    expect(token, stdout).toBeTruthy();
+    // She opens it and chooses a new password; she is signed in, and signs in with it later.
+    const alice = new ConsoleClient(url);
+    await alice.ok('POST', '/invite', { token, password: 'her new password' });
+    await new ConsoleClient(url).ok('POST', '/login', {
+      username: 'alice',
+      password: 'her new password',
+    });
+  }, 60_000);
 
   it('running-for-a-team health-probes: /healthz and /readyz', async () => {
     const { stdout } = await runShell(

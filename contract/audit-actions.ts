@@ -18,6 +18,8 @@ export const AUDIT_ACTIONS = [
   'user.two-factor-on',
   'user.two-factor-off',
   'user.recovery-codes',
+  'user.reset-password',
+  'user.list',
   'channel.create',
   'channel.update',
   'channel.delete',

@@ -135,6 +135,8 @@ const en = {
     userTwoFactorOn: '{who} turned on two-factor sign-in',
     userTwoFactorOff: '{who} turned off two-factor sign-in',
     userRecoveryCodes: '{who} made new recovery codes',
+    userResetPassword: '{who} made a password reset link for {target}',
+    userList: '{who} listed the accounts',
     channelCreate: '{who} created the channel {target}',
     channelUpdate: '{who} changed the channel {target}',
     channelDelete: '{who} deleted the channel {target}',

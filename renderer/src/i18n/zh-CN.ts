@@ -133,6 +133,8 @@ const zhCN: MessageSchema = {
     userTwoFactorOn: '{who} 开启了两步验证',
     userTwoFactorOff: '{who} 关闭了两步验证',
     userRecoveryCodes: '{who} 生成了新的恢复码',
+    userResetPassword: '{who} 为 {target} 生成了重设密码链接',
+    userList: '{who} 列出了所有账户',
     channelCreate: '{who} 创建了渠道 {target}',
     channelUpdate: '{who} 修改了渠道 {target}',
     channelDelete: '{who} 删除了渠道 {target}',

@@ -22,7 +22,8 @@ type UpdateUser = (typeof updateUserBody)['_output'];
 /** How long an invite link works. */
 export const INVITE_TTL_MS = 24 * 60 * 60 * 1000;
 
-const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
+/** What an account keeps of its invite link's token (herald admin's reset links too). */
+export const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 
 const accountOf = (user: User): UserAccount => ({
   id: user.id,

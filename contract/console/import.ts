@@ -47,6 +47,19 @@ export const importReportSchema = named(
         reason: z.string(),
       }),
     ),
+    /**
+     * Each schedule created and the zone it runs in: `cron` named in its Message Nest
+     * expression (CRON_TZ=), `option` the zone the import was given, `default` Message Nest's
+     * (Asia/Shanghai), as Message Nest stores none.
+     */
+    scheduleZones: z.array(
+      z.strictObject({
+        id: z.string(),
+        name: z.string(),
+        timeZone: z.string(),
+        source: z.enum(['cron', 'option', 'default']),
+      }),
+    ),
     /** Things carried over with a difference, and settings the import changed. */
     notes: z.array(z.string()),
   }),
@@ -58,6 +71,8 @@ export const importQuery = z.object({
   dryRun: queryFlag,
   /** Bring the send logs over too. */
   withLogs: queryFlag,
+  /** The IANA zone Message Nest ran in, for its schedules (default Asia/Shanghai). */
+  timeZone: z.string().max(100).optional(),
 });
 
 export const importRoutes = {

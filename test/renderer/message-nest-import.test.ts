@@ -37,6 +37,7 @@ const report = (dryRun: boolean) => ({
       reason: 'its task TKdeleted001 no longer exists in Message Nest',
     },
   ],
+  scheduleZones: [],
   notes: [],
 });
 

@@ -736,6 +736,15 @@ const en = {
     row: 'Row',
     reason: 'Reason',
     notes: 'Notes',
+    timeZone: 'Time zone',
+    timeZoneHelp:
+      'The zone Message Nest ran in ({zone} in its Docker image): it stores none, and its scheduled messages keep running at the same local time here. A zone written in a schedule’s expression (CRON_TZ=) wins.',
+    scheduleZones: 'Schedule time zones',
+    zoneSources: {
+      cron: 'named in its Message Nest expression (CRON_TZ=)',
+      option: 'the zone chosen above',
+      default: 'Message Nest’s default zone',
+    },
     kinds: {
       channels: 'Channels',
       tasks: 'Tasks',

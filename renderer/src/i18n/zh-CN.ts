@@ -714,6 +714,15 @@ const zhCN: MessageSchema = {
     row: '行',
     reason: '原因',
     notes: '说明',
+    timeZone: '时区',
+    timeZoneHelp:
+      'Message Nest 运行时所在的时区（其 Docker 镜像为 {zone}）：Message Nest 不保存时区，导入的定时消息在这里仍按同一当地时间运行。定时表达式中写明的时区（CRON_TZ=）优先。',
+    scheduleZones: '定时消息的时区',
+    zoneSources: {
+      cron: '在 Message Nest 表达式中写明（CRON_TZ=）',
+      option: '上面选择的时区',
+      default: 'Message Nest 的默认时区',
+    },
     kinds: {
       channels: '渠道',
       tasks: '任务',

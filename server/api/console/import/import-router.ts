@@ -8,6 +8,7 @@ import { stagingFolder } from '../../../data-dir/staging';
 import { AppError } from '../../../lib/errors';
 import { importMessageNest } from '../../../features/import/message-nest/importer';
 import { openSqliteSource } from '../../../features/import/message-nest/sqlite-source';
+import { importTimeZone } from '../../../features/import/message-nest/time-zone';
 import type { HeraldParts } from '../../../parts';
 import { expressPath } from '../../contract-route';
 import { consoleRoutesOn } from '../console-route';
@@ -47,7 +48,7 @@ function readUpload(req: Request, res: Response, next: NextFunction) {
 }
 
 /**
- * POST /api/console/import/message-nest[?dryRun=1][&withLogs=1]: the body is Message Nest's
+ * POST /api/console/import/message-nest[?dryRun=1][&withLogs=1][&timeZone=Zone]: the body is Message Nest's
  * SQLite file (application/octet-stream). Answers the import report.
  */
 /** What the console import writes with: the same parts the command-line importer is given. */
@@ -62,6 +63,8 @@ export function createImportRouter(deps: ImportRouterDeps): Router {
   serve(
     route,
     async ({ query }, req) => {
+      // An unknown zone is refused before the upload is staged (ImportInputError: a 400).
+      const timeZone = importTimeZone(query.timeZone);
       const body: unknown = req.body;
       if (!Buffer.isBuffer(body) || body.length === 0) {
         throw new AppError(
@@ -92,7 +95,7 @@ export function createImportRouter(deps: ImportRouterDeps): Router {
               settings: deps.settings,
               now: () => new Date(deps.clock.now()),
             },
-            { dryRun: query.dryRun, withLogs: query.withLogs },
+            { dryRun: query.dryRun, withLogs: query.withLogs, timeZone },
           );
         } finally {
           await source.close();

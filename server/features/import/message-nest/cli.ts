@@ -37,13 +37,17 @@ import { recordImport } from '../../audit/audit-actions';
 import { AuditLog } from '../../audit/audit-log';
 import { readMessageNest, type Snapshot } from './snapshot';
 import { openSource } from './source';
+import { importTimeZone, MESSAGE_NEST_DEFAULT_ZONE, type ImportTimeZone } from './time-zone';
 
-const USAGE = `Usage: herald import-message-nest <source> [--dry-run] [--with-logs] [--data-dir DIR]
+const USAGE = `Usage: herald import-message-nest <source> [--dry-run] [--with-logs] [--time-zone ZONE] [--data-dir DIR]
        (npm run import:message-nest -- <source> [options] from a checkout)
   <source>     Message Nest's SQLite file (conf/database.db), or its database as a URL:
                mysql://user:password@host:3306/database or postgres://user:password@host:5432/database
   --dry-run    print what would be created; change nothing
   --with-logs  also bring over Message Nest's send logs
+  --time-zone  the IANA zone Message Nest ran in, which its schedules keep (default
+               ${MESSAGE_NEST_DEFAULT_ZONE}, as in Message Nest's Docker image); a zone in a cron
+               expression (CRON_TZ=) wins
   --data-dir   Herald's data folder (HERALD_DATA_DIR, default ./data, as for npm start)
 Progress goes to stderr, the report to stdout.`;
 
@@ -51,6 +55,8 @@ export interface ImportCliOptions {
   source: string;
   dryRun: boolean;
   withLogs: boolean;
+  /** The zone of imported schedules, already checked. */
+  timeZone: ImportTimeZone;
   dataDir: string;
 }
 
@@ -63,6 +69,7 @@ export function parseImportArgs(
     options: {
       'dry-run': { type: 'boolean' },
       'with-logs': { type: 'boolean' },
+      'time-zone': { type: 'string' },
       'data-dir': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -81,6 +88,8 @@ export function parseImportArgs(
     source: positionals[0],
     dryRun: values['dry-run'] ?? false,
     withLogs: values['with-logs'] ?? false,
+    // Checked here, so an unknown zone is refused before anything is read or written.
+    timeZone: importTimeZone(values['time-zone']),
     dataDir: resolve(values['data-dir'] ?? env.HERALD_DATA_DIR ?? 'data'),
   };
 }
@@ -107,6 +116,7 @@ async function importInto(options: ImportCliOptions): Promise<ImportReport> {
     return await importIntoDatabase(precreateDatabase(options.dataDir), snapshot, {
       dryRun: false,
       withLogs: options.withLogs,
+      timeZone: options.timeZone,
       dataDir: options.dataDir,
     });
   } finally {
@@ -152,6 +162,7 @@ async function dryRun(options: ImportCliOptions): Promise<ImportReport> {
     return await importIntoDatabase(copy, snapshot, {
       dryRun: true,
       withLogs: options.withLogs,
+      timeZone: options.timeZone,
       dataDir: options.dataDir,
     });
   } finally {
@@ -180,7 +191,7 @@ function configuredKey(dataDir: string): ServerKey | null {
 async function importIntoDatabase(
   dbFile: string,
   snapshot: Snapshot,
-  options: { dryRun: boolean; withLogs: boolean; dataDir: string },
+  options: { dryRun: boolean; withLogs: boolean; timeZone: ImportTimeZone; dataDir: string },
 ): Promise<ImportReport> {
   const configured = configuredKey(options.dataDir);
   const db = await openDatabase(dbFile);
@@ -202,6 +213,7 @@ async function importIntoDatabase(
     const report = await importSnapshot(snapshot, importDeps(db, key), {
       dryRun: options.dryRun,
       withLogs: options.withLogs,
+      timeZone: options.timeZone,
       progress: rowProgress({ write: printProgress }),
     });
     if (!report.dryRun) {

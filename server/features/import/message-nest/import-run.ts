@@ -9,6 +9,7 @@ import type { SettingsStore } from '../../settings/settings-store';
 import type { ImportKind, ImportReport } from './report';
 import type { MessageNestTable } from './schema';
 import type { Snapshot } from './snapshot';
+import { importTimeZone, type ImportTimeZone } from './time-zone';
 import { text, timeOf, type Row } from './values';
 
 export const SOURCE_SYSTEM = 'message-nest';
@@ -56,6 +57,8 @@ export class ImportRun {
     readonly report: ImportReport,
     readonly tx: CallerTx,
     private readonly progress: RowProgress = NO_PROGRESS,
+    /** The zone of schedules whose expression names none. */
+    readonly timeZone: ImportTimeZone = importTimeZone(undefined),
   ) {}
 
   /** Every row an earlier import brought over (import_map). */

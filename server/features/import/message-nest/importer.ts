@@ -11,6 +11,7 @@ import { importSendLogs } from './send-logs';
 import { readMessageNest, type Snapshot } from './snapshot';
 import type { SourceReader } from './source';
 import { importTasks, importTemplates } from './tasks-and-templates';
+import type { ImportTimeZone } from './time-zone';
 
 export type { ImportDeps } from './import-run';
 
@@ -19,6 +20,8 @@ export interface ImportOptions {
   withLogs: boolean;
   /** Rows done of each table's total, as the steps go (the command line prints it). */
   progress?: RowProgress;
+  /** The zone Message Nest ran in (importTimeZone); its default when not given. */
+  timeZone?: ImportTimeZone;
 }
 
 /** Thrown inside the transaction of a dry run, so that everything it did is rolled back. */
@@ -52,11 +55,15 @@ export async function importSnapshot(
     tablePrefix: snapshot.schema.prefix,
     counts: emptyCounts(),
     skipped: [],
+    scheduleZones: [],
     notes: [],
   };
   try {
     await transact(deps.writeLock, async (tx) => {
-      await importAll(new ImportRun(deps, snapshot, report, tx, options.progress), options);
+      await importAll(
+        new ImportRun(deps, snapshot, report, tx, options.progress, options.timeZone),
+        options,
+      );
       options.progress?.done();
       if (options.dryRun) throw new DryRunRollback();
     });

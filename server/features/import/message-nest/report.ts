@@ -1,4 +1,5 @@
 import { IMPORT_KINDS, type ImportKind } from '../../../../contract/console/import';
+import type { ScheduleZoneSource } from './time-zone';
 
 export { IMPORT_KINDS, type ImportKind };
 
@@ -28,6 +29,23 @@ export interface SkippedItem {
   reason: string;
 }
 
+/** The zone an imported schedule runs in, and where it came from. */
+export interface ScheduleZone {
+  /** Message Nest's id of the cron message. */
+  id: string;
+  name: string;
+  timeZone: string;
+  source: ScheduleZoneSource;
+}
+
+/** Why a schedule has its zone, as the command line prints it. */
+const ZONE_SOURCES: Record<ScheduleZoneSource, string> = {
+  cron: 'named in its Message Nest expression (CRON_TZ=)',
+  option: 'given with --time-zone',
+  default:
+    "Message Nest's default zone (it stores none of its own): give --time-zone if it ran in another",
+};
+
 /** What an import did (or, dry, would do): the console and the command line both show it. */
 export interface ImportReport {
   source: string;
@@ -36,6 +54,8 @@ export interface ImportReport {
   tablePrefix: string;
   counts: Record<ImportKind, KindCounts>;
   skipped: SkippedItem[];
+  /** Each schedule created, with its zone and why it has that one. */
+  scheduleZones: ScheduleZone[];
   /** Things carried over with a difference, and settings the import changed. */
   notes: string[];
 }
@@ -70,6 +90,14 @@ export function formatReport(report: ImportReport): string {
     out.push('', 'Skipped:');
     for (const s of report.skipped) {
       out.push(`  - ${s.table} ${s.id}${s.name ? ` "${s.name}"` : ''}: ${s.reason}`);
+    }
+  }
+  if (report.scheduleZones.length > 0) {
+    out.push('', 'Schedule time zones:');
+    for (const z of report.scheduleZones) {
+      out.push(
+        `  - ${z.id}${z.name ? ` "${z.name}"` : ''}: ${z.timeZone}, ${ZONE_SOURCES[z.source]}`,
+      );
     }
   }
   if (report.notes.length > 0) {

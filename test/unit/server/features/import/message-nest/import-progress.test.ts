@@ -24,6 +24,7 @@ const report = (): ImportReport => ({
   tablePrefix: 'mn_',
   counts: emptyCounts(),
   skipped: [],
+  scheduleZones: [],
   notes: [],
 });
 

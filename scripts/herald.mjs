@@ -1,5 +1,6 @@
 /**
- * `npm run backup`, `restore`, `import:message-nest` and `migrate:to-postgres`: the `herald`
+ * `npm run backup`, `restore`, `admin`, `rotate-key`, `import:message-nest` and
+ * `migrate:to-postgres`: the `herald`
  * command (server/bin.ts) run from the production bundle, built first when it is missing or
  * older than its sources, as `npm start` does (scripts/start.mjs). Plain JavaScript, so that no
  * TypeScript loader is needed where Herald is installed without its dev tools.

@@ -18,6 +18,8 @@ Commands:
   migrate-to-postgres  copy a stopped SQLite install into an empty PostgreSQL database
   backup               back up a data folder into one file, while Herald runs
   restore              fill a data folder from a backup file
+  admin                list accounts, or reset a lost password with a one-time sign-in link
+  rotate-key           re-seal every stored secret under a new server key (Herald stopped)
 
 Run \`herald <command> --help\` for a command's options, e.g. \`herald send --help\`.
 `;
@@ -29,6 +31,8 @@ const COMMANDS = [
   'migrate-to-postgres',
   'backup',
   'restore',
+  'admin',
+  'rotate-key',
 ];
 
 const fail = (err: unknown): never => {
@@ -66,6 +70,14 @@ async function main(argv: string[]): Promise<void> {
     const { readVersion } = await import('./version');
     const run = command === 'backup' ? runBackupCli : runRestoreCli;
     return runJob(run(rest, { version: readVersion() }));
+  }
+  if (command === 'admin') {
+    const { runAdminCli } = await import('./features/admin-cli/cli');
+    return runJob(runAdminCli(rest));
+  }
+  if (command === 'rotate-key') {
+    const { runRotateKeyCli } = await import('./features/key-rotation/cli');
+    return runJob(runRotateKeyCli(rest));
   }
   if (command === '--help' || command === '-h' || command === 'help') {
     process.stdout.write(HELP);

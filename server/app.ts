@@ -66,6 +66,8 @@ export interface AppDeps {
   guards: { listenHost: string; allowedHosts: string[]; corsOrigins: string[] };
   /** One log line per request; HERALD_ACCESS_LOG=0 turns it off (the default reads it). */
   accessLog?: boolean;
+  /** Watches for a trusted proxy's name while publicBaseUrl is unset (ProxyHostNotice). */
+  proxyHostWatch?: RequestHandler | null;
 }
 
 /** Builds the Express app; it never listens (startServer does). */
@@ -89,7 +91,12 @@ export function createApp(deps: AppDeps): Express {
     next();
   };
   // Every request passes these first, in this order.
-  const front = [securityHeaders, createHostAllowList(guards), rejectMalformedPath];
+  const front = [
+    securityHeaders,
+    createHostAllowList(guards),
+    rejectMalformedPath,
+    ...(deps.proxyHostWatch ? [deps.proxyHostWatch] : []),
+  ];
   const sendCrossSite = createCrossSiteGuard({
     what: 'the send API',
     corsOrigins: guards.corsOrigins,

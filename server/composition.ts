@@ -58,6 +58,7 @@ import { housekeepingJobs } from './housekeeping';
 import { startJobs } from './jobs';
 import { systemClock } from './lib/clock';
 import { createLogger } from './lib/logger';
+import { ProxyHostNotice } from './features/ops/proxy-host-notice';
 import type { HeraldParts } from './parts';
 import { DeliveryState } from './queue/delivery-state';
 import { Dispatcher } from './queue/dispatcher';
@@ -361,7 +362,9 @@ function composeApp(
 ): Express {
   const { sequelize, writeLock, clock, settings, tokens, registry, events } = parts;
   const instances = new InstanceService({ writeLock, registry });
+  const proxyHost = new ProxyHostNotice(parts);
   return createApp({
+    proxyHostWatch: proxyHost.middleware(),
     version: parts.version,
     trustProxy: parts.trustProxy,
     guards: config.guards,
@@ -407,6 +410,7 @@ function composeApp(
       }),
       schedules: parts.schedules,
       stats: new StatsService({ clock, sequelize }),
+      notices: () => proxyHost.notices(),
       settings: {
         settings,
         version: parts.version,

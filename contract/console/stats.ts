@@ -103,6 +103,28 @@ export const channelHealthSchema = named(
 );
 export type ChannelHealth = z.infer<typeof channelHealthSchema>;
 
+/**
+ * Something Herald noticed about how it is set up, shown on the dashboard until it is fixed.
+ * `publicBaseUrlUnset`: requests come through a trusted reverse proxy under another name than
+ * Herald's own address while `publicBaseUrl` is empty, so the links Herald hands out (share
+ * links, invite links, hook URLs) point at its own address rather than the proxy's.
+ */
+export const dashboardNoticeSchema = named(
+  'DashboardNotice',
+  z.strictObject({
+    code: z.enum(['publicBaseUrlUnset']),
+    /** The name the proxy passed on (X-Forwarded-Host, else Host), as seen. */
+    host: z.string(),
+    /** The address the links start with now (Herald's own). */
+    linksStartWith: z.string(),
+    /** The value to set, from the scheme and name the proxy passed on. */
+    suggested: z.string(),
+    /** The setting that fixes it. */
+    setting: z.literal('publicBaseUrl'),
+  }),
+);
+export type DashboardNotice = z.infer<typeof dashboardNoticeSchema>;
+
 export const statsRoutes = {
   get: route({
     method: 'get',
@@ -116,5 +138,12 @@ export const statsRoutes = {
     path: `${CONSOLE_BASE}/stats/channel-health`,
     summary: "Each channel's latest tried deliveries: failing or ok, with the last error",
     response: z.array(channelHealthSchema),
+  }),
+  notices: route({
+    method: 'get',
+    path: `${CONSOLE_BASE}/stats/notices`,
+    summary:
+      'Setup problems Herald noticed while running, for the dashboard (e.g. behind a reverse proxy without publicBaseUrl)',
+    response: z.array(dashboardNoticeSchema),
   }),
 };

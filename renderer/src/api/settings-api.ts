@@ -11,4 +11,5 @@ export const settingsApi = {
     call<Routes['settings']['update']>('PUT', '/settings', { body: patch }),
   stats: (days = 30) => call<Routes['stats']['get']>('GET', '/stats', { query: { days } }),
   channelHealth: () => call<Routes['stats']['channelHealth']>('GET', '/stats/channel-health'),
+  notices: () => call<Routes['stats']['notices']>('GET', '/stats/notices'),
 };

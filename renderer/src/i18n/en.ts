@@ -300,6 +300,15 @@ const en = {
       'The token of "{name}" and a ready call: run it in a terminal to send your first message.',
     more: 'More languages and options',
   },
+  dashboardNotices: {
+    publicBaseUrlUnset: {
+      title: 'Links point at Herald’s own address',
+      body: 'Requests reach Herald through a reverse proxy as {host}, but no public address (publicBaseUrl) is set, so share links (a send’s hostMessageUrl, the reader’s) and invite links start with {links}, which people outside cannot open. Set the public address to {suggested}.',
+      where: 'Settings → Send API answers and share links → Public address',
+      askAdmin:
+        'An administrator sets it in Settings → Send API answers and share links → Public address.',
+    },
+  },
   dashboard: {
     today: 'Sends today',
     last7: 'Last 7 days',

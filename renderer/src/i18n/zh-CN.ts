@@ -292,6 +292,14 @@ const zhCN: MessageSchema = {
     intro: '这是「{name}」的令牌和现成的调用命令：在终端中运行即可发出第一条消息。',
     more: '更多语言和选项',
   },
+  dashboardNotices: {
+    publicBaseUrlUnset: {
+      title: '链接指向 Herald 自身的地址',
+      body: '请求经反向代理以 {host} 到达 Herald，但尚未设置公开访问地址（publicBaseUrl），因此分享链接（发送应答中的 hostMessageUrl、阅读器中的）和邀请链接都以 {links} 开头，外部的人无法打开。请将公开访问地址设为 {suggested}。',
+      where: '设置 → 发送接口的应答与分享链接 → 公开访问地址',
+      askAdmin: '管理员可在 设置 → 发送接口的应答与分享链接 → 公开访问地址 中设置。',
+    },
+  },
   dashboard: {
     today: '今日发送',
     last7: '近 7 天',

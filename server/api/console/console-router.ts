@@ -41,6 +41,7 @@ import type { ScheduleService } from '../../features/schedules/schedule-service'
 import { createSettingsRouter, type SettingsRouterDeps } from './settings/settings-router';
 import { createStatsRouter } from './stats/stats-router';
 import type { StatsService } from '../../features/history/stats-service';
+import type { DashboardNotice } from '../../../contract';
 import { createTaskRouter } from './tasks/task-router';
 import type { TaskService } from '../../features/sources/task-service';
 import { createTemplateRouter } from './templates/template-router';
@@ -93,6 +94,8 @@ export interface ConsoleRouterDeps {
   messages: MessageService;
   schedules: ScheduleService;
   stats: StatsService;
+  /** The dashboard's notices (a reverse proxy without publicBaseUrl). */
+  notices?: () => DashboardNotice[];
   settings: SettingsRouterDeps;
   events: EventRouterDeps;
   maintenance: MaintenanceRouterDeps;
@@ -128,7 +131,7 @@ export function createConsoleRouter(deps: ConsoleRouterDeps): Router {
   router.use(createMessageRouter(deps.messages));
   router.use(createScheduleRouter(deps.schedules));
   router.use(createSettingsRouter(deps.settings));
-  router.use(createStatsRouter(deps.stats));
+  router.use(createStatsRouter(deps.stats, deps.notices));
   router.use(createEventRouter(deps.events, streams));
   router.use(createMaintenanceRouter(deps.maintenance));
   router.use(createImportRouter(deps.import));

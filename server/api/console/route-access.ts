@@ -118,7 +118,7 @@ export const ROUTE_ACCESS: AccessTable = {
   },
   settings: { get: 'admin', update: 'admin' },
   maintenance: { info: 'admin', prune: 'admin' },
-  stats: { get: 'viewer', channelHealth: 'viewer' },
+  stats: { get: 'viewer', channelHealth: 'viewer', notices: 'viewer' },
   events: { stream: 'viewer' },
   import: { messageNest: 'admin' },
   audit: { list: 'admin' },

@@ -286,6 +286,7 @@ describe('the console API answers what the contract describes', () => {
     await call(consoleRoutes.stats.get);
     await call(consoleRoutes.stats.get, { query: '?days=7' });
     await call(consoleRoutes.stats.channelHealth);
+    await call(consoleRoutes.stats.notices);
     // By now the changes above are in the audit log: a page of them, and one filtered.
     await call(consoleRoutes.audit.list);
     await call(consoleRoutes.audit.list, { query: '?action=channel.create&user=admin&q=answers' });

@@ -194,7 +194,7 @@ export function routeAuditTable(states: AuditStates): RouteAuditTable {
         changes: (_input, answer) => counts(answer, 'deleted'),
       },
     },
-    stats: { get: null, channelHealth: null },
+    stats: { get: null, channelHealth: null, notices: null },
     events: { stream: null },
     import: {
       messageNest: {

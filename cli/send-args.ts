@@ -62,7 +62,9 @@ Options:
   --title TITLE          the message's title (required)
   --text TEXT            the text; absent or "-", it is read from stdin when stdin
                          is a pipe or a file. With a template token the text fills
-                         the {{text}} placeholder (unless -p text=... is given)
+                         the {{text}} placeholder (unless -p text=... is given); a
+                         template without one sends the text as its content, or,
+                         when -p values are given, leaves it out with a warning
   -p, --placeholder key=value
                          a template placeholder's value (repeatable; template
                          tokens only)

@@ -130,8 +130,9 @@ export async function runSend(argv: readonly string[], io: SendIo): Promise<numb
     if (options.json) io.stdout.write(`${JSON.stringify(envelope)}\n`);
     else if (accepted && api) {
       io.stdout.write(`${acceptedLine(api, envelope.data)}\n`);
-      // Accepted and delivered as sent, but with a marker left unfilled or a key the template
-      // does not declare: a typo the person at the terminal should see (docs/send-api.md).
+      // Accepted and delivered as sent, but with a marker left unfilled, a key the template
+      // does not declare, or the text not where it was meant to go: the person at the terminal
+      // should see it (docs/send-api.md).
       for (const warning of warningsOf(envelope.data)) {
         io.stderr.write(`herald send: warning: ${warning}\n`);
       }
@@ -173,15 +174,15 @@ function requestBody(
     }
     return { token: options.token, title: options.title, text, ...extras(options) };
   }
-  // A template has no text field: the text is the {{text}} placeholder's value.
-  const placeholders =
-    text !== undefined && !Object.hasOwn(options.placeholders, 'text')
-      ? { text, ...options.placeholders }
-      : options.placeholders;
+  // The text goes as V2's `text`, which Herald puts where the template wants it: its {{text}},
+  // or, for a template without one, the content (docs/send-api.md). `-p text=…` wins.
+  const { placeholders } = options;
+  const sendText = text !== undefined && !Object.hasOwn(placeholders, 'text');
   return {
     token: options.token,
     title: options.title,
     ...(Object.keys(placeholders).length > 0 ? { placeholders } : {}),
+    ...(sendText ? { text } : {}),
     ...extras(options),
   };
 }

@@ -13,8 +13,18 @@ import { named } from './common';
  *   default; its marker stays as written.
  * - `markerNotDeclared`: a marker in the template's content names a key the template does not
  *   declare; it stays as written whatever the caller sends.
+ * - `textAsContent`: the request's `text` was sent as the message's content in place of the
+ *   template's, which has no `{{text}}` (server/features/sending/v2-text.ts).
+ * - `textNotUsed`: the request's `text` was left out: the template has no `{{text}}`, and the
+ *   placeholder values sent fill its content.
  */
-export const PLACEHOLDER_WARNING_KINDS = ['notDeclared', 'noValue', 'markerNotDeclared'] as const;
+export const PLACEHOLDER_WARNING_KINDS = [
+  'notDeclared',
+  'noValue',
+  'markerNotDeclared',
+  'textAsContent',
+  'textNotUsed',
+] as const;
 export type PlaceholderWarningKind = (typeof PLACEHOLDER_WARNING_KINDS)[number];
 
 /** A warning as the console API carries it: its kind and key for the console's own words. */

@@ -174,6 +174,12 @@ const placeholderValues = z.preprocess(
   }),
 );
 
+/** V2's `text`: a body's worth of text, as V1's `text` is. */
+const v2Text = text({ error: 'must be a string' }).max(
+  LIMITS.contentChars,
+  `must be at most ${LIMITS.contentChars} characters`,
+);
+
 /** V2: content lives in the template; the caller sends the token, a title and values. */
 export const v2RequestSchema = named(
   'V2Request',
@@ -181,6 +187,10 @@ export const v2RequestSchema = named(
     token: requiredString('string').trim().min(1, 'is required').max(512),
     title,
     placeholders: optional(placeholderValues),
+    text: described(
+      "The message's text (what `herald send --text` sends): fills the template's {{text}}; a template without one sends it as its content when no other placeholder values are given, else leaves it out with a warning (placeholders.text wins)",
+      optional(v2Text),
+    ),
     recipients: optional(recipients),
     url,
     ...sendExtras,

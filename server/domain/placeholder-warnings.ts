@@ -2,6 +2,9 @@ import type { PlaceholderWarning, PlaceholderWarningKind } from '../../contract'
 import type { PlaceholderDefinition } from '../db/models/template';
 import { markerKeys } from './placeholders';
 
+/** The kinds this module finds; the `text` field's own are v2-text.ts's. */
+type MarkerWarningKind = Exclude<PlaceholderWarningKind, 'textAsContent' | 'textNotUsed'>;
+
 /** What a template holds that its placeholders are checked against. */
 export interface PlaceholderSource {
   name: string;
@@ -31,7 +34,7 @@ export function placeholderWarnings(
   );
   const declaredKeys = template.placeholders.map((d) => d.key).filter((k) => k !== 'repeats');
   const out: PlaceholderWarning[] = [];
-  const add = (kind: PlaceholderWarningKind, key: string) =>
+  const add = (kind: MarkerWarningKind, key: string) =>
     out.push({ kind, key, message: sentence(kind, key, template.name, declaredKeys) });
   for (const key of Object.keys(values)) if (!declared.has(key)) add('notDeclared', key);
   for (const def of template.placeholders) {
@@ -44,7 +47,7 @@ export function placeholderWarnings(
 
 /** The sentence the send API answers for a warning; it names the key and says what happened. */
 function sentence(
-  kind: PlaceholderWarningKind,
+  kind: MarkerWarningKind,
   key: string,
   templateName: string,
   declaredKeys: readonly string[],

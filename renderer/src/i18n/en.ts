@@ -974,6 +974,10 @@ const en = {
     noValue: '"{key}" has no value and no default, so {marker} stays in the message as written.',
     markerNotDeclared:
       '{marker} is in the template but is not a declared placeholder, so it stays in the message as written.',
+    textAsContent:
+      'The template has no {marker}, so the text sent with it was delivered as the message in place of the template’s content.',
+    textNotUsed:
+      'The template has no {marker}, so the text sent with it was left out: the placeholder values filled the template’s content.',
   },
   errors: {
     wrongSignIn: 'The username or password is not correct.',

@@ -936,6 +936,8 @@ const zhCN: MessageSchema = {
     notDeclared: '提供了“{key}”的值，但模板没有声明这个占位符，所以没有使用。',
     noValue: '“{key}”既没有值也没有默认值，所以 {marker} 会按原样留在消息里。',
     markerNotDeclared: '模板里的 {marker} 不是已声明的占位符，所以会按原样留在消息里。',
+    textAsContent: '模板里没有 {marker}，所以随发送提供的文本代替模板内容作为消息发出。',
+    textNotUsed: '模板里没有 {marker}，所以随发送提供的文本没有使用：占位符的值填入了模板内容。',
   },
   errors: {
     wrongSignIn: '用户名或密码不正确。',

@@ -50,8 +50,10 @@ export function plainV2Request(input: Record<string, unknown>): V2Request | unde
   const token = plainTrimmed(input.token, 512);
   const title = plainTrimmed(input.title, LIMITS.titleChars);
   if (token === undefined || title === undefined) return undefined;
-  // Priority and dedup are rarer: zod parses them and words what it refuses.
-  if ('priority' in input || 'dedupKey' in input || 'dedupWindow' in input) return undefined;
+  // Priority, dedup and `text` (herald send's) are rarer: zod parses them and words what it refuses.
+  if ('priority' in input || 'dedupKey' in input || 'dedupWindow' in input || 'text' in input) {
+    return undefined;
+  }
   const out: V2Request = { token, title };
   if ('placeholders' in input) {
     const value = input.placeholders;

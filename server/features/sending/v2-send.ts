@@ -16,6 +16,7 @@ import { dedupOf, redact, type SendOrigin } from './send-rows';
 import type { SendResponse } from './send-service';
 import type { V2Request } from '../../../contract';
 import { storeSend, type RenderWithRepeats } from './store-send';
+import { textUse, textWarning } from './v2-text';
 
 /** The contract's V2 msg strings, verbatim. */
 export const V2_MSG = {
@@ -43,16 +44,28 @@ export async function sendV2(
   // placeholders, instances.
   const { source: template, targets } = resolved;
   if (!template.enabled) throw new AppError(400, V2_MSG.templateDisabled);
-  const values = normalisePlaceholderValues(req.placeholders ?? {});
+  const given = normalisePlaceholderValues(req.placeholders ?? {});
   const dedup = dedupOf(req);
   const definitions = withRepeats(template.placeholders);
   const { text, html, markdown } = template;
-  checkFilledSize({ text, html, markdown, placeholders: definitions }, values);
-  const warnings = placeholderWarnings(
-    { name: template.name, text, html, markdown, placeholders: definitions },
-    values,
-  );
+  // The request's `text` (herald send's): {{text}}'s value, or the content itself (v2-text.ts).
+  const use = textUse({ text, html, markdown }, req.text, given);
+  const values = use.kind === 'placeholder' ? { ...given, text: use.text } : given;
+  const asContent = use.kind === 'content' ? use.bodies : null;
+  if (!asContent) checkFilledSize({ text, html, markdown, placeholders: definitions }, values);
+  const textWarned = textWarning(use, template.name);
+  const warnings = [
+    // The template's markers are not sent when the text replaced them: nothing to warn about.
+    ...(asContent
+      ? []
+      : placeholderWarnings(
+          { name: template.name, text, html, markdown, placeholders: definitions },
+          values,
+        )),
+    ...(textWarned ? [textWarned] : []),
+  ];
   const fillAll = (filled: Record<string, string>): Bodies => {
+    if (asContent) return asContent;
     const fill = (body: string | null, format: ContentType) =>
       body ? fillPlaceholders(body, definitions, filled, format) : null;
     return {
@@ -83,7 +96,7 @@ export async function sendV2(
   // transaction: only when the count changes what was filled (usually it is 0, as filled).
   const filledRepeats = values.repeats ?? definitions.find((d) => d.key === 'repeats')?.default;
   const render: RenderWithRepeats = (repeats) => {
-    if (filledRepeats === String(repeats)) return { bodies, planned };
+    if (asContent || filledRepeats === String(repeats)) return { bodies, planned };
     const again = fillAll({ ...values, repeats: String(repeats) });
     return {
       bodies: again,

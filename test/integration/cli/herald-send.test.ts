@@ -144,6 +144,101 @@ describe('herald send, run as a process', () => {
     await eventuallyTitled('cli stdin v2', ['build log:\nmake: *** [all] Error 2']);
   });
 
+  describe('--text with a template that has no {{text}} (the README’s lines with one token)', () => {
+    const WARNING_PREFIX = 'herald send: warning: template "';
+
+    it('the text is the message, in place of the template’s content, with a warning', async () => {
+      const token = await template('Disk {{host}} at {{pct}}%');
+      const run = await send([
+        ...['--url', herald.url, '--token', token],
+        ...['--title', 'cli text as content', '--text', 'nightly backup finished'],
+      ]);
+      expect(run.code, run.stderr).toBe(0);
+      await eventuallyTitled('cli text as content', ['nightly backup finished']);
+      expect(run.stderr).toMatch(
+        /^herald send: warning: template "template-\d+" has no \{\{text\}\} placeholder, so the text was sent as the message's content in place of the template's; put \{\{text\}\} in the template where the text belongs\n$/,
+      );
+
+      // Piped in, as `make 2>&1 | herald send --title build`: the same.
+      const piped = await send(
+        ['--url', herald.url, '--token', token, '--title', 'cli piped as content'],
+        { stdin: 'make: *** [all] Error 2\n' },
+      );
+      expect(piped.code, piped.stderr).toBe(0);
+      expect(piped.stderr.startsWith(WARNING_PREFIX)).toBe(true);
+      await eventuallyTitled('cli piped as content', ['make: *** [all] Error 2']);
+    });
+
+    it('a template with no content of its own sends the text, with nothing to warn about', async () => {
+      const { token } = await herald.createTemplate({ text: '', html: '', markdown: '' }, [
+        { channelId: hostedId, contentType: 'text' },
+      ]);
+      const run = await send([
+        ...['--url', herald.url, '--token', token, '--title', 'cli empty template'],
+        ...['--text', 'the whole message'],
+      ]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toBe('');
+      await eventuallyTitled('cli empty template', ['the whole message']);
+    });
+
+    it('with -p values the template’s content is sent and the text left out, with a warning', async () => {
+      const token = await template('Disk {{host}} at {{pct}}%');
+      const run = await send([
+        ...['--url', herald.url, '--token', token, '--title', 'cli text not used'],
+        ...['-p', 'host=web-3', '-p', 'pct=98', '--text', '/var at 98%', '--json'],
+      ]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(JSON.parse(run.stdout).data.warnings).toEqual([
+        expect.stringMatching(
+          /has no \{\{text\}\} placeholder, so the text was not sent: the placeholder values fill the template's content/,
+        ),
+      ]);
+      await eventuallyTitled('cli text not used', ['Disk web-3 at 98%']);
+
+      // The same values without a text: nothing to warn about.
+      const quiet = await send([
+        ...['--url', herald.url, '--token', token, '--title', 'cli values only'],
+        ...['-p', 'host=web-4', '-p', 'pct=97'],
+      ]);
+      expect(quiet.code, quiet.stderr).toBe(0);
+      expect(quiet.stderr).toBe('');
+      await eventuallyTitled('cli values only', ['Disk web-4 at 97%']);
+    });
+
+    it('a template with {{text}} still has it filled, and -p text=… still wins', async () => {
+      const token = await template('[{{text}}]');
+      const run = await send([
+        ...['--url', herald.url, '--token', token, '--title', 'cli text fills'],
+        ...['--text', 'filled'],
+      ]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toBe('');
+      await eventuallyTitled('cli text fills', ['[filled]']);
+
+      const wins = await send([
+        ...['--url', herald.url, '--token', token, '--title', 'cli p text wins'],
+        ...['--text', 'ignored', '-p', 'text=from -p'],
+      ]);
+      expect(wins.code, wins.stderr).toBe(0);
+      await eventuallyTitled('cli p text wins', ['[from -p]']);
+    });
+
+    it('the send log keeps the warning, with its kind for the console’s words', async () => {
+      const token = await template('Disk {{host}}');
+      const run = await send([
+        ...['--url', herald.url, '--token', token, '--title', 'cli logged warning'],
+        ...['--text', 'logged', '--json'],
+      ]);
+      expect(run.code, run.stderr).toBe(0);
+      const logs = await herald.console.ok('GET', '/logs?q=cli%20logged%20warning');
+      const detail = await herald.console.ok('GET', `/logs/${logs.items[0].id}`);
+      expect(detail.warnings).toEqual([
+        expect.objectContaining({ kind: 'textAsContent', key: 'text' }),
+      ]);
+    });
+  });
+
   it('exits 1 with Herald’s msg when Herald refuses', async () => {
     const bad = await send(['--url', herald.url, '--token', 'A'.repeat(56), '--title', 'x']);
     expect(bad.code).toBe(1);

@@ -35,6 +35,7 @@ describe('what Message Nest clients send and read', () => {
       );
       expect(optionalFields(v2RequestSchema)).toEqual([
         'placeholders',
+        'text',
         'recipients',
         'url',
         'priority',

@@ -71,12 +71,16 @@ describe('the production bundle behind npm start', () => {
     expect(help.stdout).toMatch(/^ {2}migrate-to-postgres {2}copy a stopped SQLite install/m);
     expect(help.stdout).toMatch(/^ {2}backup {15}back up a data folder/m);
     expect(help.stdout).toMatch(/^ {2}restore {14}fill a data folder from a backup/m);
+    expect(help.stdout).toMatch(/^ {2}admin {16}list accounts, or reset a lost password/m);
+    expect(help.stdout).toMatch(/^ {2}rotate-key {11}re-seal every stored secret/m);
     for (const [command, usage] of [
       ['start', 'Usage: herald [start]'],
       ['import-message-nest', 'Usage: herald import-message-nest <source>'],
       ['migrate-to-postgres', 'Usage: herald migrate-to-postgres <data folder>'],
       ['backup', 'Usage: herald backup --out FILE'],
       ['restore', 'Usage: herald restore FILE'],
+      ['admin', 'Usage: herald admin <command>'],
+      ['rotate-key', 'Usage: herald rotate-key [--data-dir DIR] [--tokens]'],
     ]) {
       const sub = await runBin([command, '--help']);
       expect([sub.code, sub.stdout], command).toEqual([0, expect.stringContaining(usage)]);
@@ -114,7 +118,7 @@ describe('the production bundle behind npm start', () => {
       expect(source.length, file).toBeLessThan(50_000);
       expect(source, file).not.toMatch(/sequelize|express|zod/i);
     }
-  });
+  }, 120_000);
 
   it("runs the one-off jobs' npm scripts from the bundle, with no TypeScript loader installed for them", async () => {
     const pkg = JSON.parse(readFileSync(path.join(outDir, '..', '..', 'package.json'), 'utf8')) as {
@@ -126,6 +130,8 @@ describe('the production bundle behind npm start', () => {
       ['migrate:to-postgres', 'migrate-to-postgres'],
       ['backup', 'backup'],
       ['restore', 'restore'],
+      ['admin', 'admin'],
+      ['rotate-key', 'rotate-key'],
     ]) {
       expect(pkg.scripts[script], script).toBe(`node scripts/herald.mjs ${job}`);
     }

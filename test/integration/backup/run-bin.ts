@@ -1,14 +1,10 @@
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { heraldArgs } from '../../helpers/herald-bin';
+import { runNodeToExit, type ProcessResult } from '../../helpers/run-to-exit';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 
-export interface BinResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+export type BinResult = ProcessResult;
 
 /**
  * Runs `herald <args>` as its own process (the bundle's bin, test/helpers/herald-bin.ts, which
@@ -20,16 +16,5 @@ export function runBin(args: string[], env: Record<string, string> = {}): Promis
     delete base[name];
   }
   delete base.HERALD_DATA_DIR;
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, heraldArgs(args), {
-      cwd: ROOT,
-      env: { ...base, ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
+  return runNodeToExit(heraldArgs(args), { cwd: ROOT, env: { ...base, ...env } });
 }

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +9,7 @@ import { startTestHerald } from '../../helpers/herald';
 import { onPostgres } from '../../helpers/test-database';
 import { buildSqliteMessageNest, SEALED_SECRETS } from './mn-fixture';
 import { heraldArgs } from '../../helpers/herald-bin';
+import { runNodeToExit, type ProcessResult } from '../../helpers/run-to-exit';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- console answers are loose JSON */
 
@@ -20,21 +20,10 @@ const ROOT = join(import.meta.dirname, '..', '..', '..');
  * its own process, as a user would. test/integration/start/production-start.test.ts runs the
  * built bundle's.
  */
-function runCli(
-  args: string[],
-  env: NodeJS.ProcessEnv = {},
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, heraldArgs(['import-message-nest', ...args]), {
-      cwd: ROOT,
-      env: { ...process.env, HERALD_SECRET_KEY: '', HERALD_SECRET_KEY_FILE: '', ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
+function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ProcessResult> {
+  return runNodeToExit(heraldArgs(['import-message-nest', ...args]), {
+    cwd: ROOT,
+    env: { ...process.env, HERALD_SECRET_KEY: '', HERALD_SECRET_KEY_FILE: '', ...env },
   });
 }
 

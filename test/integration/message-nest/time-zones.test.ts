@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { heraldArgs } from '../../helpers/herald-bin';
+import { runNodeToExit, type ProcessResult } from '../../helpers/run-to-exit';
 import { startTestHerald, type TestHerald } from '../../helpers/herald';
 import { onPostgres } from '../../helpers/test-database';
 import { buildSqliteMessageNest, messageNestRows, type Row } from './mn-fixture';
@@ -71,18 +71,10 @@ async function schedulesIn(herald: TestHerald): Promise<Record<string, any>> {
 }
 
 /** `herald import-message-nest …` as its own process, on a machine whose zone is UTC. */
-function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, heraldArgs(['import-message-nest', ...args]), {
-      cwd: ROOT,
-      env: { ...process.env, TZ: 'UTC', HERALD_SECRET_KEY: '', HERALD_SECRET_KEY_FILE: '' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
+function runCli(args: string[]): Promise<ProcessResult> {
+  return runNodeToExit(heraldArgs(['import-message-nest', ...args]), {
+    cwd: ROOT,
+    env: { ...process.env, TZ: 'UTC', HERALD_SECRET_KEY: '', HERALD_SECRET_KEY_FILE: '' },
   });
 }
 

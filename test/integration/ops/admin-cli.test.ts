@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +8,7 @@ import { ADMIN, ConsoleClient, startTestHerald, type TestHerald } from '../../he
 import { heraldArgs } from '../../helpers/herald-bin';
 import { freePort } from '../../helpers/herald-process';
 import { ManualClock } from '../../helpers/manual-clock';
+import { runNodeToExit, type ProcessResult } from '../../helpers/run-to-exit';
 import {
   createTestDatabase,
   dropTestDatabase,
@@ -30,14 +30,8 @@ import {
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const MINUTE = 60_000;
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs `node <args>` with none of the test run's HERALD_* variables that say where Herald is. */
-function runNode(args: string[], env: Record<string, string>): Promise<Run> {
+function runNode(args: string[], env: Record<string, string>): Promise<ProcessResult> {
   const base = { ...process.env };
   for (const name of [
     'HERALD_DATA_DIR',
@@ -48,15 +42,7 @@ function runNode(args: string[], env: Record<string, string>): Promise<Run> {
   ]) {
     delete base[name];
   }
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...base, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
+  return runNodeToExit(args, { cwd: ROOT, env: { ...base, ...env } });
 }
 
 /** `herald admin <args>` on a data folder, and on PostgreSQL on the folder's database. */

@@ -144,7 +144,11 @@ async function composeOver(
       })
     : null;
   try {
-    return await composeParts(db, masterKey, config, events, shared, ops, version);
+    // The key is checked again once this process has joined the others on PostgreSQL (start()):
+    // `herald rotate-key` holds the processes' lock while it re-seals, so a start that read the
+    // fingerprint before a rotation committed learns of it there, before it delivers anything.
+    const recheckKey = () => checkServerKey(serverKey, config.dataDir);
+    return await composeParts(db, masterKey, config, events, shared, ops, version, recheckKey);
   } catch (err) {
     await shared?.close();
     throw err;
@@ -159,6 +163,7 @@ async function composeParts(
   shared: SharedState | null,
   ops: OpsRouterDeps,
   version: string,
+  recheckKey: () => Promise<void>,
 ): Promise<Herald> {
   const { readiness, metrics } = ops;
   const { clock } = config;
@@ -324,8 +329,10 @@ async function composeParts(
       address = url;
     },
     async start() {
-      if (config.startDispatcher) await dispatcher.start();
-      else await dispatcher.recover();
+      // On PostgreSQL the recovery joins the processes' lock, waiting out a key rotation.
+      await dispatcher.recover();
+      if (config.databaseUrl) await recheckKey();
+      if (config.startDispatcher) await dispatcher.start({ recover: false });
       if (config.deliveryThread === 'on') await deliveryThread?.startNow();
       void searchBackfill.start();
       // After the dispatcher: runs missed while Herald was closed are sent (or skipped) here.

@@ -13,9 +13,11 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import { keyFingerprint } from '../../../server/crypto/key-fingerprint';
+import { FINGERPRINT_SETTING, keyFingerprint } from '../../../server/crypto/key-fingerprint';
+import { takePostgresProcessLock } from '../../../server/features/key-rotation/postgres-process-lock';
 import { SecretBox } from '../../../server/crypto/secret-box';
 import { KEY_FILE, tokenPart } from '../../../server/crypto/server-key';
 import { ConsoleClient, startTestHerald, type TestHerald } from '../../helpers/herald';
@@ -406,6 +408,48 @@ describe('herald rotate-key', () => {
         expect(keptKeys(dataDir)).toEqual([]);
       } finally {
         await other.close();
+      }
+    },
+    120_000,
+  );
+
+  it.runIf(onPostgres())(
+    'on PostgreSQL, a Herald that started while a rotation held the lock refuses the new key before it delivers',
+    async () => {
+      const dataDir = newFolder();
+      await makeInstall(dataDir, peer);
+      const url = databaseUrlOf(dataDir)!;
+      // What rotate-key holds while it re-seals: the processes' lock, taken exclusively.
+      const rotation = await takePostgresProcessLock(url);
+      expect(rotation).not.toBeNull();
+      const watcher = new pg.Client({ connectionString: url });
+      await watcher.connect();
+      try {
+        // This start reads the fingerprint (unchanged yet) and then waits to join the others.
+        const starting = startTestHerald({ dataDir });
+        starting.catch(() => {});
+        await expect
+          .poll(
+            async () =>
+              (
+                await watcher.query<{ waiting: string }>(
+                  'SELECT count(*) AS waiting FROM pg_locks l JOIN pg_database d ON d.oid = l.database ' +
+                    "WHERE d.datname = current_database() AND l.locktype = 'advisory' AND NOT l.granted",
+                )
+              ).rows[0].waiting,
+            { timeout: 60_000 },
+          )
+          .toBe('1');
+        // The rotation commits: the database's fingerprint is now another key's.
+        await watcher.query('UPDATE settings SET value = $1 WHERE key = $2', [
+          JSON.stringify({ fingerprint: keyFingerprint(randomBytes(32)) }),
+          FINGERPRINT_SETTING,
+        ]);
+        await rotation!.release();
+        await expect(starting).rejects.toThrow(/does not match the key this database/);
+      } finally {
+        await rotation?.release().catch(() => {});
+        await watcher.end();
       }
     },
     120_000,

@@ -147,6 +147,9 @@ export class UserService {
     return this.deps.writeLock.run(async ({ transaction }) => {
       const user = await this.invitee(token, transaction);
       if (user.disabled) throw new AppError(403, 'this account is disabled; ask an administrator');
+      // An account that had a password is being reset (`herald admin reset-password`): whoever
+      // signed in with the old one, perhaps the one who learned it, is signed out everywhere.
+      if (user.passwordHash) await Session.destroy({ where: { userId: user.id }, transaction });
       await user.update(
         { passwordHash: hash, inviteHash: null, inviteExpiresAt: null },
         { transaction },

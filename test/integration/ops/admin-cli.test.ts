@@ -183,7 +183,12 @@ describe('herald admin', () => {
     herald = await startTestHerald({ dataDir, port, setup: false, startDispatcher: false });
     expect(herald.url).toBe(link.origin);
     // The password was not touched: it works until the link is used.
-    expect((await signIn(herald.url, 'admin', ADMIN.password)).status).toBe(200);
+    const withOldPassword = new ConsoleClient(herald.url);
+    expect(
+      (await withOldPassword.post('/login', { username: 'admin', password: ADMIN.password }))
+        .status,
+    ).toBe(200);
+    expect((await withOldPassword.get('/me')).status).toBe(200);
 
     const browser = new ConsoleClient(link.origin);
     const invite = await browser.get(`/invite?token=${tokenOf(link)}`);
@@ -194,6 +199,8 @@ describe('herald admin', () => {
     });
     expect(accepted.status).toBe(200);
     expect((await browser.get('/me')).body.data.user).toMatchObject({ username: 'admin' });
+    // Whoever signed in with the old password is signed out: it may be the one who learned it.
+    expect((await withOldPassword.get('/me')).status).toBe(401);
     expect((await signIn(herald.url, 'admin', 'a fresh admin password')).status).toBe(200);
     expect((await signIn(herald.url, 'admin', ADMIN.password)).status).toBe(401);
     // Once only.

@@ -1,9 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { dashboardNoticeSchema } from '../../../contract';
-import { addLogSink } from '../../../server/lib/logger';
 import { rawRequest } from '../../helpers/exact-request';
 import { startTestHerald, type TestHerald } from '../../helpers/herald';
+import { keepLogLines } from '../../helpers/log-lines';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- console answers are loose JSON */
 
@@ -17,21 +17,14 @@ const WARNING = /publicBaseUrl is not set/;
 
 describe('a trusted reverse proxy without publicBaseUrl', () => {
   const lines: string[] = [];
-  let removeSink: () => void;
-  const logLevel = process.env.HERALD_LOG;
+  let log: ReturnType<typeof keepLogLines>;
   const heralds: TestHerald[] = [];
 
   beforeAll(() => {
-    // The logger is quiet under tests: let warnings through to the sink, not to the terminal.
-    process.env.HERALD_LOG = 'warn';
-    vi.spyOn(console, 'error').mockImplementation(() => {});
-    removeSink = addLogSink((line) => lines.push(line));
+    log = keepLogLines('warn', lines);
   });
   afterAll(async () => {
-    removeSink();
-    vi.restoreAllMocks();
-    if (logLevel === undefined) delete process.env.HERALD_LOG;
-    else process.env.HERALD_LOG = logLevel;
+    log.restore();
     for (const h of heralds) await h.close(true);
   });
   afterEach(() => {

@@ -1,10 +1,10 @@
 import { connect } from 'node:net';
 
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import { addLogSink } from '../../../server/lib/logger';
 import { startTestHerald, type TestHerald } from '../../helpers/herald';
 import { rawRequest } from '../../helpers/exact-request';
+import { keepLogLines } from '../../helpers/log-lines';
 
 /** Writes `bytes` on a fresh socket and returns all the server sends until it closes it. */
 function sendRaw(port: number, bytes: string): Promise<string> {
@@ -35,21 +35,14 @@ const TOKEN = 'tok_never-in-the-log-5f1c2a';
 describe('requests Node’s HTTP parser refuses', () => {
   let herald: TestHerald;
   const lines: string[] = [];
-  let removeSink: () => void;
-  const logLevel = process.env.HERALD_LOG;
+  let log: ReturnType<typeof keepLogLines>;
 
   beforeAll(async () => {
     herald = await startTestHerald({ setup: false });
-    // The logger is quiet under tests: let warnings through to the sink, not to the terminal.
-    process.env.HERALD_LOG = 'warn';
-    vi.spyOn(console, 'error').mockImplementation(() => {});
-    removeSink = addLogSink((line) => lines.push(line));
+    log = keepLogLines('warn', lines);
   });
   afterAll(async () => {
-    removeSink();
-    vi.restoreAllMocks();
-    if (logLevel === undefined) delete process.env.HERALD_LOG;
-    else process.env.HERALD_LOG = logLevel;
+    log.restore();
     await herald.close(true);
   });
   afterEach(async () => {

@@ -216,8 +216,11 @@ describe.skipIf(onPostgres())('the delivery thread (SQLite)', () => {
     // Slow enough that the 64 slots fill even when the machine accepts slowly.
     const slow = await peer({ status: 200, body: '{}', delayMs: 1_000 });
     const { token } = await hookTemplate(h, `${slow.url}/s`);
-    // More than the 64 attempt slots at once.
+    // More than the 64 attempt slots at once: held back while they are accepted, so the slots
+    // fill however slowly a busy machine accepts them (below 64 a second, a 1 s peer kept up).
+    h.server.deliveries.pause();
     await Promise.all(Array.from({ length: 150 }, (_, i) => h.sendV2({ token, title: `b${i}` })));
+    h.server.deliveries.resume();
     // From the sources the thread compiles its modules as it starts: long on a busy machine.
     await until(() => t.starts === 1, 60_000);
     await slow.waitForRequests(150, 30_000);

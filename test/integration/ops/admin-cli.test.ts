@@ -230,7 +230,7 @@ describe('herald admin', () => {
     // reset link for admin" (test/renderer/audit-sentence.test.ts covers every action's sentence).
     const accept = (await browser.ok('GET', '/audit?action=user.accept-invite')).items;
     expect(accept.map((e: any) => e.username)).toEqual(['admin']);
-  });
+  }, 120_000);
 
   it('beside a running Herald: the link starts with publicBaseUrl (or --url), lasts 30 minutes, and a refused account gets none', async () => {
     const clock = new ManualClock(Date.now());
@@ -321,7 +321,7 @@ describe('herald admin', () => {
       ['user.reset-password', 'bob'],
       ['user.list', null],
     ]);
-  });
+  }, 120_000);
 
   it('refuses a folder or database without Herald in it, and creates nothing', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'herald-admin-empty-'));
@@ -344,5 +344,5 @@ describe('herald admin', () => {
     } finally {
       await dropTestDatabase(database.name);
     }
-  });
+  }, 120_000);
 });

@@ -8,10 +8,11 @@ import { createAppI18n, type Locale } from '../../../renderer/src/i18n';
 import { createAppRouter } from '../../../renderer/src/router';
 import { useSessionStore } from '../../../renderer/src/stores/session-store';
 
-// Installing the router navigates to the dashboard, whose chart starts loading ECharts
-// (SendsChart.vue), and ECharts reads `document` while it is evaluated. Loaded here, it is
-// evaluated inside the first test file's environment; started by a navigation late in a file, it
-// could finish after that environment was torn down (an unhandled "document is not defined").
+// Installing the router navigates to the dashboard, a page loaded lazily, whose chart loads
+// ECharts lazily too (SendsChart.vue), and ECharts reads `document` while it is evaluated. Loaded
+// here, both are evaluated inside the first test file's environment; started by a navigation late
+// in a file, they could finish after that environment was torn down (unhandled rejections).
+await import('../../../renderer/src/pages/DashboardPage.vue');
 await import('../../../renderer/src/components/sends-chart-echarts');
 
 export interface MountContext {

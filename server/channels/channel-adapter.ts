@@ -18,6 +18,27 @@ export interface Mentions {
 
 export const noMentions = (): Mentions => ({ mobiles: [], userIds: [], all: false });
 
+/**
+ * A file sent with a message (by upload or by URL, issue 43 §2): stored in the data folder and
+ * served by Herald at `url`. Each adapter carries what its platform can take (the file itself,
+ * an image, or the link); docs/send-api.md has the table.
+ */
+export interface MessageAttachment {
+  /** Unguessable: it is the secret part of `url`. */
+  id: string;
+  /** The sender's name for the file, made safe; never trusted for the type. */
+  filename: string;
+  /** The type sniffed from the bytes (application/octet-stream when unknown). */
+  mime: string;
+  size: number;
+  /** Herald's absolute URL for the file, for platforms that take a link or fetch it. */
+  url: string;
+  /** An image a reader may show inline; anything else (HTML and SVG included) is a download. */
+  inline: boolean;
+  /** The file's bytes, for platforms that take the file itself (email, Telegram, Discord). */
+  read(): Promise<Buffer>;
+}
+
 /** What one delivery hands to an adapter: content is already in `contentType`'s format. */
 export interface OutboundMessage {
   deliveryId: number;
@@ -45,6 +66,8 @@ export interface OutboundMessage {
    * Aliyun SMS), used over the channel's; null or absent: the channel's.
    */
   templateCode?: string | null;
+  /** The send's files, in the order given; absent or empty when it has none. */
+  attachments?: readonly MessageAttachment[];
 }
 
 /** A stored hosted message, as the hosted channel hands it to the reader. */
@@ -57,6 +80,8 @@ export interface HostedMessageInput {
   url: string | null;
   /** Announced with the message (notifications); the stored row takes its delivery's. */
   priority?: Priority | null;
+  /** The send's files: the reader shows images inline and the rest as downloads. */
+  attachments?: readonly MessageAttachment[];
 }
 
 /** What the server lends adapters; nothing in here is Electron or Express. */

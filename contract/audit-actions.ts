@@ -48,5 +48,7 @@ export const AUDIT_ACTIONS = [
   'backup.create',
   'backup.restore',
   'backup.schedule-update',
+  'push.subscribe',
+  'push.unsubscribe',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

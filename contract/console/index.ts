@@ -9,6 +9,7 @@ import { instanceRoutes } from './instances';
 import { logRoutes } from './logs';
 import { maintenanceRoutes } from './maintenance';
 import { messageRoutes } from './messages';
+import { pushRoutes } from './push';
 import { scheduleRoutes } from './schedules';
 import { settingsRoutes } from './settings';
 import { statsRoutes } from './stats';
@@ -40,6 +41,7 @@ export const consoleRoutes = {
   import: importRoutes,
   audit: auditRoutes,
   backup: backupRoutes,
+  push: pushRoutes,
 };
 
 export * from './account';
@@ -53,6 +55,7 @@ export * from './instances';
 export * from './logs';
 export * from './maintenance';
 export * from './messages';
+export * from './push';
 export * from './schedules';
 export * from './settings';
 export * from './stats';

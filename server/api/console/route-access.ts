@@ -123,6 +123,8 @@ export const ROUTE_ACCESS: AccessTable = {
   import: { messageNest: 'admin' },
   audit: { list: 'admin' },
   backup: { download: 'admin', schedule: 'admin', updateSchedule: 'admin' },
+  // Each person's own devices: a subscription reaches only messages its owner may read.
+  push: { key: 'viewer', list: 'viewer', create: 'viewer', remove: 'viewer' },
 };
 
 const RANK: Record<UserRole, number> = { viewer: 0, editor: 1, admin: 2 };

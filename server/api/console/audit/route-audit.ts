@@ -215,5 +215,29 @@ export function routeAuditTable(states: AuditStates): RouteAuditTable {
         states.backupSchedule(),
       ),
     },
+    // A person's own device: named by the device name the request gave.
+    push: {
+      key: null,
+      list: null,
+      create: {
+        action: 'push.subscribe',
+        targetType: 'push-subscription',
+        target: 'answer',
+        changes: (input) => [
+          {
+            field: 'deviceName',
+            before: null,
+            after: (input.body as { deviceName: string }).deviceName,
+          },
+        ],
+        name: 'own device',
+      },
+      remove: {
+        action: 'push.unsubscribe',
+        targetType: 'push-subscription',
+        target: 'params',
+        name: 'own device',
+      },
+    },
   };
 }

@@ -25,6 +25,18 @@ export const retentionFields = {
   auditDays: z.number().int().min(0).max(36_500),
 };
 
+/** Files sent with a message (issue 43 §2): what one send may carry and how long files are kept. */
+export const attachmentsFields = {
+  /** The most one file may weigh, in MB (1 MB = 1,048,576 bytes). */
+  maxFileMb: z.number().int().min(1).max(1024),
+  /** The most files one send may carry. */
+  maxFiles: z.number().int().min(1).max(100),
+  /** The most all stored files may weigh together, in MB. */
+  maxTotalMb: z.number().int().min(1).max(1_048_576),
+  /** Files are removed after this many days, or with their send if that goes first. */
+  keepDays: z.number().int().min(1).max(36_500),
+};
+
 /** Whether a string is an absolute http(s) address with nothing after the path. */
 function isBaseUrl(value: string): boolean {
   let url: URL;
@@ -87,6 +99,12 @@ export const settingsFields = {
    * needs to set one up (docs/running-for-a-team.md "Requiring two-factor").
    */
   requireTwoFactor: z.boolean(),
+  /**
+   * Herald may fetch from private, loopback and link-local addresses on a sender's behalf (an
+   * attachment by URL, a proxied image). Off: only public addresses, so a URL cannot make
+   * Herald read its own network for the caller.
+   */
+  allowPrivateAddresses: z.boolean(),
 };
 
 /** A partial update; retry and retention fields may be given one at a time. */
@@ -95,6 +113,7 @@ export const settingsPatchBody = z
     ...settingsFields,
     retry: z.object(retryFields).partial().strict(),
     retention: z.object(retentionFields).partial().strict(),
+    attachments: z.object(attachmentsFields).partial().strict(),
   })
   .partial()
   .strict();
@@ -103,6 +122,8 @@ export type SettingsPatch = z.input<typeof settingsPatchBody>;
 export const retentionSchema = named('Retention', z.strictObject(retentionFields));
 export type Retention = z.infer<typeof retentionSchema>;
 export const retryPolicySchema = named('RetryPolicy', z.strictObject(retryFields));
+export const attachmentLimitsSchema = named('AttachmentLimits', z.strictObject(attachmentsFields));
+export type AttachmentLimits = z.infer<typeof attachmentLimitsSchema>;
 export type RetryPolicy = z.infer<typeof retryPolicySchema>;
 
 /** The About panel's facts, beside the settings. */
@@ -131,6 +152,8 @@ export const settingsSchema = named(
     sendApi: z.strictObject({ httpStatus: z.enum(SEND_API_HTTP_STATUSES) }),
     showRemoteImages: z.boolean(),
     requireTwoFactor: z.boolean(),
+    allowPrivateAddresses: z.boolean(),
+    attachments: attachmentLimitsSchema,
     about: aboutSchema,
   }),
 );

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 import {
+  attachmentsFields,
   retentionFields,
   retryFields,
   settingsFields,
@@ -24,6 +25,15 @@ export const retentionSchema = z.object({
 });
 export type Retention = z.infer<typeof retentionSchema>;
 
+/** Files sent with a message: issue 43 §2's defaults. */
+export const attachmentLimitsSchema = z.object({
+  maxFileMb: attachmentsFields.maxFileMb.default(15),
+  maxFiles: attachmentsFields.maxFiles.default(10),
+  maxTotalMb: attachmentsFields.maxTotalMb.default(1024),
+  keepDays: attachmentsFields.keepDays.default(7),
+});
+export type AttachmentLimits = z.infer<typeof attachmentLimitsSchema>;
+
 /** Settings an administrator changes from the console; stored in the settings table. */
 export const settingsSchema = z.object({
   allowTaskId: settingsFields.allowTaskId.default(false),
@@ -35,6 +45,8 @@ export const settingsSchema = z.object({
   sendApi: settingsFields.sendApi.default({ httpStatus: 'code' }),
   showRemoteImages: settingsFields.showRemoteImages.default(false),
   requireTwoFactor: settingsFields.requireTwoFactor.default(false),
+  allowPrivateAddresses: settingsFields.allowPrivateAddresses.default(false),
+  attachments: attachmentLimitsSchema.default(attachmentLimitsSchema.parse({})),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 

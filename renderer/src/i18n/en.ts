@@ -811,6 +811,16 @@ const en = {
     requireTwoFactor: 'Require two-factor sign-in for everyone',
     requireTwoFactorHelp:
       'Anyone without it (you included) can only set it up under Account until they do. Set up yours first.',
+    attachments: 'Files sent with messages',
+    attachmentsMaxFileMb: 'Largest file (MB)',
+    attachmentsMaxFiles: 'Files per send',
+    attachmentsMaxTotalMb: 'All stored files together (MB)',
+    attachmentsKeepDays: 'Keep files (days)',
+    attachmentsHelp:
+      'Files are kept for these days, or as long as their send’s log if that is shorter. A send over a limit is refused (413) and nothing of it is stored.',
+    allowPrivateAddresses: 'Fetch from private addresses',
+    allowPrivateAddressesHelp:
+      'Off: a file or image given by URL is fetched only from public internet addresses, never from this machine (localhost), the local network or cloud metadata, so a URL cannot make Herald read them for the sender. Turn on only if everyone who can send is trusted.',
   },
   preview: {
     notFound:
@@ -1052,6 +1062,46 @@ const en = {
       url: 'URL',
       code: 'Code',
     },
+  },
+  push: {
+    subscribe: 'Notify this device',
+    subscribeAgain: 'Change this device’s notifications',
+    subscribeTitle: 'Notifications on this device',
+    subscribeHelp:
+      'Herald pushes each new message you may read to this browser, even while the console is closed. Your browser asks for permission first.',
+    deviceName: 'Device name',
+    deviceNameHelp: 'So you can tell your devices apart on the Account page.',
+    which: 'Which messages',
+    whichAll: 'All messages',
+    whichSome: 'Only from these tasks and templates',
+    tasks: 'Tasks',
+    templates: 'Templates',
+    noneChosen: 'none',
+    minPriority: 'From priority',
+    minPriorityHelp: 'Messages below this priority are not pushed (a message without one counts as 3).',
+    save: 'Notify this device',
+    subscribed: 'This device will be notified',
+    denied:
+      'Notifications are blocked for this site. Allow them in the browser’s site settings, then try again.',
+    dismissed: 'Notifications were not allowed, so nothing was subscribed.',
+    unsupported: 'This browser cannot receive push notifications.',
+    insecure:
+      'Push notifications need Herald over HTTPS (or on localhost): browsers allow them only there.',
+    devices: 'Notified devices',
+    devicesHelp:
+      'The browsers that get a notification for each new message. Subscribe one from the reader’s “Notify this device”.',
+    noDevices: 'No devices yet.',
+    thisDevice: 'This device',
+    created: 'Added',
+    lastPush: 'Last notified',
+    never: 'not yet',
+    filterAll: 'All messages',
+    filterSome: 'Tasks: {tasks}; templates: {templates}',
+    filterAny: 'all',
+    fromPriority: 'priority {n} and above',
+    remove: 'Remove',
+    confirmRemove: 'Stop notifying “{name}”?',
+    removed: 'Removed “{name}”',
   },
   redirect: {
     role: '{page} needs the {need} role, and you are signed in as {role}, so you were brought to the dashboard instead. Ask an administrator if you need it.',

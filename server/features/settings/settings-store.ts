@@ -4,6 +4,7 @@ import { joinOrTransact, type CallerTx } from '../../db/caller-tx';
 import { Setting } from '../../db/models/setting';
 import type { WriteLock } from '../../db/writer';
 import {
+  attachmentLimitsSchema,
   retentionSchema,
   retryPolicySchema,
   settingsSchema,
@@ -72,6 +73,10 @@ function merge(current: Settings, patch: SettingsPatch): Settings {
     ...patch,
     retry: retryPolicySchema.parse({ ...current.retry, ...(patch.retry ?? {}) }),
     retention: retentionSchema.parse({ ...current.retention, ...(patch.retention ?? {}) }),
+    attachments: attachmentLimitsSchema.parse({
+      ...current.attachments,
+      ...(patch.attachments ?? {}),
+    }),
   });
   if (next.retry.maxDelayMs < next.retry.baseDelayMs) {
     next.retry.maxDelayMs = next.retry.baseDelayMs;

@@ -4,6 +4,7 @@ import vue from '@vitejs/plugin-vue';
 import { ElementPlusResolver } from 'unplugin-vue-components/resolvers';
 import Components from 'unplugin-vue-components/vite';
 import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 
 import { precompressAssets } from '../scripts/precompress-assets.ts';
 
@@ -27,6 +28,40 @@ export default defineConfig({
       resolvers: [ElementPlusResolver({ importStyle: false })],
       dirs: [],
       dts: false,
+    }),
+    // The installable reader (docs/reader.md): the web app manifest and the service worker
+    // (src/sw.ts, built to /sw.js), registered by the console itself (lib/web-push.ts), since
+    // the plugin's register script would be inline or one more request.
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'src',
+      filename: 'sw.ts',
+      injectRegister: false,
+      manifest: {
+        name: 'Herald',
+        short_name: 'Herald',
+        description: 'Herald: your messages',
+        // The reader; the router is in history mode, so this is a path, not a hash.
+        start_url: '/messages',
+        scope: '/',
+        display: 'standalone',
+        background_color: '#ffffff',
+        theme_color: '#409eff',
+        icons: [
+          { src: '/icon-192.png', sizes: '192x192', type: 'image/png' },
+          { src: '/icon-512.png', sizes: '512x512', type: 'image/png' },
+          {
+            src: '/icon-maskable-512.png',
+            sizes: '512x512',
+            type: 'image/png',
+            purpose: 'maskable',
+          },
+        ],
+      },
+      injectManifest: {
+        // The shell alone; chunks are kept as they load (src/sw.ts says why).
+        globPatterns: ['index.html', 'favicon.svg', 'apple-touch-icon.png'],
+      },
     }),
     precompressAssets(),
   ],

@@ -12,6 +12,7 @@ import { openMessagesFromNotifications } from './lib/desktop-bridge';
 import { wordError } from './lib/error-wording';
 import { setErrorWording } from './lib/feedback';
 import { followSystemTheme } from './lib/theme';
+import { openMessagesFromPushClicks, registerServiceWorker } from './lib/web-push';
 import {
   createAppRouter,
   followStandingOnForbidden,
@@ -31,9 +32,11 @@ app.use(ElLoading).use(ElMessage).use(ElMessageBox).use(ElNotification);
 redirectToSignInOnUnauthorized(router);
 followStandingOnForbidden(router);
 openMessagesFromNotifications(router);
+openMessagesFromPushClicks(router);
 
 document.documentElement.lang = i18n.global.locale.value;
 followSystemTheme();
 setErrorWording((msg) => wordError(msg, i18n.global.t));
 
 app.mount('#app');
+registerServiceWorker();

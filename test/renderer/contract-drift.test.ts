@@ -19,6 +19,7 @@ import { logsApi } from '../../renderer/src/api/logs-api';
 import { maintenanceApi } from '../../renderer/src/api/maintenance-api';
 import { messagesApi } from '../../renderer/src/api/messages-api';
 import { publicApi } from '../../renderer/src/api/public-api';
+import { pushApi } from '../../renderer/src/api/push-api';
 import { schedulesApi } from '../../renderer/src/api/schedules-api';
 import { sessionApi } from '../../renderer/src/api/session-api';
 import { settingsApi } from '../../renderer/src/api/settings-api';
@@ -47,6 +48,7 @@ const API_MODULES = {
   maintenanceApi,
   messagesApi,
   publicApi,
+  pushApi,
   schedulesApi,
   sessionApi,
   settingsApi,

@@ -1078,7 +1078,8 @@ const en = {
     templates: 'Templates',
     noneChosen: 'none',
     minPriority: 'From priority',
-    minPriorityHelp: 'Messages below this priority are not pushed (a message without one counts as 3).',
+    minPriorityHelp:
+      'Messages below this priority are not pushed (a message without one counts as 3).',
     save: 'Notify this device',
     subscribed: 'This device will be notified',
     denied:

@@ -1021,7 +1021,8 @@ const zhCN: MessageSchema = {
     subscribe: '在此设备上通知',
     subscribeAgain: '修改此设备的通知',
     subscribeTitle: '此设备上的通知',
-    subscribeHelp: '每条你可阅读的新消息，Herald 都会推送到此浏览器，控制台关闭时也会推送。浏览器会先请求你的许可。',
+    subscribeHelp:
+      '每条你可阅读的新消息，Herald 都会推送到此浏览器，控制台关闭时也会推送。浏览器会先请求你的许可。',
     deviceName: '设备名称',
     deviceNameHelp: '便于在“账户”页面区分你的各个设备。',
     which: '推送哪些消息',

@@ -33,6 +33,15 @@ export const CACHE_FOREVER = 'public, max-age=31536000, immutable';
  */
 export const CACHE_REVALIDATE = 'no-cache';
 
+/**
+ * The installable reader's files at the root (renderer/vite.config.ts, VitePWA): the service
+ * worker and the web app manifest. Both are revalidated on each use like index.html (a
+ * browser checks for a new worker on every navigation; a year-long copy would pin an old one),
+ * and a missing one is a 404, never index.html, which a browser would refuse as a worker
+ * script or a manifest only after registering it as one.
+ */
+const READER_FILES = new Set(['/sw.js', '/manifest.webmanifest']);
+
 /** The Cache-Control of a file of the console at this URL path. */
 export function cacheControlFor(urlPath: string): string {
   return HASHED_ASSET.test(urlPath) ? CACHE_FOREVER : CACHE_REVALIDATE;
@@ -138,7 +147,7 @@ async function sendConsoleFile(
 /**
  * The console's files and its history-mode fallback, for GET and HEAD; mounted after every API
  * route. A missing file under /assets/ is a 404: index.html in its place would reach a browser
- * holding an old page as a script it cannot run.
+ * holding an old page as a script it cannot run. So is a missing service worker or manifest.
  */
 export function consoleFiles(rendererDir: string): RequestHandler {
   const root = resolve(rendererDir);
@@ -152,7 +161,7 @@ export function consoleFiles(rendererDir: string): RequestHandler {
       const file = await fileAt(root, req.path);
       if (file !== null) {
         await sendConsoleFile(req, res, next, file, cacheControlFor(req.path));
-      } else if (req.path.startsWith('/assets/')) {
+      } else if (req.path.startsWith('/assets/') || READER_FILES.has(req.path)) {
         notFound(req, res);
       } else {
         await sendConsoleFile(req, res, next, indexHtml, CACHE_REVALIDATE);

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, rmSync, mkdtempSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -238,5 +238,67 @@ describe('the console files: what is not there, HEAD and ranges', () => {
     const answer = await get(mainScript(), { 'Accept-Encoding': 'br' });
     expect(answer.headers['content-security-policy']).toContain("script-src 'self'");
     expect(answer.headers['x-content-type-options']).toBe('nosniff');
+  });
+});
+
+describe('the console files: the installable reader', () => {
+  it('the service worker and the manifest come with their types and are revalidated on each use', async () => {
+    const worker = await get('/sw.js', { 'Accept-Encoding': 'gzip, deflate, br, zstd' });
+    expect(worker.status).toBe(200);
+    expect(worker.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(worker.headers['cache-control']).toBe('no-cache');
+    // A worker at the root controls the whole console without Service-Worker-Allowed.
+    expect(worker.headers['service-worker-allowed']).toBeUndefined();
+
+    const manifest = await get('/manifest.webmanifest');
+    expect(manifest.status).toBe(200);
+    expect(manifest.headers['content-type']).toBe('application/manifest+json; charset=utf-8');
+    expect(manifest.headers['cache-control']).toBe('no-cache');
+    const app = JSON.parse(manifest.body.toString('utf8')) as {
+      start_url: string;
+      display: string;
+      icons: { src: string; sizes: string; purpose?: string }[];
+    };
+    expect(app.start_url).toBe('/messages');
+    expect(app.display).toBe('standalone');
+    expect(app.icons.map((i) => `${i.sizes} ${i.purpose ?? 'any'}`)).toEqual([
+      '192x192 any',
+      '512x512 any',
+      '512x512 maskable',
+    ]);
+    for (const icon of app.icons) {
+      const png = await get(icon.src);
+      expect(png.status, icon.src).toBe(200);
+      expect(png.headers['content-type'], icon.src).toBe('image/png');
+      // The PNG's own width and height, big-endian at bytes 16 and 20 of its IHDR.
+      const size = `${png.body.readUInt32BE(16)}x${png.body.readUInt32BE(20)}`;
+      expect(size, icon.src).toBe(icon.sizes);
+    }
+    expect(readFileSync(join(dist, 'index.html'), 'utf8')).toContain(
+      '<link rel="manifest" href="/manifest.webmanifest">',
+    );
+  });
+
+  it('a build without them answers 404 for the worker and the manifest, not index.html', async () => {
+    const bare = mkdtempSync(join(tmpdir(), 'herald-console-bare-'));
+    writeFileSync(join(bare, 'index.html'), '<!doctype html><title>old</title>');
+    const other = await startTestHerald({ rendererDir: bare, setup: false });
+    try {
+      const saved = port;
+      port = other.server.port;
+      try {
+        for (const path of ['/sw.js', '/manifest.webmanifest']) {
+          const answer = await get(path);
+          expect(answer.status, path).toBe(404);
+          expect(answer.headers['content-type'], path).toMatch(/^application\/json/);
+        }
+        expect((await get('/messages')).status).toBe(200);
+      } finally {
+        port = saved;
+      }
+    } finally {
+      await other.close(true);
+      rmSync(bare, { recursive: true, force: true });
+    }
   });
 });

@@ -4,7 +4,15 @@ import { declareChannelConfig } from './declare';
 import { emptyToUndefined, httpOptionsSchema, httpOptionsUi } from './fields';
 
 /** The markers a custom webhook's body and URL may use. */
-export const WEBHOOK_FIELDS = ['title', 'content', 'url', 'format', 'priority', 'repeats'] as const;
+export const WEBHOOK_FIELDS = [
+  'title',
+  'content',
+  'url',
+  'format',
+  'priority',
+  'repeats',
+  'attachments',
+] as const;
 export const WEBHOOK_METHODS = ['POST', 'PUT', 'PATCH', 'GET'] as const;
 export const DEFAULT_WEBHOOK_BODY =
   '{"title":"{{title}}","content":"{{content}}","url":"{{url}}","format":"{{format}}"}';

@@ -10,6 +10,7 @@ import {
 } from '../../contract/channel-kinds/aliyun-sms';
 
 export { ALIYUN_SMS_DEFAULT_ENDPOINT, ALIYUN_SMS_DEFAULT_PARAM_MAP, validateTemplateCode };
+import { withAttachmentLinks } from './attachment-links';
 import { configOf, defineAdapter, type OutboundMessage } from './channel-adapter';
 import { deliveryDedupId } from './dedup-id';
 import { DeliveryError } from './delivery-error';
@@ -221,7 +222,9 @@ export function createAliyunSmsAdapter() {
       channelDefault: (config) =>
         typeof config.templateCode === 'string' && config.templateCode ? config.templateCode : null,
     },
-    async send(config, message, services) {
+    async send(config, given, services) {
+      // Files reach the reader as links at the end of the content, in its format.
+      const message = withAttachmentLinks(given, { images: false });
       const phone = message.recipient?.trim() ?? '';
       const invalid = validatePhoneNumber(phone);
       if (invalid) throw DeliveryError.permanent(invalid);

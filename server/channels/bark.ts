@@ -5,6 +5,7 @@ import { convertContent } from '../domain/content-format';
 import { BARK_SERVER, BARK_LEVELS, barkConfig } from '../../contract/channel-kinds/bark';
 
 export { BARK_SERVER, BARK_LEVELS };
+import { withAttachmentLinks } from './attachment-links';
 import { configOf, defineAdapter, type OutboundMessage } from './channel-adapter';
 import { joinUrl } from './channel-fields';
 import { DeliveryError } from './delivery-error';
@@ -53,18 +54,28 @@ export interface BarkBody {
   level?: BarkLevel;
   icon?: string;
   url?: string;
+  /** An image the Bark app downloads and shows in the expanded notification. */
+  image?: string;
 }
 
 /**
  * The V2 `/push` body. Markdown goes in `markdown`, which the Bark app renders and prefers
  * over `body`; `body` still carries a plain-text rendering for the lock-screen banner and for
- * app versions without Markdown.
+ * app versions without Markdown. A push shows one image: the first image file goes as `image`;
+ * every other file ends the content as a link.
  */
 export function buildBarkBody(
   config: Pick<BarkConfig, 'deviceKey' | 'group' | 'sound' | 'level' | 'icon'>,
-  message: Pick<OutboundMessage, 'title' | 'content' | 'contentType' | 'url'> &
-    Partial<Pick<OutboundMessage, 'priority'>>,
+  original: Pick<OutboundMessage, 'title' | 'content' | 'contentType' | 'url'> &
+    Partial<Pick<OutboundMessage, 'priority' | 'attachments'>>,
 ): BarkBody {
+  const files = original.attachments ?? [];
+  const image = files.find((a) => a.inline);
+  const message = withAttachmentLinks(
+    original,
+    { images: false },
+    files.filter((a) => a !== image),
+  );
   const markdown = message.contentType === 'markdown';
   const body: BarkBody = {
     device_key: config.deviceKey,
@@ -81,6 +92,7 @@ export function buildBarkBody(
   if (level) body.level = level;
   if (config.icon) body.icon = config.icon;
   if (message.url) body.url = message.url;
+  if (image) body.image = image.url;
   return body;
 }
 

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 
 import { dingTalkConfig } from '../../contract/channel-kinds/dingtalk';
 import { plainTextOf } from '../domain/plain-text';
+import { withAttachmentLinks } from './attachment-links';
 import { configOf, defineAdapter, type OutboundMessage } from './channel-adapter';
 import { rateLimitKey } from './channel-fields';
 import { deliveryDedupId } from './dedup-id';
@@ -140,7 +141,9 @@ export function createDingTalkAdapter() {
         ...DINGTALK_RATE,
       };
     },
-    async send(config, message, runtime) {
+    async send(config, given, runtime) {
+      // Files reach the reader as links at the end of the content, in its format.
+      const message = withAttachmentLinks(given, { images: true });
       const body = JSON.stringify(buildDingTalkBody(message));
       const bytes = Buffer.byteLength(body, 'utf8');
       if (bytes > DINGTALK_MAX_BODY_BYTES) {

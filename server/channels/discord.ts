@@ -1,8 +1,16 @@
 import type { z } from 'zod';
 
 import { discordConfig } from '../../contract/channel-kinds/discord';
-import { configOf, defineAdapter, type Mentions, type OutboundMessage } from './channel-adapter';
+import { withAttachmentLinks } from './attachment-links';
+import {
+  configOf,
+  defineAdapter,
+  type Mentions,
+  type MessageAttachment,
+  type OutboundMessage,
+} from './channel-adapter';
 import { httpRequest, replyOf, type HttpResponse } from './http-client';
+import { multipartBody, type MultipartPart } from './multipart';
 import {
   assertHttpOkWith,
   jsonObjectOf,
@@ -16,6 +24,13 @@ import {
 /** `content` holds at most 2000 characters. */
 export const DISCORD_MAX_CHARS = 2000;
 
+/** A message carries at most 10 files. */
+export const DISCORD_MAX_FILES = 10;
+/** Discord refuses a request above 25 MiB (413, code 40005), the files included. */
+export const DISCORD_MAX_REQUEST_BYTES = 25 * 1024 * 1024;
+/** Room left in the request for payload_json and the parts' headers. */
+const DISCORD_ENVELOPE_BYTES = 64 * 1024;
+
 const SNOWFLAKE = /^\d{17,20}$/;
 
 /** The config as declared for the console and the contract (contract/channel-kinds). */
@@ -27,6 +42,8 @@ export interface DiscordBody {
   username?: string;
   avatar_url?: string;
   allowed_mentions: { parse: Array<'everyone'>; users: string[] };
+  /** With files: which `files[n]` part is which (ids are the n). */
+  attachments?: Array<{ id: number; filename: string }>;
 }
 
 /**
@@ -124,13 +141,25 @@ export function createDiscordAdapter() {
     fixedRecipient: 'none',
     // No fixed pacing: Discord says to read its rate-limit headers, and a 429 carries the wait.
     async send(config, message) {
-      const body = buildDiscordBody(config, message);
+      const { upload, linked } = discordFiles(message.attachments ?? []);
+      const body = buildDiscordBody(
+        config,
+        withAttachmentLinks(message, { images: false }, linked),
+      );
       if (body.content.length > DISCORD_MAX_CHARS)
         throw limitExceeded('Discord', body.content.length, DISCORD_MAX_CHARS, 'characters');
+      let request: { contentType: string; body: string | Buffer } = {
+        contentType: 'application/json; charset=utf-8',
+        body: JSON.stringify(body),
+      };
+      if (upload.length > 0) {
+        const data = await Promise.all(upload.map((file) => file.read()));
+        request = discordMultipart(body, upload, data);
+      }
       const res = await httpRequest({
         url: discordRequestUrl(config),
-        headers: { 'Content-Type': 'application/json; charset=utf-8' },
-        body: JSON.stringify(body),
+        headers: { 'Content-Type': request.contentType },
+        body: request.body,
         options: config,
       });
       checkDiscordReply(res);
@@ -138,4 +167,51 @@ export function createDiscordAdapter() {
       return { reply: id ? `message ${id}` : replyOf(res) };
     },
   });
+}
+
+/**
+ * Which files go up with the message and which become links in its content: the first ten
+ * that fit in one request together; the rest, and any too large, reach the channel as links.
+ */
+export function discordFiles<A extends Pick<MessageAttachment, 'size'>>(
+  attachments: readonly A[],
+): { upload: A[]; linked: A[] } {
+  const upload: A[] = [];
+  const linked: A[] = [];
+  let bytes = DISCORD_ENVELOPE_BYTES;
+  for (const file of attachments) {
+    if (upload.length < DISCORD_MAX_FILES && bytes + file.size <= DISCORD_MAX_REQUEST_BYTES) {
+      upload.push(file);
+      bytes += file.size;
+    } else {
+      linked.push(file);
+    }
+  }
+  return { upload, linked };
+}
+
+/**
+ * The execute-webhook request with files: the JSON body as the `payload_json` field, each file
+ * as a `files[n]` part, and `attachments` in the payload naming each n (so the file name shown
+ * is Herald's, whatever the part says). Images among them Discord shows inline by itself.
+ */
+export function discordMultipart(
+  body: DiscordBody,
+  files: ReadonlyArray<Pick<MessageAttachment, 'filename' | 'mime'>>,
+  data: readonly Buffer[],
+): { contentType: string; body: Buffer } {
+  const payload: DiscordBody = {
+    ...body,
+    attachments: files.map((file, id) => ({ id, filename: file.filename })),
+  };
+  const parts: MultipartPart[] = [{ name: 'payload_json', value: JSON.stringify(payload) }];
+  files.forEach((file, n) =>
+    parts.push({
+      name: `files[${n}]`,
+      filename: file.filename,
+      contentType: file.mime,
+      data: data[n],
+    }),
+  );
+  return multipartBody(parts);
 }

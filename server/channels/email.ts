@@ -9,7 +9,12 @@ import type { z } from 'zod';
 
 import type { Priority } from '../../contract/priority';
 import { EMAIL_ADDRESS, SMTP_SECURITY, emailConfig } from '../../contract/channel-kinds/email';
-import { configOf, defineAdapter, type OutboundMessage } from './channel-adapter';
+import {
+  configOf,
+  defineAdapter,
+  type MessageAttachment,
+  type OutboundMessage,
+} from './channel-adapter';
 import { localNetworkHint } from './local-network-hint';
 import { DeliveryError } from './delivery-error';
 
@@ -56,16 +61,25 @@ export function validateEmailRecipients(recipient: string): string | null {
   return null;
 }
 
+/** A file of the message with its bytes, read before the mail is built. */
+export interface EmailFile {
+  attachment: Pick<MessageAttachment, 'filename' | 'mime' | 'inline'>;
+  data: Buffer;
+}
+
 /**
  * The mail for one delivery. Text instances send text/plain; HTML instances send
  * multipart/alternative with a plain-text rendering first and the HTML last (clients show the
  * last part they can), both UTF-8. nodemailer encodes non-ASCII subjects and names per RFC 2047.
+ * Files are real attachments (multipart/mixed); in an HTML mail each image is also shown
+ * inline at the end of the body, by `cid` (multipart/related), so no client has to fetch it.
  */
 export function buildEmail(
   config: Pick<EmailConfig, 'from' | 'fromName'>,
   message: Pick<OutboundMessage, 'title' | 'content' | 'contentType'> &
     Partial<Pick<OutboundMessage, 'priority'>>,
   to: string[],
+  files: readonly EmailFile[] = [],
 ): Mail.Options {
   const mail: Mail.Options = {
     from: config.fromName ? { name: config.fromName, address: config.from } : config.from,
@@ -76,13 +90,46 @@ export function buildEmail(
   };
   const priority = emailPriority(message.priority ?? null);
   if (priority) mail.priority = priority;
-  if (message.contentType === 'html') {
+  const html = message.contentType === 'html';
+  if (html) {
     mail.text = htmlToPlainText(message.content);
-    mail.html = message.content;
+    mail.html = message.content + inlineImagesHtml(files);
   } else {
     mail.text = message.content;
   }
+  if (files.length > 0) {
+    mail.attachments = files.map(({ attachment, data }, i) => {
+      const inline = html && attachment.inline;
+      return {
+        filename: attachment.filename,
+        content: data,
+        contentType: attachment.mime,
+        // Numbered, not the file's id: the id is the secret part of its URL on Herald.
+        ...(inline ? { cid: emailCid(i), contentDisposition: 'inline' as const } : {}),
+      };
+    });
+  }
   return mail;
+}
+
+/** The Content-ID of the mail's i-th file, unique within the mail. */
+export function emailCid(i: number): string {
+  return `file${i + 1}@herald`;
+}
+
+const escapeHtml = (s: string): string =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** The `<img src="cid:…">` block that shows an HTML mail's images after its content. */
+function inlineImagesHtml(files: readonly EmailFile[]): string {
+  const images = files
+    .map(({ attachment }, i) =>
+      attachment.inline
+        ? `<p><img src="cid:${emailCid(i)}" alt="${escapeHtml(attachment.filename)}" style="max-width:100%"></p>`
+        : '',
+    )
+    .filter(Boolean);
+  return images.length ? `\n${images.join('\n')}` : '';
 }
 
 /** The plain-text alternative of an HTML body. */
@@ -216,11 +263,17 @@ export function createEmailAdapter() {
       const invalid = validateEmailRecipients(recipient);
       if (invalid) throw DeliveryError.permanent(invalid);
       const to = parseEmailRecipients(recipient);
+      const files = await Promise.all(
+        (message.attachments ?? []).map(async (attachment) => ({
+          attachment,
+          data: await attachment.read(),
+        })),
+      );
       let info: SMTPTransport.SentMessageInfo;
       try {
         info = await (
           await transportFor(message.channelId, config)
-        ).sendMail(buildEmail(config, message, to));
+        ).sendMail(buildEmail(config, message, to, files));
       } catch (err) {
         throw classifySmtpError(err, config.host);
       }

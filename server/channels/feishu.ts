@@ -3,6 +3,7 @@ import { createHmac } from 'node:crypto';
 import type { z } from 'zod';
 
 import { feishuConfig } from '../../contract/channel-kinds/feishu';
+import { withAttachmentLinks } from './attachment-links';
 import { configOf, defineAdapter, type OutboundMessage } from './channel-adapter';
 import { rateLimitKey } from './channel-fields';
 import { throwOnErrcode, type ErrcodeRules } from './errcode';
@@ -141,7 +142,9 @@ export function createFeishuAdapter() {
     supportsDynamicRecipients: false,
     fixedRecipient: 'none',
     rateLimit: (config) => ({ key: rateLimitKey('feishu', config.webhookUrl), ...FEISHU_RATE }),
-    async send(config, message, runtime) {
+    async send(config, given, runtime) {
+      // Files reach the chat as links at the end of the content (card Markdown shows only uploaded image keys: a link).
+      const message = withAttachmentLinks(given, { images: false });
       const body = signFeishuBody(buildFeishuBody(message), config.secret, runtime.clock.now());
       const json = JSON.stringify(body);
       const size = utf8Bytes(json);

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 
 import type { Priority } from '../../contract/priority';
 import { gotifyConfig } from '../../contract/channel-kinds/gotify';
+import { withAttachmentLinks } from './attachment-links';
 import { configOf, defineAdapter, type OutboundMessage } from './channel-adapter';
 import { joinUrl } from './channel-fields';
 import { httpRequest, replyOf, type HttpResponse } from './http-client';
@@ -30,19 +31,23 @@ export interface GotifyBody {
   priority?: number;
   extras: {
     'client::display': { contentType: 'text/plain' | 'text/markdown' };
-    'client::notification'?: { click: { url: string } };
+    'client::notification'?: { click?: { url: string }; bigImageUrl?: string };
   };
 }
 
 /**
  * The message body. Markdown is opt-in through `client::display`; the link, if any, opens when
  * the notification is tapped. An empty title is left out so Gotify shows the app's name.
+ * Files end the message: images as Markdown images in a Markdown message (the app and the web
+ * UI show them), links otherwise; the first image is also the notification's big picture.
  */
 export function buildGotifyBody(
   config: Pick<GotifyConfig, 'priority'>,
-  message: Pick<OutboundMessage, 'title' | 'content' | 'contentType' | 'url'> &
-    Partial<Pick<OutboundMessage, 'priority'>>,
+  original: Pick<OutboundMessage, 'title' | 'content' | 'contentType' | 'url'> &
+    Partial<Pick<OutboundMessage, 'priority' | 'attachments'>>,
 ): GotifyBody {
+  const image = original.attachments?.find((a) => a.inline);
+  const message = withAttachmentLinks(original, { images: true });
   const body: GotifyBody = {
     message: message.content,
     extras: {
@@ -56,7 +61,11 @@ export function buildGotifyBody(
   // The instance's priority (or, without one, the application's) is only the default.
   const priority = message.priority ? GOTIFY_PRIORITY[message.priority] : config.priority;
   if (priority !== undefined) body.priority = priority;
-  if (message.url) body.extras['client::notification'] = { click: { url: message.url } };
+  const notification: NonNullable<GotifyBody['extras']['client::notification']> = {};
+  if (message.url) notification.click = { url: message.url };
+  if (image) notification.bigImageUrl = image.url;
+  if (notification.click || notification.bigImageUrl)
+    body.extras['client::notification'] = notification;
   return body;
 }
 

@@ -28,7 +28,7 @@ export interface HttpRequest {
   method?: Method | Lowercase<Method>;
   url: string;
   headers?: Record<string, string>;
-  /** A string is sent as is; anything else is sent as JSON. */
+  /** A string or Buffer (a multipart upload) is sent as is; anything else is sent as JSON. */
   body?: unknown;
   options?: HttpOptions;
 }
@@ -57,7 +57,10 @@ class TransportFailure extends Error {
  * stays a string: node:http writes a string body that fits in one packet together with the
  * headers, where a Buffer goes as a second chunk of a gathered write.
  */
-function prepare(req: HttpRequest): { headers: Record<string, string>; payload?: string } {
+function prepare(req: HttpRequest): {
+  headers: Record<string, string>;
+  payload?: string | Buffer;
+} {
   const headers: Record<string, string> = { ...req.headers };
   // The caller's names in lower case, once: this runs for every attempt.
   const given = new Set<string>();
@@ -66,6 +69,10 @@ function prepare(req: HttpRequest): { headers: Record<string, string>; payload?:
   if (!given.has('user-agent')) headers['User-Agent'] = 'Herald';
   if (!given.has('accept-encoding')) headers['Accept-Encoding'] = 'gzip, deflate, br';
   if (req.body === undefined || req.body === null) return { headers };
+  if (Buffer.isBuffer(req.body)) {
+    headers['Content-Length'] = String(req.body.length);
+    return { headers, payload: req.body };
+  }
   const isText = typeof req.body === 'string';
   const payload = isText ? (req.body as string) : JSON.stringify(req.body);
   if (!isText && !given.has('content-type')) headers['Content-Type'] = 'application/json';

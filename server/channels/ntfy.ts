@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { NTFY_SERVER, ntfyConfig } from '../../contract/channel-kinds/ntfy';
 
 export { NTFY_SERVER };
+import { withAttachmentLinks } from './attachment-links';
 import { configOf, defineAdapter, type OutboundMessage } from './channel-adapter';
 import { rateLimitKey } from './channel-fields';
 import { httpRequest, replyOf, type HttpResponse } from './http-client';
@@ -38,18 +39,33 @@ export interface NtfyBody {
   tags?: string[];
   markdown?: true;
   click?: string;
+  /** A file by URL: ntfy's apps show an image inline and offer anything else to download. */
+  attach?: string;
+  filename?: string;
 }
 
 /**
  * JSON publishing rather than headers, so a non-ASCII title needs no RFC 2047 encoding and
- * nothing a template produces can end up in a header.
+ * nothing a template produces can end up in a header. A message has one attachment: the
+ * first file goes as `attach` (its URL on Herald) and `filename`; any others end the message
+ * as links, in its format.
  */
 export function buildNtfyBody(
   config: Pick<NtfyConfig, 'topic' | 'priority' | 'tags'>,
   message: Pick<OutboundMessage, 'title' | 'content' | 'contentType' | 'url'> &
-    Partial<Pick<OutboundMessage, 'priority'>>,
+    Partial<Pick<OutboundMessage, 'priority' | 'attachments'>>,
 ): NtfyBody {
-  const body: NtfyBody = { topic: config.topic, message: message.content };
+  const [first, ...others] = message.attachments ?? [];
+  const content = withAttachmentLinks(
+    { content: message.content, contentType: message.contentType },
+    { images: true },
+    others,
+  ).content;
+  const body: NtfyBody = { topic: config.topic, message: content };
+  if (first) {
+    body.attach = first.url;
+    body.filename = first.filename;
+  }
   const title = message.title.trim();
   if (title) body.title = title;
   // Herald's scale is ntfy's own, so the sender's priority goes as is; the instance's

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { PUSHME_DEFAULT_SERVER_URL, pushMeConfig } from '../../contract/channel-kinds/pushme';
 
 export { PUSHME_DEFAULT_SERVER_URL };
+import { withAttachmentLinks } from './attachment-links';
 import { configOf, defineAdapter, type OutboundMessage } from './channel-adapter';
 import { DeliveryError } from './delivery-error';
 import { httpRequest, replyOf, type HttpResponse } from './http-client';
@@ -88,7 +89,9 @@ export function createPushMeAdapter() {
     supportsMentions: false,
     supportsDynamicRecipients: false,
     fixedRecipient: 'none',
-    async send(config, message) {
+    async send(config, given) {
+      // Files reach the reader as links at the end of the content, in its format.
+      const message = withAttachmentLinks(given, { images: true });
       const res = await httpRequest({
         // The root path: that is where the official clients post.
         url: `${config.serverUrl}/`,

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 
 import { slackConfig } from '../../contract/channel-kinds/slack';
+import { withAttachmentLinks } from './attachment-links';
 import { configOf, defineAdapter, type Mentions, type OutboundMessage } from './channel-adapter';
 import { rateLimitKey } from './channel-fields';
 import { DeliveryError } from './delivery-error';
@@ -98,7 +99,9 @@ export function createSlackAdapter() {
     supportsDynamicRecipients: false,
     fixedRecipient: 'none',
     rateLimit: (config) => ({ key: rateLimitKey('slack', config.webhookUrl), ...SLACK_RATE }),
-    async send(config, message) {
+    async send(config, given) {
+      // Files reach the chat as links at the end of the content (mrkdwn has no images: a link).
+      const message = withAttachmentLinks(given, { images: false });
       const body = buildSlackBody(message, config);
       if (body.text.length > SLACK_MAX_CHARS)
         throw limitExceeded('Slack', body.text.length, SLACK_MAX_CHARS, 'characters');

@@ -5,10 +5,17 @@ import { markdownToHtml } from '../domain/content-format';
 import { TELEGRAM_API, telegramConfig } from '../../contract/channel-kinds/telegram';
 
 export { TELEGRAM_API };
-import { configOf, defineAdapter, type OutboundMessage } from './channel-adapter';
+import { withAttachmentLinks } from './attachment-links';
+import {
+  configOf,
+  defineAdapter,
+  type MessageAttachment,
+  type OutboundMessage,
+} from './channel-adapter';
 import { joinUrl, rateLimitKey } from './channel-fields';
 import { DeliveryError } from './delivery-error';
 import { httpRequest, replyOf, type HttpResponse } from './http-client';
+import { multipartBody, type MultipartPart } from './multipart';
 import {
   assertHttpOkWith,
   jsonObjectOf,
@@ -22,6 +29,14 @@ import { escapeTelegramHtml, telegramVisibleText, toTelegramHtml } from './teleg
 
 /** sendMessage takes 1–4096 characters of visible text (after entity parsing). */
 export const TELEGRAM_MAX_CHARS = 4096;
+/** A photo's or document's caption: 0–1024 characters after entity parsing. */
+export const TELEGRAM_MAX_CAPTION_CHARS = 1024;
+/** sendPhoto takes photos up to 10 MB; a larger image goes as a document. */
+export const TELEGRAM_MAX_PHOTO_BYTES = 10 * 1024 * 1024;
+/** Bots upload files of any type up to 50 MB; a larger one is sent as its link. */
+export const TELEGRAM_MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
+/** The image types sendPhoto shows as photos; other images (GIF, SVG) go as documents. */
+const PHOTO_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp']);
 /** Bot FAQ: at most 20 messages a minute to one group, about one a second to one user. */
 export const TELEGRAM_GROUP_RATE = { max: 20, perMs: 60_000 } as const;
 export const TELEGRAM_PRIVATE_RATE = { max: 1, perMs: 1_000 } as const;
@@ -141,18 +156,86 @@ export function createTelegramAdapter() {
       ...(/^\d+$/.test(config.chatId) ? TELEGRAM_PRIVATE_RATE : TELEGRAM_GROUP_RATE),
     }),
     async send(config, message) {
-      const res = await httpRequest({
-        url: joinUrl(config.serverUrl, `bot${config.botToken}/sendMessage`),
-        headers: { 'Content-Type': 'application/json; charset=utf-8' },
-        body: JSON.stringify(buildTelegramBody(config, message)),
-        options: config,
-      });
-      checkTelegramReply(res);
-      const id = numberField(
-        jsonObjectOf(res)?.result as Record<string, unknown> | undefined,
-        'message_id',
+      const files = (message.attachments ?? []).filter((a) => a.size <= TELEGRAM_MAX_UPLOAD_BYTES);
+      // Files over the upload limit reach the chat as links at the end of the text.
+      const sent = withAttachmentLinks(
+        message,
+        { images: false },
+        (message.attachments ?? []).filter((a) => a.size > TELEGRAM_MAX_UPLOAD_BYTES),
       );
-      return { reply: id === undefined ? replyOf(res) : `message_id ${id}` };
+      const body = buildTelegramBody(config, sent);
+      const ids: number[] = [];
+      // The text rides as the first file's caption when it fits one; otherwise it goes first,
+      // as a message of its own, exactly as without files.
+      const asCaption =
+        files.length > 0 &&
+        telegramLength(body.text, body.parse_mode) <= TELEGRAM_MAX_CAPTION_CHARS;
+      if (!asCaption) {
+        const res = await httpRequest({
+          url: joinUrl(config.serverUrl, `bot${config.botToken}/sendMessage`),
+          headers: { 'Content-Type': 'application/json; charset=utf-8' },
+          body: JSON.stringify(body),
+          options: config,
+        });
+        checkTelegramReply(res);
+        if (files.length === 0) return { reply: receiptOf(res) };
+        ids.push(...messageIdOf(res));
+      }
+      for (const [i, file] of files.entries()) {
+        const upload = telegramUpload(body, file, await file.read(), asCaption && i === 0);
+        const res = await httpRequest({
+          url: joinUrl(config.serverUrl, `bot${config.botToken}/${upload.method}`),
+          headers: { 'Content-Type': upload.contentType },
+          body: upload.body,
+          options: config,
+        });
+        checkTelegramReply(res);
+        ids.push(...messageIdOf(res));
+      }
+      return { reply: `message_id ${ids.join(', ')}` };
     },
   });
+}
+
+function messageIdOf(res: HttpResponse): number[] {
+  const id = numberField(
+    jsonObjectOf(res)?.result as Record<string, unknown> | undefined,
+    'message_id',
+  );
+  return id === undefined ? [] : [id];
+}
+
+function receiptOf(res: HttpResponse): string {
+  const [id] = messageIdOf(res);
+  return id === undefined ? replyOf(res) : `message_id ${id}`;
+}
+
+/**
+ * One file as a multipart upload: JPEG, PNG and WebP images up to 10 MB through sendPhoto
+ * (shown as a photo), anything else through sendDocument (a file to download). The chat,
+ * thread and sound settings are the text's; the caption, when given, is the whole text.
+ */
+export function telegramUpload(
+  text: TelegramSendMessage,
+  file: Pick<MessageAttachment, 'filename' | 'mime' | 'size' | 'inline'>,
+  data: Buffer,
+  withCaption: boolean,
+): { method: 'sendPhoto' | 'sendDocument'; contentType: string; body: Buffer } {
+  const photo = file.inline && PHOTO_TYPES.has(file.mime) && file.size <= TELEGRAM_MAX_PHOTO_BYTES;
+  const parts: MultipartPart[] = [{ name: 'chat_id', value: text.chat_id }];
+  if (text.message_thread_id !== undefined)
+    parts.push({ name: 'message_thread_id', value: String(text.message_thread_id) });
+  if (text.disable_notification) parts.push({ name: 'disable_notification', value: 'true' });
+  if (withCaption) {
+    parts.push({ name: 'caption', value: text.text });
+    if (text.parse_mode) parts.push({ name: 'parse_mode', value: text.parse_mode });
+  }
+  parts.push({
+    name: photo ? 'photo' : 'document',
+    filename: file.filename,
+    contentType: file.mime,
+    data,
+  });
+  const { contentType, body } = multipartBody(parts);
+  return { method: photo ? 'sendPhoto' : 'sendDocument', contentType, body };
 }

@@ -1,11 +1,13 @@
 import type { z } from 'zod';
 
 import { webhookConfig } from '../../contract/channel-kinds/webhook';
+import { appendAttachmentLinks } from './attachment-links';
 import { configOf, defineAdapter } from './channel-adapter';
 import { assertHttpOk, httpRequest, replyOf } from './http-client';
 import {
   DEFAULT_WEBHOOK_BODY,
   bodyEncoding,
+  mentionsAttachments,
   renderWebhookBody,
   renderWebhookUrl,
   withDeliveryFields,
@@ -57,18 +59,34 @@ export function createWebhookAdapter() {
     supportsDynamicRecipients: false,
     fixedRecipient: 'none',
     async send(config, message, runtime) {
-      const values: WebhookValues = {
-        title: message.title,
-        content: message.content,
-        url: message.url ?? '',
-        format: message.contentType,
-        priority: message.priority,
-        repeats: message.repeats,
-      };
+      const files = message.attachments ?? [];
       const headers = { ...config.headers, ...config.secretHeaders };
       if (!contentTypeOf(headers) && config.method !== 'GET')
         headers['Content-Type'] = 'application/json';
       const encoding = bodyEncoding(contentTypeOf(headers));
+      // The default JSON body and a template with {{attachments}} carry the files as data;
+      // any other request would drop them, so there the content ends with their links.
+      const carried =
+        (config.method !== 'GET' &&
+          ((config.body === DEFAULT_WEBHOOK_BODY && encoding === 'json') ||
+            mentionsAttachments(config.body))) ||
+        mentionsAttachments(config.url);
+      const values: WebhookValues = {
+        title: message.title,
+        content: carried
+          ? message.content
+          : appendAttachmentLinks(message.content, files, message.contentType, { images: true }),
+        url: message.url ?? '',
+        format: message.contentType,
+        priority: message.priority,
+        repeats: message.repeats,
+        attachments: files.map((a) => ({
+          url: a.url,
+          name: a.filename,
+          type: a.mime,
+          size: a.size,
+        })),
+      };
       let body =
         config.method === 'GET' ? undefined : renderWebhookBody(config.body, values, encoding);
       if (body !== undefined && encoding === 'json' && config.body === DEFAULT_WEBHOOK_BODY)

@@ -6,6 +6,7 @@ import {
 } from '../../contract/channel-kinds/wechat-official';
 
 export { WECHAT_DEFAULT_API_BASE_URL };
+import { withAttachmentLinks } from './attachment-links';
 import { configOf, defineAdapter, type OutboundMessage } from './channel-adapter';
 import { deliveryDedupId } from './dedup-id';
 import { DeliveryError } from './delivery-error';
@@ -92,7 +93,9 @@ export function createWeChatOfficialAdapter() {
     supportsDynamicRecipients: true,
     fixedRecipient: 'required',
     validateRecipient: validateOpenId,
-    async send(config, message, runtime) {
+    async send(config, given, runtime) {
+      // Files reach the reader as links at the end of the content, in its format.
+      const message = withAttachmentLinks(given, { images: false });
       const openId = message.recipient?.trim() ?? '';
       const invalid = validateOpenId(openId);
       if (invalid) throw DeliveryError.permanent(invalid);

@@ -7,6 +7,7 @@ import {
 } from '../../contract/channel-kinds/wecom-app';
 
 export { WECOM_APP_DEFAULT_API_BASE_URL };
+import { withAttachmentLinks } from './attachment-links';
 import { configOf, defineAdapter, type OutboundMessage } from './channel-adapter';
 import { joinUrl, rateLimitKey } from './channel-fields';
 import { DeliveryError } from './delivery-error';
@@ -235,7 +236,9 @@ export function createWeComAppAdapter() {
         ...WECOM_APP_RATE,
       };
     },
-    async send(config, message, services) {
+    async send(config, given, services) {
+      // Files reach the chat as links at the end of the content (its markdown has no images: a link).
+      const message = withAttachmentLinks(given, { images: false });
       const parsed = parseWeComAppRecipient(message.recipient ?? '');
       if ('error' in parsed) throw DeliveryError.permanent(parsed.error);
       const body = buildWeComAppBody(config, message, parsed.target);

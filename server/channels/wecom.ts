@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 
 import { weComConfig } from '../../contract/channel-kinds/wecom';
+import { withAttachmentLinks } from './attachment-links';
 import { configOf, defineAdapter, type OutboundMessage } from './channel-adapter';
 import { rateLimitKey } from './channel-fields';
 import { DeliveryError } from './delivery-error';
@@ -104,7 +105,9 @@ export function createWeComAdapter() {
     rateLimit(config) {
       return { key: rateLimitKey('wecom', config.webhookUrl), ...WECOM_RATE };
     },
-    async send(config, message) {
+    async send(config, given) {
+      // Files reach the chat as links at the end of the content (markdown (v1) has no images: a link).
+      const message = withAttachmentLinks(given, { images: false });
       const body = buildWeComBody(message);
       assertWeComSize(body);
       const res = await httpRequest({

@@ -23,6 +23,7 @@ import { errorHandler, notFoundHandler } from './api/middleware/error-handler';
 import { createHostAllowList } from './api/middleware/host-allow-list';
 import { createOpsRouter, type OpsRouterDeps } from './api/ops-router';
 import { createHookRouter, type HookRouterDeps } from './api/hooks/hook-router';
+import { createFilesRouter, type FilesRouterDeps } from './api/files/files-router';
 import { HOOKS_BASE } from '../contract';
 
 /**
@@ -51,6 +52,8 @@ export interface AppDeps {
   /** POST /api/hooks/{preset}[/{token}]. */
   hooks: HookRouterDeps;
   preview: PreviewRouterDeps;
+  /** GET /api/files/{id}/{filename}: files sent with messages. */
+  files?: FilesRouterDeps;
   /** POST /api/public/token-kind. */
   tokenKind: TokenKindRouterDeps;
   console: ConsoleRouterDeps;
@@ -143,6 +146,7 @@ export function createApp(deps: AppDeps): Express {
     createCrossSiteGuard({ what: 'the preview API', corsOrigins: [], corsHint: false }),
   );
   app.use(createPreviewRouter(deps.preview));
+  if (deps.files) app.use(createFilesRouter(deps.files));
   app.use(createTokenKindRouter(deps.tokenKind));
   app.use('/api/console', createConsoleRouter(deps.console));
   app.get('/api/openapi.json', (_req, res) => {

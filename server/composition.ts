@@ -13,6 +13,7 @@ import { LogService } from './features/history/log-service';
 import { MessageService } from './features/hosted/message-service';
 import { ScheduleService } from './features/schedules/schedule-service';
 import { StatsService } from './features/history/stats-service';
+import { AttachmentService } from './features/attachments/attachment-service';
 import { TaskService } from './features/sources/task-service';
 import { TemplateService } from './features/sources/template-service';
 import { SendRateLimiter } from './features/sending/rate-limiter';
@@ -68,6 +69,7 @@ import { Scheduler } from './features/schedules/scheduler';
 import { readVersion } from './version';
 
 const log = createLogger('server');
+const HOUR_MS = 3_600_000;
 
 /** Herald built from its config: the parts, the HTTP app over them, and their lifecycle. */
 export interface Herald {
@@ -190,6 +192,14 @@ async function composeParts(
   // Until the server listens: the configured address (listeningAt() sets the real one).
   let address = `http://${config.host}:${config.port}`;
   const listenUrl = () => address;
+  const attachments = new AttachmentService({
+    sequelize,
+    writeLock,
+    settings,
+    dataDir: config.dataDir,
+    clock,
+    baseUrl: () => settings.get().publicBaseUrl || listenUrl(),
+  });
 
   const channels = new ChannelService({
     registry,
@@ -206,6 +216,7 @@ async function composeParts(
     clock,
     retryPolicy: () => settings.get().retry,
     loadChannel: (id) => channels.loadRuntime(id),
+    loadAttachments: (ids) => attachments.load(ids),
     random: config.random,
     pacer: shared?.pacer,
     onSaturated: () => deliveryThread?.demand(),
@@ -222,6 +233,7 @@ async function composeParts(
           deliveries,
           events,
           observer: metrics ?? undefined,
+          files: { dataDir: config.dataDir, listenUrl },
         })
       : null;
   // A V1 caller here may wait for an attempt another process records.
@@ -243,6 +255,7 @@ async function composeParts(
     writeLock,
     // One budget per task or template, whichever API or hook it sends through.
     limiter: shared?.sendLimiter ?? new SendRateLimiter(),
+    attachments,
   });
   const scheduleRunner = new ScheduleRunner({ sends });
   const schedules = new ScheduleService({ sequelize, clock, writeLock, events, scheduleRunner });
@@ -290,6 +303,7 @@ async function composeParts(
     trustProxy: config.trustProxy,
     channels,
     sends,
+    attachments,
     scheduleRunner,
     schedules,
     audit,
@@ -339,6 +353,8 @@ async function composeParts(
       await scheduler.start();
       stopJobs = startJobs([
         ...housekeepingJobs({ sequelize, writeLock, settings, clock, events, shared }),
+        // Files past keepDays, or whose send was pruned: the files, then their rows.
+        { name: 'expired files', everyMs: HOUR_MS, run: () => attachments.prune() },
         { name: 'scheduled backup', everyMs: SCHEDULE_CHECK_MS, run: () => backups.runScheduled() },
       ]);
       readiness.ready();
@@ -376,8 +392,12 @@ function composeApp(
     trustProxy: parts.trustProxy,
     guards: config.guards,
     rendererDir: config.rendererDir,
-    send: { sends: parts.sends, settings },
-    hooks: { hooks: new HookService({ sends: parts.sends, secrets: parts.secrets, clock }) },
+    send: { sends: parts.sends, settings, dataDir: parts.dataDir },
+    hooks: {
+      hooks: new HookService({ sends: parts.sends, secrets: parts.secrets, clock }),
+      files: { dataDir: parts.dataDir, settings },
+    },
+    files: { attachments: parts.attachments },
     preview: { limiter: shared?.previewLimiter ?? new SendRateLimiter(), clock },
     tokenKind: { tokens },
     ops,

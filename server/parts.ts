@@ -1,5 +1,6 @@
 import type { Sequelize } from 'sequelize';
 
+import type { AttachmentService } from './features/attachments/attachment-service';
 import type { ChannelService } from './features/channel-config/channel-service';
 import type { ScheduleService } from './features/schedules/schedule-service';
 import type { SetupCode } from './features/auth/setup-code';
@@ -55,6 +56,8 @@ export interface HeraldParts {
   channels: ChannelService;
   /** Every send's pipeline: the send APIs, the hooks and the schedules. */
   sends: SendService;
+  /** Files sent with messages: stored, served, handed to deliveries, pruned (issue 43 §2). */
+  attachments: AttachmentService;
   /** Turns one run of a schedule into a send. */
   scheduleRunner: ScheduleRunner;
   /** Schedules as the console edits them. */

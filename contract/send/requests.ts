@@ -105,8 +105,33 @@ const dedupWindow = z
     `must be at most ${LIMITS.dedupWindowMaxSeconds} seconds (a day)`,
   );
 
+/**
+ * `attachments`: files Herald fetches by URL and sends with the message (issue 43 §2); the
+ * count, size and total limits are the install's settings (attachments.*), checked on arrival.
+ */
+const attachmentsByUrl = z
+  .array(
+    z.object(
+      {
+        url: requiredString('string')
+          .trim()
+          .min(1, 'must not be empty')
+          .max(LIMITS.urlChars, `must be at most ${LIMITS.urlChars} characters`),
+        filename: optional(text({ error: 'must be a string' }).trim().max(255)),
+        mime: optional(text({ error: 'must be a string' }).trim().max(255)),
+      },
+      { error: 'must be an object {url, filename?, mime?}' },
+    ),
+    { error: 'must be an array of {url, filename?, mime?}' },
+  )
+  .max(100, 'at most 100 entries');
+
 /** The fields both send APIs (and the hooks) take beside their own. */
 const sendExtras = {
+  attachments: described(
+    'Files to send with the message, fetched by Herald: [{url, filename?, mime?}] (or upload them: multipart/form-data with payload_json and files[] parts)',
+    optional(attachmentsByUrl),
+  ),
   priority: described(
     "1 (min) to 5 (max), or min, low, default, high, max, urgent; each channel maps it its own way (left out: each channel's default)",
     optional(priority),

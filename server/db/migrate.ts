@@ -22,6 +22,7 @@ import * as sealProxyCredentials from './migrations/2026-11-30-1000-seal-proxy-c
 import * as hostedPublicLink from './migrations/2026-12-01-1000-hosted-public-link';
 import * as sendWarnings from './migrations/2026-12-01-1100-send-warnings';
 import * as auditNames from './migrations/2026-12-01-1200-audit-names';
+import * as attachments from './migrations/2026-12-02-1100-attachments';
 
 /**
  * What a migration may need that db/ does not hold: sealing a secret needs the server key, which
@@ -63,6 +64,7 @@ const migrations: Array<[string, MigrationModule]> = [
   ['2026-12-01-1000-hosted-public-link', hostedPublicLink],
   ['2026-12-01-1100-send-warnings', sendWarnings],
   ['2026-12-01-1200-audit-names', auditNames],
+  ['2026-12-02-1100-attachments', attachments],
 ];
 
 /** The names this code knows, in order: a database that lacks one is behind the code. */

@@ -1,5 +1,5 @@
 import { parsePriority } from '../../contract/priority';
-import type { AdapterRuntime } from '../channels/channel-adapter';
+import type { AdapterRuntime, MessageAttachment } from '../channels/channel-adapter';
 import { DeliveryError } from '../channels/delivery-error';
 import { adapterFor, type ChannelRegistry } from '../channels/registry';
 import type { RetryPolicy } from '../config/settings-schema';
@@ -26,6 +26,11 @@ export interface AttemptDeps {
   pacer: ChannelPacer;
   retryPolicy(): RetryPolicy;
   loadChannel(id: number): Promise<LoadedChannel | null>;
+  /**
+   * The stored files of these ids, in their order (issue 43 §2): what a delivery of a send with
+   * files hands its adapter on every try. Files already removed (expired) are left out.
+   */
+  loadAttachments?(ids: readonly string[]): Promise<MessageAttachment[]>;
   random?: () => number;
 }
 
@@ -84,6 +89,16 @@ export async function runAttempt(
     }
     if (wait > 0) return { deferUntil: startedAt + wait };
   }
+  let attachments: MessageAttachment[] | undefined;
+  if (delivery.attachmentIds?.length && deps.loadAttachments) {
+    try {
+      attachments = await deps.loadAttachments(delivery.attachmentIds);
+    } catch (err) {
+      return failure(
+        DeliveryError.transient(`loading the send's files failed: ${errorMessage(err)}`),
+      );
+    }
+  }
   try {
     const receipt = await withTimeout(
       adapter.send(
@@ -100,6 +115,7 @@ export async function runAttempt(
           priority: parsePriority(delivery.priority) ?? null,
           repeats: delivery.repeats,
           templateCode: delivery.templateCode,
+          ...(attachments && { attachments }),
         },
         deps.runtime,
       ),

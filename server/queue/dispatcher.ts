@@ -29,6 +29,8 @@ export interface DispatcherDeps {
   clock: Clock;
   retryPolicy(): RetryPolicy;
   loadChannel(id: number): Promise<LoadedChannel | null>;
+  /** A send's stored files by id (AttemptDeps.loadAttachments); unset: deliveries carry none. */
+  loadAttachments?: AttemptDeps['loadAttachments'];
   /** Attempts under way at once. */
   concurrency?: number;
   /** Where channels' rate windows are kept; unset, this process's memory. */

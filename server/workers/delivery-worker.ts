@@ -19,6 +19,7 @@ import { openDatabase, type Database } from '../db/database';
 import { initModels } from '../db/models';
 import { WriteTurn } from '../db/write-turn';
 import { HeraldEvents } from '../events';
+import { AttachmentService } from '../features/attachments/attachment-service';
 import { ChannelService } from '../features/channel-config/channel-service';
 import { SettingsStore } from '../features/settings/settings-store';
 import { systemClock } from '../lib/clock';
@@ -102,6 +103,18 @@ async function compose(): Promise<{
       clock: systemClock,
       adapterRuntime: runtime,
     });
+    // A send's files, read here as on the main thread: the same rows, folder and URLs.
+    const files = start.files;
+    const attachments = files
+      ? new AttachmentService({
+          sequelize: db.sequelize,
+          writeLock: db.writer,
+          settings,
+          dataDir: files.dataDir,
+          clock: systemClock,
+          baseUrl: () => settings.get().publicBaseUrl || files.listenUrl,
+        })
+      : null;
     const state = new DeliveryState({
       writer: db.writer,
       read: db.read,
@@ -124,6 +137,7 @@ async function compose(): Promise<{
       clock: systemClock,
       retryPolicy: () => settings.get().retry,
       loadChannel: (id) => channels.loadRuntime(id),
+      ...(attachments && { loadAttachments: (ids) => attachments.load(ids) }),
       concurrency: start.concurrency,
     });
     // Paused until the main thread hands over, with its own pause state.

@@ -13,10 +13,18 @@ import { sendEnvelope } from '../../lib/envelope';
 import { AppError } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import { expressPath } from '../contract-route';
+import {
+  multipartSend,
+  payloadBytes,
+  stagedUploads,
+  type MultipartSendDeps,
+} from '../middleware/multipart-send';
 
 /** What the hook routes use: the hook service (which sends through the send service). */
 export interface HookRouterDeps {
   hooks: HookService;
+  /** The generic hook takes files too (multipart, issue 43 §2): staged here, limits from settings. */
+  files?: MultipartSendDeps;
 }
 
 /** The raw bytes of each request's body, which a signature is computed over. */
@@ -112,7 +120,18 @@ export function createHookRouter(deps: HookRouterDeps): Router {
       else then();
     };
 
+  const multipart = deps.files ? multipartSend(deps.files) : null;
+
   const readBody: RequestHandler = (req, res, next) => {
+    // The generic hook's multipart form: payload_json is its body, and what its signature covers.
+    if (multipart && req.is('multipart/form-data') && presets.get(req)?.name === 'generic') {
+      multipart(req, res, (err?: unknown) => {
+        if (err) return next(err);
+        rawBodies.set(req, payloadBytes(req) ?? Buffer.alloc(0));
+        next();
+      });
+      return;
+    }
     if (!req.is('application/x-www-form-urlencoded')) {
       json(req, res, parsed(next));
       return;
@@ -152,7 +171,10 @@ export function createHookRouter(deps: HookRouterDeps): Router {
       headers: headersOf(req),
       query,
     };
-    const answer = await deps.hooks.receive(call, { idempotencyKey: deliveryKey(req) });
+    const answer = await deps.hooks.receive(call, {
+      idempotencyKey: deliveryKey(req),
+      uploads: stagedUploads(req),
+    });
     sendEnvelope(res, answer.code, answer.msg, answer.data);
   };
 

@@ -12,9 +12,10 @@ import { AppError } from '../../lib/errors';
 import { parseInput } from '../../lib/validation';
 import type { HeraldParts } from '../../parts';
 import { plainV2Request } from '../../features/sending/plain-v2-request';
+import { multipartSend, stagedUploads } from '../middleware/multipart-send';
 
 /** What the send routes use: the send service, and the settings they answer by. */
-export type SendRouterDeps = Pick<HeraldParts, 'settings' | 'sends'>;
+export type SendRouterDeps = Pick<HeraldParts, 'settings' | 'sends' | 'dataDir'>;
 
 /** Each send route's handlers, in the order they run. */
 export interface SendRoutes {
@@ -73,16 +74,28 @@ export function createSendRoutes(deps: SendRouterDeps): SendRoutes {
   // The service resolves, counts, keys and sends; a route parses the body and writes the answer.
   const sendV1 = async (req: Request, res: Response) => {
     const body = parseInput(sendRoutes.v1.body, bodyObject(req));
-    const answer = await sends.sendV1(body, { idempotencyKey: idempotencyKey(req) });
+    const answer = await sends.sendV1(body, {
+      idempotencyKey: idempotencyKey(req),
+      uploads: stagedUploads(req),
+    });
     sendEnvelope(res, answer.code, answer.msg, answer.data);
   };
 
   const sendV2 = async (req: Request, res: Response) => {
     const input = bodyObject(req);
     const body = plainV2Request(input) ?? parseInput(sendRoutes.v2.body, input);
-    const answer = await sends.sendV2(body, { idempotencyKey: idempotencyKey(req) });
+    const answer = await sends.sendV2(body, {
+      idempotencyKey: idempotencyKey(req),
+      uploads: stagedUploads(req),
+    });
     sendEnvelope(res, answer.code, answer.msg, answer.data);
   };
 
-  return { v1: [httpStatus, json, sendV1], v2: [httpStatus, json, sendV2] };
+  // multipart/form-data (payload_json and files[], issue 43 §2) becomes the same JSON body,
+  // its files staged; any other body goes on to the JSON parser as before.
+  const multipart = multipartSend(deps);
+  return {
+    v1: [httpStatus, multipart, json, sendV1],
+    v2: [httpStatus, multipart, json, sendV2],
+  };
 }

@@ -51,7 +51,13 @@ export function plainV2Request(input: Record<string, unknown>): V2Request | unde
   const title = plainTrimmed(input.title, LIMITS.titleChars);
   if (token === undefined || title === undefined) return undefined;
   // Priority, dedup and `text` (herald send's) are rarer: zod parses them and words what it refuses.
-  if ('priority' in input || 'dedupKey' in input || 'dedupWindow' in input || 'text' in input) {
+  if (
+    'priority' in input ||
+    'dedupKey' in input ||
+    'dedupWindow' in input ||
+    'text' in input ||
+    'attachments' in input
+  ) {
     return undefined;
   }
   const out: V2Request = { token, title };

@@ -34,6 +34,17 @@ export interface SendToStore {
   dedup: { key: string; windowSeconds: number | null } | null;
   /** V2: what the placeholders left unfilled or dropped (kept with the send for its log). */
   warnings?: readonly PlaceholderWarning[];
+  /** The send's files, already stored (issue 43 §2); absent when it has none. */
+  files?: SendFiles;
+}
+
+/**
+ * A send's stored files: their ids go on every delivery (the claim hands them to the attempt),
+ * and `stored` ties them to the send once it is accepted.
+ */
+export interface SendFiles {
+  ids: readonly string[];
+  stored(sendId: number): Promise<void>;
 }
 
 /**
@@ -41,6 +52,7 @@ export interface SendToStore {
  * the dispatcher is paused: then they wait in the queue like every other.
  */
 export function acceptInputOf(input: SendToStore, paused: boolean, repeats = 0): AcceptInput {
+  const attachments = input.files?.ids.length ? JSON.stringify(input.files.ids) : null;
   return {
     send: {
       api: input.api,
@@ -75,6 +87,7 @@ export function acceptInputOf(input: SendToStore, paused: boolean, repeats = 0):
       previewKey: p.previewKey,
       priority: input.priority,
       repeats,
+      ...(attachments && { attachments }),
       storeOnAccept: p.target.channel.type === 'hosted' && !paused,
     })),
   };

@@ -2,10 +2,15 @@ import type { Task, Template } from '../../db/models';
 import { AppError } from '../../lib/errors';
 import type { HeraldParts } from '../../parts';
 import type { V1Request, V2Request } from '../../../contract';
+import type {
+  AttachmentByUrl,
+  AttachmentService,
+  StagedUpload,
+} from '../attachments/attachment-service';
 import { CredentialResolver } from './credential-resolver';
 import { withIdempotency } from './idempotency';
 import type { RateLimiter } from './rate-limiter';
-import type { SendOrigin } from './send-rows';
+import type { SendFiles, SendOrigin } from './send-rows';
 import { SourceLookup } from './source-lookup';
 import { sendV1 } from './v1-send';
 import { sendV2, V2_MSG } from './v2-send';
@@ -21,6 +26,8 @@ export interface SendResponse {
 export interface SendCall {
   /** The key a repeat of this call is recognised by (trimmed); undefined: none was given. */
   idempotencyKey: string | undefined;
+  /** Files uploaded with it (multipart), staged; stored with the send (issue 43 §2). */
+  uploads?: readonly StagedUpload[];
 }
 
 /**
@@ -48,7 +55,11 @@ export type SendServiceDeps = Pick<
   | 'listenUrl'
   | 'clock'
   | 'writeLock'
-> & { limiter: RateLimiter };
+> & {
+  limiter: RateLimiter;
+  /** Files sent with a message; unset, a send with files is refused. */
+  attachments?: AttachmentService;
+};
 
 /**
  * Every send's pipeline, for V1, V2, hooks and schedules: resolve the credential, count the
@@ -70,7 +81,9 @@ export class SendService {
     const task = await this.credentials.resolveTask(req);
     await this.checkRate(task.rateKey);
     return withIdempotency(this.deps, `v1:${task.credential}`, call.idempotencyKey, () =>
-      sendV1(this.deps, req, task),
+      this.withFiles(req.attachments, call, (files) =>
+        sendV1(this.deps, req, task, undefined, files),
+      ),
     );
   }
 
@@ -79,7 +92,9 @@ export class SendService {
     const template = await this.credentials.resolveTemplate(req);
     await this.checkRate(template.rateKey);
     return withIdempotency(this.deps, `v2:${template.credential}`, call.idempotencyKey, () =>
-      sendV2(this.deps, req, template),
+      this.withFiles(req.attachments, call, (files) =>
+        sendV2(this.deps, req, template, undefined, files),
+      ),
     );
   }
 
@@ -103,7 +118,9 @@ export class SendService {
     }
     await this.checkRate(template.rateKey);
     return withIdempotency(this.deps, `hook:${template.credential}`, call.idempotencyKey, () =>
-      sendV2(this.deps, req, template),
+      this.withFiles(req.attachments, call, (files) =>
+        sendV2(this.deps, req, template, undefined, files),
+      ),
     );
   }
 
@@ -127,6 +144,36 @@ export class SendService {
       ...send.message,
     };
     return sendV2(this.deps, req, template, origin);
+  }
+
+  /**
+   * Runs a send with its files (issue 43 §2): they are fetched or taken from staging, checked
+   * and stored first, after the credential and the rate limit (a caller Herald does not know
+   * never makes it fetch anything), and removed again if the send is then refused. Stored
+   * files are on disk and in the database before the send is answered.
+   */
+  private async withFiles(
+    byUrl: readonly AttachmentByUrl[] | undefined,
+    call: SendCall,
+    send: (files: SendFiles | undefined) => Promise<SendResponse>,
+  ): Promise<SendResponse> {
+    const uploads = call.uploads ?? [];
+    if (uploads.length === 0 && !byUrl?.length) return send(undefined);
+    const service = this.deps.attachments;
+    if (!service) throw new AppError(400, 'this Herald does not take files with a send');
+    const ids = await service.accept({ uploads, byUrl: byUrl ?? [] });
+    let accepted = false;
+    const stored = async (sendId: number) => {
+      accepted = true;
+      await service.link(ids, sendId);
+    };
+    try {
+      return await send({ ids, stored });
+    } catch (err) {
+      // Only a send that was refused: an accepted one keeps its files whatever came after.
+      if (!accepted) await service.discard(ids);
+      throw err;
+    }
   }
 
   private currentToken(kind: 'task' | 'template', source: Task | Template): string {

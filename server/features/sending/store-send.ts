@@ -43,6 +43,7 @@ export async function storeSend(
         ...(await deps.deliveries.accept(acceptInputOf(input, paused))),
       };
   input.origin?.stored?.(outcome.sendId);
+  await input.files?.stored(outcome.sendId);
   if (outcome.suppressed) {
     return { send: { id: outcome.sendId }, deliveries: [], suppressedBy: outcome.firstSendId };
   }

@@ -7,7 +7,7 @@ import type { AttemptResult } from '../../queue/dispatcher';
 import type { ResolvedSource } from './credential-resolver';
 import { checkRecipients, hostMessageUrl, planDeliveries } from './delivery-plan';
 import type { SendResponse } from './send-service';
-import { dedupOf, redact, type SendOrigin } from './send-rows';
+import { dedupOf, redact, type SendFiles, type SendOrigin } from './send-rows';
 import type { V1Request } from '../../../contract';
 import { storeSend } from './store-send';
 import { summariseV1 } from './v1-answer';
@@ -24,6 +24,7 @@ export async function sendV1(
   req: V1Request,
   resolved: ResolvedSource<Task>,
   origin?: SendOrigin,
+  files?: SendFiles,
 ): Promise<SendResponse> {
   const { source: task, targets } = resolved;
   const bodies: Bodies = { text: req.text, html: req.html, markdown: req.markdown };
@@ -56,6 +57,7 @@ export async function sendV1(
     credential: resolved.credentialKind,
     priority: req.priority ?? null,
     dedup,
+    ...(files && { files }),
   });
   if (suppressedBy !== null) {
     return {

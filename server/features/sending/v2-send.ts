@@ -12,7 +12,7 @@ import { AppError } from '../../lib/errors';
 import type { HeraldParts } from '../../parts';
 import type { ResolvedSource } from './credential-resolver';
 import { checkFilledSize, checkRecipients, hostMessageUrl, planDeliveries } from './delivery-plan';
-import { dedupOf, redact, type SendOrigin } from './send-rows';
+import { dedupOf, redact, type SendFiles, type SendOrigin } from './send-rows';
 import type { SendResponse } from './send-service';
 import type { V2Request } from '../../../contract';
 import { storeSend, type RenderWithRepeats } from './store-send';
@@ -39,6 +39,7 @@ export async function sendV2(
   req: V2Request,
   resolved: ResolvedSource<Template>,
   origin?: SendOrigin,
+  files?: SendFiles,
 ): Promise<SendResponse> {
   // The contract's processing order: token, template (resolveTemplate), enabled,
   // placeholders, instances.
@@ -123,6 +124,7 @@ export async function sendV2(
       priority: req.priority ?? null,
       dedup,
       warnings,
+      ...(files && { files }),
     },
     render,
   );

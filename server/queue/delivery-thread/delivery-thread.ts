@@ -45,6 +45,8 @@ export interface DeliveryThreadDeps {
   observer?: DeliveryObserver;
   /** Infinity: never stopped for idleness (`on`). */
   idleMs: number;
+  /** Where a send's files are, and Herald's address for their URLs (issue 43 §2). */
+  files?: { dataDir: string; listenUrl(): string };
 }
 
 /**
@@ -174,6 +176,7 @@ export class DeliveryThread {
         concurrency: d.dispatcher.concurrency,
         idleMs: d.idleMs,
         leaseTag: tag,
+        ...(d.files && { files: { dataDir: d.files.dataDir, listenUrl: d.files.listenUrl() } }),
       } satisfies DeliveryThreadStart,
     });
     // Lines and events come from the first message on, the ready one included.

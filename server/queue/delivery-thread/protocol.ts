@@ -23,6 +23,11 @@ export interface DeliveryThreadStart {
    * main thread puts back what it had claimed under it (DeliveryState.recoverTagged).
    */
   leaseTag: string;
+  /**
+   * The data folder and Herald's address when the thread started: the thread loads a send's
+   * stored files from the one and builds their URLs on the other (or on publicBaseUrl).
+   */
+  files?: { dataDir: string; listenUrl: string };
 }
 
 /** The events the thread's deliveries emit, passed on to the main thread's HeraldEvents. */

@@ -56,6 +56,8 @@ export interface NewDelivery {
   repeats?: number;
   /** The instance's own template code (Aliyun SMS); null or absent: the channel's. */
   templateCode?: string | null;
+  /** The ids of the send's files as a JSON array (issue 43 §2); null or absent: none. */
+  attachments?: string | null;
   nextAttemptAt: number;
   /**
    * Set for a hosted delivery stored with the accept: it is inserted `sent` at this moment,
@@ -84,6 +86,8 @@ export interface ClaimedDelivery {
   priority: number | null;
   repeats: number;
   templateCode: string | null;
+  /** The ids of the send's files, in the order sent; absent when it has none. */
+  attachmentIds?: string[];
   attempts: number;
   nextAttemptAt: number;
 }
@@ -136,6 +140,7 @@ export type ClaimedRow = {
   next_attempt_at: number;
   lease_token: string;
   template_code: string | null;
+  attachments: string | null;
 };
 
 /** Claimed deliveries, oldest due first (RETURNING promises no order). */
@@ -155,6 +160,7 @@ export function claimedDeliveries(rows: ClaimedRow[]): ClaimedDelivery[] {
       priority: r.priority === null ? null : Number(r.priority),
       repeats: Number(r.repeats),
       templateCode: r.template_code ?? null,
+      ...(r.attachments && { attachmentIds: JSON.parse(r.attachments) as string[] }),
       attempts: r.attempts,
       nextAttemptAt: Number(r.next_attempt_at),
     }))

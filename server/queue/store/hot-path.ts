@@ -141,7 +141,7 @@ const INSERT_DELIVERIES = perDialect(
   ({ field: v, dateParam: at, rows }) =>
     `INSERT INTO deliveries (send_id, instance_id, channel_id, channel_type, content_type,
        recipient, title, content, url, mentions, preview_key, priority, repeats, status, attempts,
-       next_attempt_at, sent_at, template_code, created_at, updated_at)
+       next_attempt_at, sent_at, template_code, attachments, created_at, updated_at)
      SELECT ${v('sendId', 'integer')}, ${v('instanceId', 'integer')},
        ${v('channelId', 'integer')}, ${v('channelType')}, ${v('contentType')}, ${v('recipient')},
        ${v('title')}, ${v('content')}, ${v('url')}, ${v('mentions', 'json')}, ${v('previewKey')},
@@ -149,7 +149,7 @@ const INSERT_DELIVERIES = perDialect(
        CASE WHEN ${v('sentAt')} IS NULL THEN 'queued' ELSE 'sent' END,
        CASE WHEN ${v('sentAt')} IS NULL THEN 0 ELSE 1 END,
        ${v('nextAttemptAt', 'bigint')}, ${v('sentAt', 'timestamptz')}, ${v('templateCode')},
-       ${at(2)}, ${at(2)}
+       ${v('attachments')}, ${at(2)}, ${at(2)}
      FROM ${rows(1)} ORDER BY key
      RETURNING id`,
 );
@@ -224,7 +224,7 @@ const claimText = (expired: boolean) =>
      WHERE id IN (${CONCURRENCY[name].claimIds(expired)})
      RETURNING id, send_id, channel_id, title, content, content_type, url, recipient,
        ${jsonText('mentions')}, priority, repeats, attempts, next_attempt_at, lease_token,
-       template_code`,
+       template_code, attachments`,
   );
 /** Claims of due waiting deliveries, and the same with run-out leases taken over too. */
 const CLAIM = { waiting: claimText(false), expired: claimText(true) };

@@ -1,0 +1,278 @@
+import { readdirSync } from 'node:fs';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+
+import { QueryTypes } from 'sequelize';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+
+import type { MessageAttachment, OutboundMessage } from '../../../server/channels/channel-adapter';
+import { adapterFor } from '../../../server/channels/registry';
+import { startHttpPeer, type HttpPeer } from '../../helpers/recording-peer';
+import { startTestHerald, textInstances, type TestHerald } from '../../helpers/herald';
+
+/**
+ * Issue 43 §2: files sent with a message, uploaded (multipart: payload_json and files[]) or
+ * given by URL, are stored before the send is answered and reach the adapter's
+ * `message.attachments` (here the custom webhook's); every refusal stores nothing.
+ */
+
+// The smallest PNG: its bytes say image/png whatever the name says.
+const PNG = Buffer.from(
+  '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5d6a2a70000000049454e44ae426082',
+  'hex',
+);
+const HTML = Buffer.from('<html><script>alert(1)</script></html>');
+
+describe('files sent with a message', () => {
+  let herald: TestHerald;
+  let peer: HttpPeer;
+  let files: Server;
+  let filesUrl: string;
+  let v2Token: string;
+  let v1Token: string;
+  const delivered: Array<{ title: string; attachments: MessageAttachment[] }> = [];
+
+  beforeAll(async () => {
+    herald = await startTestHerald();
+    peer = await startHttpPeer();
+    files = createServer((req, res) => {
+      if (req.url === '/pixel') {
+        res.setHeader('content-type', 'text/plain');
+        res.end(PNG);
+      } else if (req.url === '/page.html') {
+        res.end(HTML);
+      } else {
+        res.statusCode = 404;
+        res.end();
+      }
+    });
+    await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+    filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
+    const hook = await herald.createChannel('webhook', { url: `${peer.url}/hook` });
+    v2Token = (await herald.createTemplate({ text: 'files' }, textInstances([hook.id]))).token;
+    v1Token = (await herald.createTask('files v1', textInstances([hook.id]))).token;
+    // What reaches the adapter: the webhook adapter's own send, watched.
+    const adapter = adapterFor(herald.server.ctx.registry, 'webhook')!;
+    const send = adapter.send.bind(adapter);
+    vi.spyOn(adapter, 'send').mockImplementation(async (config, message: OutboundMessage, rt) => {
+      delivered.push({ title: message.title, attachments: [...(message.attachments ?? [])] });
+      return send(config, message, rt);
+    });
+  });
+
+  afterAll(async () => {
+    vi.restoreAllMocks();
+    await new Promise<void>((resolve) => files.close(() => resolve()));
+    await peer.close();
+    await herald.close(true);
+  });
+
+  beforeEach(async () => {
+    await herald.console.ok('PUT', '/settings', {
+      allowPrivateAddresses: false,
+      attachments: { maxFileMb: 15, maxFiles: 10, maxTotalMb: 1024, keepDays: 7 },
+    });
+  });
+
+  const rows = () =>
+    herald.server.ctx.sequelize.query<{ id: string; send_id: number | null; filename: string }>(
+      'SELECT id, send_id, filename FROM attachments ORDER BY created_at, position',
+      { type: QueryTypes.SELECT },
+    );
+  const storedFiles = () =>
+    readdirSync(join(herald.dataDir, 'attachments')).filter((name) => name !== '.staging');
+  const staged = () => readdirSync(join(herald.dataDir, 'attachments', '.staging'));
+
+  const form = (payload: unknown, parts: Array<[string, Buffer, string]>) => {
+    const body = new FormData();
+    if (payload !== undefined) {
+      body.set('payload_json', typeof payload === 'string' ? payload : JSON.stringify(payload));
+    }
+    for (const [field, bytes, name] of parts) body.append(field, new Blob([bytes]), name);
+    return body;
+  };
+  const postForm = async (path: string, body: FormData) => {
+    const res = await fetch(`${herald.url}${path}`, { method: 'POST', body });
+    return { status: res.status, body: (await res.json()) as { code: number; msg: string } };
+  };
+  const deliveredTitled = (title: string) =>
+    herald.waitFor(() => delivered.find((d) => d.title === title));
+
+  it('stores uploaded files before answering and hands them to the adapter, images inline', async () => {
+    const res = await postForm(
+      '/api/v2/message/send',
+      form({ token: v2Token, title: 'upload' }, [
+        ['files[]', PNG, 'shot.txt'],
+        ['files[]', HTML, 'page.html'],
+      ]),
+    );
+    expect(res.body).toMatchObject({ code: 200 });
+    // Answered: the rows and the files are there already.
+    const stored = await rows();
+    expect(stored.map((r) => r.filename)).toEqual(['shot.txt', 'page.html']);
+    expect(storedFiles().sort()).toEqual(stored.map((r) => r.id).sort());
+
+    const seen = await deliveredTitled('upload');
+    expect(seen.attachments.map((a) => [a.filename, a.mime, a.inline, a.size])).toEqual([
+      ['shot.txt', 'image/png', true, PNG.length],
+      ['page.html', 'application/octet-stream', false, HTML.length],
+    ]);
+    expect(await seen.attachments[0].read()).toEqual(PNG);
+    expect(seen.attachments[0].url).toBe(
+      `${herald.url}/api/files/${seen.attachments[0].id}/shot.txt`,
+    );
+    expect(seen.attachments[0].id).toMatch(/^[A-Za-z0-9_-]{24}$/);
+
+    // Served: the image inline, the HTML as a download, both nosniff and sandboxed.
+    const image = await fetch(seen.attachments[0].url);
+    expect(image.status).toBe(200);
+    expect(image.headers.get('content-type')).toBe('image/png');
+    expect(image.headers.get('content-disposition')).toMatch(/^inline; filename="shot.txt"/);
+    expect(image.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(image.headers.get('content-security-policy')).toContain('sandbox');
+    expect(Buffer.from(await image.arrayBuffer())).toEqual(PNG);
+    const page = await fetch(seen.attachments[1].url);
+    expect(page.headers.get('content-disposition')).toMatch(/^attachment; filename="page.html"/);
+    expect(page.headers.get('content-type')).toBe('application/octet-stream');
+    expect((await fetch(`${herald.url}/api/files/${'A'.repeat(24)}/x.png`)).status).toBe(404);
+    // Tied to their send once it was accepted.
+    await herald.waitFor(async () => (await rows()).every((r) => r.send_id !== null));
+  });
+
+  it('fetches files given by URL (JSON, V1) when private addresses are allowed, sniffing the type', async () => {
+    await herald.console.ok('PUT', '/settings', { allowPrivateAddresses: true });
+    const before = (await rows()).length;
+    const res = await herald.sendV1({
+      token: v1Token,
+      title: 'by url',
+      text: 'see attached',
+      mode: 'async',
+      attachments: [{ url: `${filesUrl}/pixel`, filename: 'chart' }],
+    });
+    expect(res.body).toMatchObject({ code: 200 });
+    expect((await rows()).length).toBe(before + 1);
+    const seen = await deliveredTitled('by url');
+    expect(seen.attachments.map((a) => [a.filename, a.mime, a.inline])).toEqual([
+      ['chart', 'image/png', true],
+    ]);
+  });
+
+  describe('refusals store nothing', () => {
+    const nothingStored = async (
+      run: () => Promise<{ status: number; body: { code: number; msg: string } }>,
+    ) => {
+      const rowsBefore = (await rows()).length;
+      const filesBefore = storedFiles().length;
+      const answer = await run();
+      expect((await rows()).length).toBe(rowsBefore);
+      expect(storedFiles().length).toBe(filesBefore);
+      await herald.waitFor(() => staged().length === 0);
+      return answer;
+    };
+
+    it('refuses a file over maxFileMb with 413 naming the limit', async () => {
+      await herald.console.ok('PUT', '/settings', { attachments: { maxFileMb: 1 } });
+      const big = Buffer.alloc(1024 * 1024 + 10, 7);
+      const res = await nothingStored(() =>
+        postForm(
+          '/api/v2/message/send',
+          form({ token: v2Token, title: 'big' }, [['files[]', big, 'big.bin']]),
+        ),
+      );
+      expect(res.status).toBe(413);
+      expect(res.body.msg).toContain('1 MB');
+    });
+
+    it('refuses more files than maxFiles with 413', async () => {
+      await herald.console.ok('PUT', '/settings', { attachments: { maxFiles: 2 } });
+      const res = await nothingStored(() =>
+        postForm(
+          '/api/v2/message/send',
+          form({ token: v2Token, title: 'many' }, [
+            ['files[]', PNG, 'a.png'],
+            ['files[]', PNG, 'b.png'],
+            ['files[]', PNG, 'c.png'],
+          ]),
+        ),
+      );
+      expect(res.status).toBe(413);
+      expect(res.body.msg).toContain('at most 2');
+    });
+
+    it('refuses a send that would pass maxTotalMb with 413', async () => {
+      await herald.console.ok('PUT', '/settings', { attachments: { maxTotalMb: 1 } });
+      const almost = Buffer.alloc(1024 * 1024 - 100, 1);
+      const res = await nothingStored(() =>
+        postForm(
+          '/api/v2/message/send',
+          form({ token: v2Token, title: 'total' }, [['files[]', almost, 'a.bin']]),
+        ),
+      );
+      expect(res.status).toBe(413);
+      expect(res.body.msg).toContain('1 MB in all');
+    });
+
+    it('refuses a file whose bytes contradict its declared type with 415', async () => {
+      await herald.console.ok('PUT', '/settings', { allowPrivateAddresses: true });
+      const res = await nothingStored(() =>
+        herald.sendV2({
+          token: v2Token,
+          title: 'typed',
+          attachments: [{ url: `${filesUrl}/page.html`, mime: 'image/png' }],
+        }),
+      );
+      expect(res.status).toBe(415);
+      expect(res.body.msg).toContain('not image/png');
+    });
+
+    it('refuses a URL on a private address unless the settings allow it', async () => {
+      const res = await nothingStored(() =>
+        herald.sendV2({
+          token: v2Token,
+          title: 'ssrf',
+          attachments: [{ url: `${filesUrl}/pixel` }],
+        }),
+      );
+      expect(res.status).toBe(400);
+      expect(res.body.msg).toContain('allowPrivateAddresses');
+      expect(delivered.find((d) => d.title === 'ssrf')).toBeUndefined();
+    });
+
+    it('answers 400 to a multipart body without payload_json, with bad JSON in it, or cut short', async () => {
+      const none = await nothingStored(() =>
+        postForm('/api/v2/message/send', form(undefined, [['files[]', PNG, 'a.png']])),
+      );
+      expect(none.status).toBe(400);
+      expect(none.body.msg).toContain('payload_json');
+      const bad = await nothingStored(() =>
+        postForm('/api/v1/message/send', form('{not json', [['files[]', PNG, 'a.png']])),
+      );
+      expect(bad.status).toBe(400);
+      expect(bad.body.msg).toContain('payload_json is not valid JSON');
+      const cut = await nothingStored(
+        () =>
+          new Promise((resolve, reject) => {
+            const boundary = 'cut-boundary';
+            const req = request(`${herald.url}/api/v2/message/send`, {
+              method: 'POST',
+              headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+            });
+            req.on('response', (res) => {
+              let text = '';
+              res.on('data', (c: Buffer) => (text += c.toString()));
+              res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+            });
+            req.on('error', reject);
+            // The file's part starts and the body ends: no closing boundary.
+            req.end(
+              `--${boundary}\r\nContent-Disposition: form-data; name="files[]"; filename="a.png"\r\n` +
+                'Content-Type: image/png\r\n\r\npartial bytes',
+            );
+          }),
+      );
+      expect(cut.status).toBe(400);
+      expect(cut.body.msg).toContain('multipart');
+    });
+  });
+});

@@ -29,8 +29,11 @@ export interface RouteSpec {
   rawBody?: 'application/octet-stream';
   /** The envelope's `data` on success; absent for routes that do not answer the envelope. */
   response?: z.ZodType;
-  /** What a route answers instead of the envelope (an attachment: a file to download). */
-  answers?: 'event-stream' | 'redirect' | 'attachment';
+  /**
+   * What a route answers instead of the envelope (an attachment: a file to download; an image:
+   * the bytes of a proxied image).
+   */
+  answers?: 'event-stream' | 'redirect' | 'attachment' | 'image';
   /** Refusals worth naming one by one, status → when (every route may answer others). */
   refusals?: Partial<Record<number, string>>;
 }

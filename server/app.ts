@@ -29,16 +29,16 @@ import { HOOKS_BASE } from '../contract';
 /**
  * The console is served from the same origin as the API, so 'self' covers every request it
  * makes; inline styles are allowed because Element Plus sets style attributes at run time.
- * Images may come from any http(s) server because a reader who presses "show images" on a
- * hosted message (or sets "always show") asked for them, LAN dashboards included; until then
- * the console itself leaves every remote image out (docs/security.md, "Reader privacy"). A
- * policy cannot follow a per-message choice, so it is not the gate here.
+ * Images come only from Herald itself: a hosted message's remote images are served through
+ * the image proxy (/api/console/image-proxy), so the sender never learns when or from where a
+ * message was read and no http content mixes into an https page (docs/reader.md, "Remote
+ * images"). data: and blob: are the page's own.
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: http: https:",
+  "img-src 'self' data: blob:",
   "font-src 'self' data:",
   "connect-src 'self'",
   "object-src 'none'",

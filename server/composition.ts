@@ -30,6 +30,8 @@ import type { HeraldConfig } from './config/herald-config';
 import { SettingsStore } from './features/settings/settings-store';
 import { BackupService, SCHEDULE_CHECK_MS } from './features/backup/backup-service';
 import { SecretBox } from './crypto/secret-box';
+import { ImageProxyService } from './features/image-proxy/image-proxy-service';
+import { RemoteImageChoiceService } from './features/image-proxy/remote-image-choices';
 import { checkServerKey, settleServerKey } from './crypto/key-fingerprint';
 import {
   createDataDirKey,
@@ -307,6 +309,12 @@ async function composeParts(
     scheduleRunner,
     schedules,
     audit,
+    imageProxy: new ImageProxyService({
+      dataDir: config.dataDir,
+      masterKey,
+      nowMs: () => clock.now(),
+      allowPrivateAddresses: () => settings.get().allowPrivateAddresses,
+    }),
   };
 
   const reloadConfiguration = (what: 'settings' | 'sources') => {
@@ -386,6 +394,7 @@ function composeApp(
   const { sequelize, writeLock, clock, settings, tokens, registry, events } = parts;
   const instances = new InstanceService({ writeLock, registry });
   const proxyHost = new ProxyHostNotice(parts);
+  const imageChoices = new RemoteImageChoiceService({ sequelize, writeLock, settings });
   return createApp({
     proxyHostWatch: proxyHost.middleware(),
     version: parts.version,
@@ -434,6 +443,10 @@ function composeApp(
         settings,
         listenUrl: parts.listenUrl,
         events: parts.events,
+        images: {
+          proxied: (src) => parts.imageProxy.signer.proxied(src),
+          forMessage: (userId, id) => imageChoices.forMessage(userId, id),
+        },
       }),
       schedules: parts.schedules,
       stats: new StatsService({ clock, sequelize }),
@@ -461,6 +474,7 @@ function composeApp(
         states: new AuditStates({ registry, secrets: parts.secrets, settings }),
       },
       backups: { backups, audit: parts.audit },
+      imageProxy: { proxy: parts.imageProxy, choices: imageChoices },
     },
   });
 }

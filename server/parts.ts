@@ -18,6 +18,7 @@ import type { DeliveryState } from './queue/delivery-state';
 import type { Dispatcher } from './queue/dispatcher';
 import type { DeliveryThread } from './queue/delivery-thread/delivery-thread';
 import type { ScheduleRunner } from './features/schedules/schedule-runner';
+import type { ImageProxyService } from './features/image-proxy/image-proxy-service';
 
 /**
  * The shared parts the composition root (server/composition.ts) builds, by the names every
@@ -64,4 +65,6 @@ export interface HeraldParts {
   schedules: ScheduleService;
   /** The audit log: the console's changes and sign-ins, and the command line's operations. */
   audit: AuditLog;
+  /** Hosted messages' remote images fetched by Herald, at addresses it signs (issue 43 §3). */
+  imageProxy: ImageProxyService;
 }

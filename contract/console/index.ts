@@ -4,6 +4,7 @@ import { authRoutes } from './auth';
 import { backupRoutes } from './backup';
 import { channelRoutes } from './channels';
 import { eventRoutes } from './events';
+import { imageProxyRoutes } from './image-proxy';
 import { importRoutes } from './import';
 import { instanceRoutes } from './instances';
 import { logRoutes } from './logs';
@@ -42,6 +43,7 @@ export const consoleRoutes = {
   audit: auditRoutes,
   backup: backupRoutes,
   push: pushRoutes,
+  imageProxy: imageProxyRoutes,
 };
 
 export * from './account';
@@ -50,6 +52,7 @@ export * from './auth';
 export * from './backup';
 export * from './channels';
 export * from './events';
+export * from './image-proxy';
 export * from './import';
 export * from './instances';
 export * from './logs';

@@ -54,11 +54,25 @@ export const hostedMessageDetailSchema = named(
   hostedMessageSchema.extend({
     safeHtml: z.string(),
     /**
-     * Whether the reader loads its remote images without asking: the administrator's
-     * `showRemoteImages` setting, which every role's reader follows (only an administrator
-     * reads the settings themselves).
+     * Whether the reader loads its remote images (through the image proxy) without asking: the
+     * signed-in person's "always", else the administrator's `showRemoteImages`, or their choice
+     * for this message or its source (`remoteImages`).
      */
     showRemoteImages: z.boolean(),
+    /** The signed-in person's choices that apply to this message (docs/reader.md "Remote images"). */
+    remoteImages: z
+      .strictObject({
+        message: z.boolean(),
+        source: z
+          .strictObject({
+            kind: z.enum(['task', 'template']),
+            id: z.number().int().positive(),
+            chosen: z.boolean(),
+          })
+          .nullable(),
+        always: z.boolean().nullable(),
+      })
+      .nullable(),
   }),
 );
 export type HostedMessageDetail = z.infer<typeof hostedMessageDetailSchema>;

@@ -139,6 +139,14 @@ function success(schemas: SchemaWriter, spec: RouteSpec) {
     };
   }
   if (spec.answers === 'redirect') return { '302': { description: 'A redirect' } };
+  if (spec.answers === 'image') {
+    return {
+      '200': {
+        description: 'The image itself (PNG, JPEG, GIF, WebP, AVIF, BMP or ICO), not the envelope',
+        content: { 'image/*': { schema: { type: 'string', format: 'binary' } } },
+      },
+    };
+  }
   if (spec.answers === 'attachment') {
     return {
       '200': {

@@ -720,8 +720,10 @@ const en = {
     sharedHint: 'Shared: anyone with its link can read it without signing in',
     notShared: 'Not shared: only people signed in to Herald can read this message.',
     remoteImagesHidden:
-      'Remote images are hidden: loading them would tell the sender when and from where you read this message.',
+      'Remote images are hidden: Herald fetches them for you (the sender never sees your address), but the first fetch still tells the sender the message was opened.',
     showImages: 'Show images',
+    showImagesFromSource: 'Always for this source',
+    showImagesAlways: 'Always show images',
     priorityFirst: 'Priority first',
     priorityOf: 'Priority {n} of 5',
   },
@@ -806,7 +808,13 @@ const en = {
     reader: 'Reader',
     showRemoteImages: 'Always show remote images',
     showRemoteImagesHelp:
-      'Off: images in hosted messages that load from other servers stay hidden until you press "Show images" on a message, so senders cannot see when and from where you read it.',
+      'The install’s default for everyone. Off: images in hosted messages that load from other servers stay hidden until a reader presses "Show images". Shown images always come through Herald’s image proxy, so senders never see a reader’s address. Each person can choose for themselves.',
+    myRemoteImages: 'Remote images, for me',
+    myRemoteImagesInstall: 'As the install',
+    myRemoteImagesAlways: 'Always',
+    myRemoteImagesNever: 'Never',
+    myRemoteImagesHelp:
+      'Your own choice, kept on the server for all your devices. The reader also offers "Show images" per message and "Always for this source".',
     security: 'Security',
     requireTwoFactor: 'Require two-factor sign-in for everyone',
     requireTwoFactorHelp:

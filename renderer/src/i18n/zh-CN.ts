@@ -697,8 +697,11 @@ const zhCN: MessageSchema = {
     shared: '已分享',
     sharedHint: '已分享：任何拿到链接的人都能免登录查看',
     notShared: '未分享：只有登录 Herald 的人能查看这条消息。',
-    remoteImagesHidden: '已隐藏远程图片：加载它们会让发送方知道你在何时、何地阅读了这条消息。',
+    remoteImagesHidden:
+      '已隐藏远程图片：图片由 Herald 代为获取（发送方看不到你的地址），但首次获取仍会让发送方知道这条消息已被打开。',
     showImages: '显示图片',
+    showImagesFromSource: '此来源始终显示',
+    showImagesAlways: '始终显示图片',
     priorityFirst: '优先级高的在前',
     priorityOf: '优先级 {n}（共 5 级）',
   },
@@ -782,7 +785,13 @@ const zhCN: MessageSchema = {
     reader: '阅读',
     showRemoteImages: '始终显示远程图片',
     showRemoteImagesHelp:
-      '关闭时，托管消息中来自其他服务器的图片会先隐藏，在消息上点击「显示图片」后才加载，发送方因此无法得知你何时、何地阅读了消息。',
+      '整个安装的默认值。关闭时，托管消息中来自其他服务器的图片会先隐藏，读者点击「显示图片」后才加载。显示的图片总是经由 Herald 的图片代理获取，发送方看不到读者的地址。每个人都可以自行选择。',
+    myRemoteImages: '远程图片（我自己）',
+    myRemoteImagesInstall: '跟随安装设置',
+    myRemoteImagesAlways: '始终显示',
+    myRemoteImagesNever: '从不显示',
+    myRemoteImagesHelp:
+      '你自己的选择，保存在服务器上，在你的所有设备上生效。阅读消息时也可以选择「显示图片」（仅此消息）或「此来源始终显示」。',
     security: '安全',
     requireTwoFactor: '要求所有人使用两步验证登录',
     requireTwoFactorHelp:

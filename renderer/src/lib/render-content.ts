@@ -7,11 +7,22 @@ let hooked = false;
 let verified: boolean | null = null;
 
 /**
- * Whether the sanitize call in progress holds back remote resources, and how many it held
- * back. DOMPurify hooks are global and its calls synchronous, so a module-level pass state is
- * safe: sanitizeHtml() sets it before each call and reads it after.
+ * What the sanitize call in progress does with remote resources, and how many images it held
+ * back that the reader may show. DOMPurify hooks are global and its calls synchronous, so a
+ * module-level pass state is safe: sanitizeCounting() sets it before each call and reads it
+ * after. `all` keeps them (the administrator's own previews), `proxied` keeps only the image
+ * proxy's addresses, `none` keeps none.
  */
-const pass = { blockRemote: false, blocked: 0 };
+const pass: { remote: 'all' | 'proxied' | 'none'; blocked: number } = {
+  remote: 'all',
+  blocked: 0,
+};
+
+/**
+ * The image proxy's signed addresses, as the server writes them into a hosted message
+ * (contract/console/image-proxy.ts IMAGE_PROXY_PATH; the console imports no contract values).
+ */
+const PROXIED_IMAGE = /^\/api\/console\/image-proxy\?/;
 
 /** Attributes whose value the browser fetches as soon as the element exists. */
 const FETCHING_ATTRS = ['src', 'srcset', 'poster', 'background', 'lowsrc', 'dynsrc'];
@@ -28,19 +39,24 @@ const FETCHING_CSS = /url\s*\(|image-set|src\s*\(|\\|@import/i;
 /** Marks a held-back image, so the console can draw a placeholder where it would be. */
 export const BLOCKED_IMAGE_CLASS = 'herald-remote-image';
 
+/**
+ * In the reader, an image loads only through the image proxy, so the browser never asks the
+ * sender's server: an image's src that is the proxy's address is kept once the reader chose to
+ * see images (else held back and counted, so the reader can be asked), and every other remote
+ * address is removed for good.
+ */
 function holdBackRemote(node: Element): void {
   for (const attr of FETCHING_ATTRS) {
     const value = node.getAttribute(attr);
     if (value === null || isInline(value)) continue;
+    const proxied = node.tagName === 'IMG' && attr === 'src' && PROXIED_IMAGE.test(value);
+    if (proxied && pass.remote === 'proxied') continue;
     node.removeAttribute(attr);
-    pass.blocked++;
+    if (proxied) pass.blocked++;
     if (node.tagName === 'IMG') node.classList.add(BLOCKED_IMAGE_CLASS);
   }
   const style = node.getAttribute('style');
-  if (style !== null && FETCHING_CSS.test(style)) {
-    node.removeAttribute('style');
-    pass.blocked++;
-  }
+  if (style !== null && FETCHING_CSS.test(style)) node.removeAttribute('style');
 }
 
 /**
@@ -57,7 +73,7 @@ function installHooks(): void {
       node.setAttribute('target', '_blank');
       node.setAttribute('rel', 'noopener noreferrer');
     }
-    if (pass.blockRemote && typeof node.getAttribute === 'function') holdBackRemote(node);
+    if (pass.remote !== 'all' && typeof node.getAttribute === 'function') holdBackRemote(node);
   });
 }
 
@@ -101,21 +117,21 @@ export interface SanitizeOptions {
   remoteImages?: boolean;
 }
 
-/** Sanitised HTML and the number of remote loads held back (0 when remote images are allowed). */
+/** Sanitised HTML and the number of proxied images held back (0 once they are shown). */
 export interface SanitizedHtml {
   html: string;
   blocked: number;
 }
 
-function sanitizeCounting(html: string, { remoteImages = true }: SanitizeOptions): SanitizedHtml {
+function sanitizeCounting(html: string, remote: typeof pass.remote): SanitizedHtml {
   installHooks();
   if (!purifierWorks()) return { html: `<pre>${escapeHtml(html)}</pre>`, blocked: 0 };
-  pass.blockRemote = !remoteImages;
+  pass.remote = remote;
   pass.blocked = 0;
   try {
     return { html: purify(html), blocked: pass.blocked };
   } finally {
-    pass.blockRemote = false;
+    pass.remote = 'all';
   }
 }
 
@@ -123,8 +139,8 @@ function sanitizeCounting(html: string, { remoteImages = true }: SanitizeOptions
  * Sanitises untrusted HTML for display inside the console: no scripts, no event handlers, no
  * javascript: URLs, no forms or style sheets that could restyle or phish the console.
  */
-export function sanitizeHtml(html: string, options: SanitizeOptions = {}): string {
-  return sanitizeCounting(html, options).html;
+export function sanitizeHtml(html: string, { remoteImages = true }: SanitizeOptions = {}): string {
+  return sanitizeCounting(html, remoteImages ? 'all' : 'none').html;
 }
 
 const markdownHtml = (markdown: string): string =>
@@ -137,7 +153,7 @@ export function renderMarkdown(markdown: string, options: SanitizeOptions = {}):
 
 /**
  * What a body renders to: plain text (shown as text, never parsed) or sanitised HTML with the
- * count of remote images held back.
+ * count of proxied images held back.
  */
 export type RenderedContent =
   { kind: 'text'; text: string } | { kind: 'html'; html: string; blocked: number };
@@ -146,7 +162,8 @@ export type RenderedContent =
  * Renders a hosted message body in its format for display. `serverSafeHtml` is the server's own
  * sanitised rendering (GET /messages/:id): when given it is the input, so hostile markup is
  * already gone before the browser parses anything, and DOMPurify still runs over it as a
- * second line. Remote images stay out unless `remoteImages` is set.
+ * second line. Images show only at the image proxy's addresses the server wrote in, and only
+ * when `remoteImages` is set; any other remote address never loads.
  */
 export function renderContent(
   content: string,
@@ -156,7 +173,7 @@ export function renderContent(
 ): RenderedContent {
   if (format === 'text') return { kind: 'text', text: content };
   const html = serverSafeHtml || (format === 'markdown' ? markdownHtml(content) : content);
-  return { kind: 'html', ...sanitizeCounting(html, { remoteImages }) };
+  return { kind: 'html', ...sanitizeCounting(html, remoteImages ? 'proxied' : 'none') };
 }
 
 /**

@@ -22,6 +22,10 @@ import type { ChannelService } from '../../features/channel-config/channel-servi
 import { createEventRouter, type EventRouterDeps } from './events/event-router';
 import { LiveStreams } from './events/live-streams';
 import {
+  createImageProxyRouter,
+  type ImageProxyRouterDeps,
+} from './image-proxy/image-proxy-router';
+import {
   createImportRouter,
   IMPORT_UPLOAD_PATH,
   type ImportRouterDeps,
@@ -102,6 +106,8 @@ export interface ConsoleRouterDeps {
   import: ImportRouterDeps;
   audit: { log: AuditLog; states: AuditStates };
   backups: BackupRouterDeps;
+  /** The image proxy and each person's remote-image choices. */
+  imageProxy: ImageProxyRouterDeps;
 }
 
 export function createConsoleRouter(deps: ConsoleRouterDeps): Router {
@@ -137,5 +143,6 @@ export function createConsoleRouter(deps: ConsoleRouterDeps): Router {
   router.use(createImportRouter(deps.import));
   router.use(createAuditRouter(deps.audit.log));
   router.use(createBackupRouter(deps.backups));
+  router.use(createImageProxyRouter(deps.imageProxy));
   return router;
 }

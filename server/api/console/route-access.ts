@@ -125,6 +125,14 @@ export const ROUTE_ACCESS: AccessTable = {
   backup: { download: 'admin', schedule: 'admin', updateSchedule: 'admin' },
   // Each person's own devices: a subscription reaches only messages its owner may read.
   push: { key: 'viewer', list: 'viewer', create: 'viewer', remove: 'viewer' },
+  // Everyone who reads messages sees their images, and each person's choices are their own.
+  imageProxy: {
+    image: 'viewer',
+    choices: 'viewer',
+    setAlways: 'viewer',
+    setMessage: 'viewer',
+    setSource: 'viewer',
+  },
 };
 
 const RANK: Record<UserRole, number> = { viewer: 0, editor: 1, admin: 2 };

@@ -19,6 +19,7 @@ import { newPreviewKey } from '../../domain/preview-keys';
 import { notFound } from '../../lib/errors';
 import { pageOf, type Paging } from '../../lib/paging';
 import type { HeraldParts } from '../../parts';
+import type { MessageImageChoice } from '../image-proxy/remote-image-choices';
 import { shareLinkOf } from './share-links';
 
 const SANITIZE: sanitizeHtml.IOptions = {
@@ -48,18 +49,47 @@ const SANITIZE: sanitizeHtml.IOptions = {
   },
 };
 
-/** Renders stored content to HTML that is safe to show: scripts, handlers and javascript: links removed. */
-export function safeHtmlOf(content: string, format: ContentType): string {
+/**
+ * Renders stored content to HTML that is safe to show: scripts, handlers and javascript: links
+ * removed. With `proxyImage`, every remote image's src becomes what it answers (the image
+ * proxy's signed address), or goes when it answers null; data: images stay as they are.
+ */
+export function safeHtmlOf(
+  content: string,
+  format: ContentType,
+  proxyImage?: (src: string) => string | null,
+): string {
   if (format === 'text') return `<pre class="herald-text">${escapeHtml(content)}</pre>`;
   const html = format === 'markdown' ? markdownToHtml(content) : content;
-  return sanitizeHtml(html, SANITIZE);
+  if (!proxyImage) return sanitizeHtml(html, SANITIZE);
+  return sanitizeHtml(html, {
+    ...SANITIZE,
+    transformTags: {
+      ...SANITIZE.transformTags,
+      img: (tagName, attribs) => {
+        const { src, ...rest } = attribs;
+        if (src === undefined || /^\s*data:/i.test(src)) return { tagName, attribs };
+        const proxied = proxyImage(src);
+        return { tagName, attribs: proxied === null ? rest : { ...rest, src: proxied } };
+      },
+    },
+  });
+}
+
+/** What the reader's remote images need: the proxy's signer and each person's choices. */
+export interface MessageImages {
+  proxied(src: string): string | null;
+  forMessage(userId: number, messageId: number): Promise<MessageImageChoice>;
 }
 
 /** What MessageService uses of the composed parts. */
 export type MessageServiceDeps = Pick<
   HeraldParts,
   'sequelize' | 'writeLock' | 'clock' | 'settings' | 'listenUrl' | 'events'
->;
+> & {
+  /** Remote images through the image proxy, per person's choice (issue 43 §3). */
+  images?: MessageImages;
+};
 
 /**
  * Hosted messages as people read them. Read state is per person (`userId`: the signed-in
@@ -131,10 +161,23 @@ export class MessageService {
   async detail(userId: number, id: number) {
     const m = await this.get(id);
     const read = await this.isRead(userId, id);
+    const { images } = this.deps;
+    if (!images) {
+      return {
+        ...this.toDto(m, read),
+        safeHtml: safeHtmlOf(m.content, m.format),
+        showRemoteImages: this.deps.settings.get().showRemoteImages,
+        remoteImages: null,
+      };
+    }
+    // The reader gets proxied addresses only, whatever it chooses: the original never reaches
+    // the browser, and the choice says only whether it loads them without asking.
+    const { show, ...remoteImages } = await images.forMessage(userId, id);
     return {
       ...this.toDto(m, read),
-      safeHtml: safeHtmlOf(m.content, m.format),
-      showRemoteImages: this.deps.settings.get().showRemoteImages,
+      safeHtml: safeHtmlOf(m.content, m.format, (src) => images.proxied(src)),
+      showRemoteImages: show,
+      remoteImages,
     };
   }
 

@@ -239,5 +239,13 @@ export function routeAuditTable(states: AuditStates): RouteAuditTable {
         name: 'own device',
       },
     },
+    // A reader's own view of messages, like their read state: not a change to the install.
+    imageProxy: {
+      image: null,
+      choices: null,
+      setAlways: null,
+      setMessage: null,
+      setSource: null,
+    },
   };
 }

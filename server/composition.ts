@@ -30,6 +30,8 @@ import type { HeraldConfig } from './config/herald-config';
 import { SettingsStore } from './features/settings/settings-store';
 import { BackupService, SCHEDULE_CHECK_MS } from './features/backup/backup-service';
 import { SecretBox } from './crypto/secret-box';
+import { composeWebPush, WEB_PUSH_KIND, type WebPush } from './features/web-push/web-push';
+import type { DeliveryKind } from './queue/attempt';
 import { ImageProxyService } from './features/image-proxy/image-proxy-service';
 import { RemoteImageChoiceService } from './features/image-proxy/remote-image-choices';
 import { checkServerKey, settleServerKey } from './crypto/key-fingerprint';
@@ -211,6 +213,8 @@ async function composeParts(
     clock,
     adapterRuntime,
   });
+  // Deliveries that are not a channel's own: the pushes announcing hosted messages.
+  const deliveryKinds = new Map<string, DeliveryKind>();
   const dispatcher = new Dispatcher({
     state: deliveries,
     registry,
@@ -219,10 +223,24 @@ async function composeParts(
     retryPolicy: () => settings.get().retry,
     loadChannel: (id) => channels.loadRuntime(id),
     loadAttachments: (ids) => attachments.load(ids),
+    deliveryKinds,
     random: config.random,
     pacer: shared?.pacer,
     onSaturated: () => deliveryThread?.demand(),
   });
+  const webPush = composeWebPush({
+    sequelize,
+    writeLock,
+    secrets,
+    events,
+    clock,
+    extraEndpoints: config.webPushEndpoints,
+    publicBaseUrl: () => settings.get().publicBaseUrl,
+    wake: () => dispatcher.wake(),
+  });
+  deliveryKinds.set(WEB_PUSH_KIND, webPush.sender);
+  // Made on first start, so the key the console hands browsers never changes under them.
+  await webPush.keys.load();
   // Beside better-sqlite3 only (the thread loads the same build), and only on the system
   // clock, which the thread keeps time by (a test that moves a clock delivers here).
   const deliveryThread =
@@ -339,7 +357,7 @@ async function composeParts(
   // Only someone who sees Herald's output (or its own desktop window) can create the admin.
   if (await auth.setupRequired()) parts.setupCode.issue();
 
-  const app = composeApp(parts, auth, config, shared, ops, backups);
+  const app = composeApp(parts, auth, config, shared, ops, backups, webPush);
 
   let stopJobs = () => {};
   return {
@@ -354,6 +372,7 @@ async function composeParts(
       // On PostgreSQL the recovery joins the processes' lock, waiting out a key rotation.
       await dispatcher.recover();
       if (config.databaseUrl) await recheckKey();
+      webPush.fanout.start();
       if (config.startDispatcher) await dispatcher.start({ recover: false });
       if (config.deliveryThread === 'on') await deliveryThread?.startNow();
       void searchBackfill.start();
@@ -372,6 +391,7 @@ async function composeParts(
       stopJobs();
       stopConfigRelay();
       await scheduler.stop();
+      webPush.fanout.stop();
       await searchBackfill.stop();
       // No new attempts before the database goes; the thread's connection closes first.
       await deliveryThread?.close();
@@ -390,6 +410,7 @@ function composeApp(
   shared: SharedState | null,
   ops: OpsRouterDeps,
   backups: BackupService,
+  webPush: WebPush,
 ): Express {
   const { sequelize, writeLock, clock, settings, tokens, registry, events } = parts;
   const instances = new InstanceService({ writeLock, registry });
@@ -474,6 +495,7 @@ function composeApp(
         states: new AuditStates({ registry, secrets: parts.secrets, settings }),
       },
       backups: { backups, audit: parts.audit },
+      push: { keys: webPush.keys, subscriptions: webPush.subscriptions },
       imageProxy: { proxy: parts.imageProxy, choices: imageChoices },
     },
   });

@@ -29,28 +29,25 @@ export const pushKeysSchema = z
   .strict();
 
 /** Which sources' messages a subscription wants; `all`, or the tasks and templates listed. */
-export const pushFilterSchema = named(
-  'PushFilter',
-  z
-    .object({
-      /** `all` (the default), or the ids of the templates whose messages are pushed. */
-      templates: z
-        .union([z.literal('all'), z.array(z.number().int().positive()).max(500)])
-        .default('all'),
-      /** `all` (the default), or the ids of the tasks whose messages are pushed. */
-      tasks: z
-        .union([z.literal('all'), z.array(z.number().int().positive()).max(500)])
-        .default('all'),
-      /** Messages below this priority (1 … 5; a message without one counts as 3) are not pushed. */
-      minPriority: z
-        .number({ error: 'must be 1 to 5' })
-        .int('must be 1 to 5')
-        .min(1, 'must be 1 to 5')
-        .max(5, 'must be 1 to 5')
-        .default(1),
-    })
-    .strict(),
-);
+export const pushFilterSchema = z
+  .object({
+    /** `all` (the default), or the ids of the templates whose messages are pushed. */
+    templates: z
+      .union([z.literal('all'), z.array(z.number().int().positive()).max(500)])
+      .default('all'),
+    /** `all` (the default), or the ids of the tasks whose messages are pushed. */
+    tasks: z
+      .union([z.literal('all'), z.array(z.number().int().positive()).max(500)])
+      .default('all'),
+    /** Messages below this priority (1 … 5; a message without one counts as 3) are not pushed. */
+    minPriority: z
+      .number({ error: 'must be 1 to 5' })
+      .int('must be 1 to 5')
+      .min(1, 'must be 1 to 5')
+      .max(5, 'must be 1 to 5')
+      .default(1),
+  })
+  .strict();
 export type PushFilter = z.infer<typeof pushFilterSchema>;
 
 export const createPushSubscriptionBody = z

@@ -10,6 +10,7 @@ import { parseDatabaseUrl } from './database-url';
 import { readSecretVariable } from './secret-variable';
 import { parseAllowedHosts, parseCorsOrigins, parseMaxConnections } from './http-guards';
 import { parseTrustProxy } from './trust-proxy';
+import { parseWebPushEndpoints } from './web-push-endpoints';
 import { newPasswordSchema } from '../../contract/console/users';
 
 export const DEFAULT_HOST = '127.0.0.1';
@@ -57,6 +58,8 @@ export interface StartServerOptions {
    * backups/ (the desktop app).
    */
   backupsByDefault?: boolean;
+  /** Extra push service origins, as HERALD_WEB_PUSH_ENDPOINTS (which it overrides). */
+  webPushEndpoints?: string;
 }
 
 export interface HttpTimeouts {
@@ -110,6 +113,8 @@ export interface HeraldConfig {
   deliveryThread: DeliveryThreadMode;
   /** Scheduled backups' default: on (the desktop app) or off. */
   backupsByDefault: boolean;
+  /** HERALD_WEB_PUSH_ENDPOINTS: push service origins allowed besides the known ones. */
+  webPushEndpoints: string[];
 }
 
 /**
@@ -155,6 +160,10 @@ export function readHeraldConfig(
     writeWorker: writeWorkerMode(env.HERALD_WRITE_WORKER),
     deliveryThread: deliveryThreadMode(env.HERALD_DELIVERY_THREAD),
     backupsByDefault: opts.backupsByDefault === true,
+    webPushEndpoints:
+      opts.webPushEndpoints !== undefined
+        ? parseWebPushEndpoints(opts.webPushEndpoints, 'webPushEndpoints')
+        : parseWebPushEndpoints(env.HERALD_WEB_PUSH_ENDPOINTS),
   };
 }
 

@@ -22,6 +22,7 @@ import * as sealProxyCredentials from './migrations/2026-11-30-1000-seal-proxy-c
 import * as hostedPublicLink from './migrations/2026-12-01-1000-hosted-public-link';
 import * as sendWarnings from './migrations/2026-12-01-1100-send-warnings';
 import * as auditNames from './migrations/2026-12-01-1200-audit-names';
+import * as webPush from './migrations/2026-12-02-1000-web-push';
 import * as remoteImageChoices from './migrations/2026-12-02-1200-remote-image-choices';
 import * as attachments from './migrations/2026-12-02-1100-attachments';
 
@@ -65,6 +66,7 @@ const migrations: Array<[string, MigrationModule]> = [
   ['2026-12-01-1000-hosted-public-link', hostedPublicLink],
   ['2026-12-01-1100-send-warnings', sendWarnings],
   ['2026-12-01-1200-audit-names', auditNames],
+  ['2026-12-02-1000-web-push', webPush],
   ['2026-12-02-1200-remote-image-choices', remoteImageChoices],
   ['2026-12-02-1100-attachments', attachments],
 ];

@@ -1,7 +1,7 @@
 import { parsePriority } from '../../contract/priority';
 import type { AdapterRuntime, MessageAttachment } from '../channels/channel-adapter';
 import { DeliveryError } from '../channels/delivery-error';
-import { adapterFor, type ChannelRegistry } from '../channels/registry';
+import { adapterFor, isChannelType, type ChannelRegistry } from '../channels/registry';
 import type { RetryPolicy } from '../config/settings-schema';
 import type { ClaimedDelivery, OutcomeRecord } from './store/hot-path';
 import type { Clock } from '../lib/clock';
@@ -19,8 +19,19 @@ export interface LoadedChannel {
   config: unknown;
 }
 
+/**
+ * A kind of delivery that is not a channel's own: made on a channel's behalf and sent to
+ * something the channel does not configure (a Web Push of a hosted message to one person's
+ * browser). Keyed by the delivery's `channel_type`; it throws a DeliveryError to fail.
+ */
+export interface DeliveryKind {
+  send(delivery: ClaimedDelivery): Promise<{ reply: string }>;
+}
+
 export interface AttemptDeps {
   registry: ChannelRegistry;
+  /** Delivery kinds beside the channels' adapters, by the kind a delivery row names. */
+  deliveryKinds?: ReadonlyMap<string, DeliveryKind>;
   runtime: AdapterRuntime;
   clock: Clock;
   pacer: ChannelPacer;
@@ -67,6 +78,9 @@ export async function runAttempt(
     },
     channelType: channel?.type ?? null,
   });
+  if (delivery.channelType !== undefined && !isChannelType(delivery.channelType)) {
+    return runOwnKind(delivery, deps, startedAt);
+  }
   try {
     channel = await deps.loadChannel(delivery.channelId);
   } catch (err) {
@@ -127,6 +141,55 @@ export async function runAttempt(
   }
 
   function failure(de: DeliveryError): AttemptRun {
+    const attemptNo = delivery.attempts + 1;
+    const retryAt = de.retryable
+      ? nextAttemptAt(attemptNo, deps.retryPolicy(), deps.clock.now(), de.retryAfterMs, deps.random)
+      : null;
+    const error =
+      de.retryable && retryAt === null
+        ? `gave up after ${attemptNo} attempts: ${de.message}`
+        : de.message;
+    return finished(de.retryable ? 'transient' : 'permanent', error, de.reply ?? null, retryAt);
+  }
+}
+
+/**
+ * A delivery of a kind of its own (DeliveryKind): no channel to load and no pacing; the same
+ * timeout, backoff and outcomes as an adapter's. A kind this process does not have (a delivery
+ * thread, which builds none) fails it permanently rather than handing it to its channel.
+ */
+async function runOwnKind(
+  delivery: ClaimedDelivery,
+  deps: AttemptDeps,
+  startedAt: number,
+): Promise<AttemptRun> {
+  const kind = delivery.channelType!;
+  const finished = (
+    outcome: OutcomeRecord['outcome'],
+    error: string | null,
+    reply: string | null,
+    retryAt: number | null,
+  ): AttemptRun => ({
+    outcome: {
+      id: delivery.id,
+      lease: delivery.lease,
+      status: outcome === 'sent' ? 'sent' : retryAt === null ? 'failed' : 'retrying',
+      outcome,
+      error,
+      reply,
+      startedAt,
+      durationMs: deps.clock.now() - startedAt,
+      retryAt,
+    },
+    channelType: kind,
+  });
+  const own = deps.deliveryKinds?.get(kind);
+  if (!own) return finished('permanent', `this process cannot deliver "${kind}"`, null, null);
+  try {
+    const receipt = await withTimeout(own.send(delivery), ATTEMPT_TIMEOUT_MS);
+    return finished('sent', null, receipt.reply, null);
+  } catch (err) {
+    const de = err instanceof DeliveryError ? err : DeliveryError.transient(errorMessage(err));
     const attemptNo = delivery.attempts + 1;
     const retryAt = de.retryable
       ? nextAttemptAt(attemptNo, deps.retryPolicy(), deps.clock.now(), de.retryAfterMs, deps.random)

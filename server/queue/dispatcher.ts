@@ -5,7 +5,7 @@ import type { Clock } from '../lib/clock';
 import { crashPoint } from '../lib/crash-point';
 import { errorMessage } from '../lib/errors';
 import { createLogger } from '../lib/logger';
-import { runAttempt, type AttemptDeps, type LoadedChannel } from './attempt';
+import { runAttempt, type AttemptDeps, type DeliveryKind, type LoadedChannel } from './attempt';
 import { DeliveryQueue } from './delivery-queue';
 import type { ClaimedDelivery, DeliveryState } from './delivery-state';
 import type { DeliveryStatus } from './delivery-transitions';
@@ -31,6 +31,8 @@ export interface DispatcherDeps {
   loadChannel(id: number): Promise<LoadedChannel | null>;
   /** A send's stored files by id (AttemptDeps.loadAttachments); unset: deliveries carry none. */
   loadAttachments?: AttemptDeps['loadAttachments'];
+  /** Deliveries of kinds that are not a channel's (Web Push), by kind. */
+  deliveryKinds?: ReadonlyMap<string, DeliveryKind>;
   /** Attempts under way at once. */
   concurrency?: number;
   /** Where channels' rate windows are kept; unset, this process's memory. */

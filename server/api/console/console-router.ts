@@ -39,6 +39,7 @@ import {
   type MaintenanceRouterDeps,
 } from './maintenance/maintenance-router';
 import { createMessageRouter } from './messages/message-router';
+import { createPushRouter, type PushRouterDeps } from './push/push-router';
 import type { MessageService } from '../../features/hosted/message-service';
 import { createScheduleRouter } from './schedules/schedule-router';
 import type { ScheduleService } from '../../features/schedules/schedule-service';
@@ -106,6 +107,8 @@ export interface ConsoleRouterDeps {
   import: ImportRouterDeps;
   audit: { log: AuditLog; states: AuditStates };
   backups: BackupRouterDeps;
+  /** Web Push: the VAPID key and each person's own subscriptions. */
+  push: PushRouterDeps;
   /** The image proxy and each person's remote-image choices. */
   imageProxy: ImageProxyRouterDeps;
 }
@@ -143,6 +146,7 @@ export function createConsoleRouter(deps: ConsoleRouterDeps): Router {
   router.use(createImportRouter(deps.import));
   router.use(createAuditRouter(deps.audit.log));
   router.use(createBackupRouter(deps.backups));
+  router.use(createPushRouter(deps.push));
   router.use(createImageProxyRouter(deps.imageProxy));
   return router;
 }

@@ -7,6 +7,7 @@ import { HostedMessage } from './hosted-message';
 import { IdempotencyKey } from './idempotency-key';
 import { ImportMap } from './import-map';
 import { Instance } from './instance';
+import { PushSubscription } from './push-subscription';
 import { Schedule } from './schedule';
 import { Send } from './send';
 import { Session } from './session';
@@ -23,6 +24,7 @@ export {
   IdempotencyKey,
   ImportMap,
   Instance,
+  PushSubscription,
   Schedule,
   Send,
   Session,
@@ -42,6 +44,7 @@ export function initModels(sequelize: Sequelize): void {
     IdempotencyKey,
     ImportMap,
     Instance,
+    PushSubscription,
     Schedule,
     Send,
     Session,

@@ -39,7 +39,7 @@ export const SEALED_VALUES: readonly SealedValues[] = [
     column: 'totp_pending',
     shape: 'text',
   },
-  // Any sealed string in a setting's value. None holds one today; the web push VAPID private
-  // key, once Herald keeps one, is to be such a row, and is re-sealed here without a change.
+  // Any sealed string in a setting's value: the Web Push VAPID private key
+  // (web-push/vapid-keys.ts, the `web-push-vapid` row).
   { what: 'sealed settings', table: 'settings', key: 'key', column: 'value', shape: 'json' },
 ];

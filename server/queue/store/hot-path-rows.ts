@@ -77,6 +77,11 @@ export interface ClaimedDelivery {
   lease: string;
   sendId: number;
   channelId: number;
+  /**
+   * The delivery's kind: its channel's, except for deliveries that go somewhere else on the
+   * channel's behalf (a Web Push announcing a hosted message). Absent: the channel's.
+   */
+  channelType?: string;
   title: string;
   content: string;
   contentType: ContentType;
@@ -127,6 +132,7 @@ export type ClaimedRow = {
   id: number;
   send_id: number;
   channel_id: number;
+  channel_type: string;
   title: string;
   content: string;
   content_type: ContentType;
@@ -151,6 +157,7 @@ export function claimedDeliveries(rows: ClaimedRow[]): ClaimedDelivery[] {
       lease: r.lease_token,
       sendId: r.send_id,
       channelId: r.channel_id,
+      channelType: r.channel_type,
       title: r.title,
       content: r.content,
       contentType: r.content_type,

@@ -222,7 +222,7 @@ const claimText = (expired: boolean) =>
      UPDATE deliveries SET status = 'sending', lease_until = ${p(2)}, lease_token = ${p(6)},
        updated_at = ${at(5)}
      WHERE id IN (${CONCURRENCY[name].claimIds(expired)})
-     RETURNING id, send_id, channel_id, title, content, content_type, url, recipient,
+     RETURNING id, send_id, channel_id, channel_type, title, content, content_type, url, recipient,
        ${jsonText('mentions')}, priority, repeats, attempts, next_attempt_at, lease_token,
        template_code, attachments`,
   );

@@ -65,6 +65,8 @@ describe('the declared sealed values', () => {
     'server/db/migrations/2026-11-30-1000-seal-proxy-credentials.ts': ['channels.config'],
     'server/features/sources/template-service.ts': ['templates.hook_secret'],
     'server/features/auth/two-factor-service.ts': ['users.totp_pending', 'users.totp_secret'],
+    // The VAPID private key: a settings row (web-push-vapid).
+    'server/features/web-push/vapid-keys.ts': ['settings.value'],
     // Build the box for the parts above (the proxy migration, the import's channels) or to open.
     'server/composition.ts': ['channels.config'],
     'server/features/import/message-nest/cli.ts': ['channels.config'],

@@ -1,0 +1,76 @@
+import type { z } from 'zod';
+
+import type {
+  createPushSubscriptionBody,
+  PushSubscriptionInfo,
+} from '../../../contract/console/push';
+import { PushSubscription } from '../../db/models/push-subscription';
+import type { WriteLock } from '../../db/writer';
+import { notFound } from '../../lib/errors';
+import { checkEndpoint } from './push-endpoints';
+
+export type NewPushSubscription = z.output<typeof createPushSubscriptionBody>;
+
+export interface PushSubscriptionServiceDeps {
+  writeLock: WriteLock;
+  /** HERALD_WEB_PUSH_ENDPOINTS, parsed. */
+  extraEndpoints: readonly string[];
+}
+
+/** Each person's own push subscriptions: only ever their own, listed, added or removed. */
+export class PushSubscriptionService {
+  constructor(private readonly deps: PushSubscriptionServiceDeps) {}
+
+  toDto(s: PushSubscription): PushSubscriptionInfo {
+    return {
+      id: s.id,
+      deviceName: s.deviceName,
+      endpoint: s.endpoint,
+      filter: s.filter,
+      createdAt: s.createdAt.toISOString(),
+      lastPushAt: s.lastPushAt ? new Date(s.lastPushAt).toISOString() : null,
+    };
+  }
+
+  async list(userId: number): Promise<PushSubscriptionInfo[]> {
+    const rows = await PushSubscription.findAll({ where: { userId }, order: [['id', 'ASC']] });
+    return rows.map((r) => this.toDto(r));
+  }
+
+  /**
+   * Subscribes a browser. Its endpoint is unique to the browser, so the same endpoint again (the
+   * reader subscribing anew, or another account signed in on that browser) takes the row over:
+   * one browser never gets a message twice.
+   */
+  async subscribe(userId: number, input: NewPushSubscription): Promise<PushSubscriptionInfo> {
+    checkEndpoint(input.endpoint, this.deps.extraEndpoints);
+    const values = {
+      userId,
+      endpoint: input.endpoint,
+      p256dh: input.keys.p256dh,
+      auth: input.keys.auth,
+      deviceName: input.deviceName,
+      filter: input.filter,
+    };
+    const row = await this.deps.writeLock.run(async ({ transaction }) => {
+      const existing = await PushSubscription.findOne({
+        where: { endpoint: input.endpoint },
+        transaction,
+      });
+      if (!existing) return PushSubscription.create(values, { transaction });
+      existing.set(values);
+      // A browser that subscribes anew has its own keys: a push sent since is for the old ones.
+      existing.lastPushAt = null;
+      return existing.save({ transaction });
+    });
+    return this.toDto(row);
+  }
+
+  /** Removes one of `userId`'s subscriptions; another person's is answered as not found. */
+  async remove(userId: number, id: number): Promise<void> {
+    const removed = await this.deps.writeLock.run(() =>
+      PushSubscription.destroy({ where: { id, userId } }),
+    );
+    if (removed === 0) throw notFound(`push subscription ${id} does not exist, or is not yours`);
+  }
+}

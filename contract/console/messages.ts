@@ -48,11 +48,29 @@ export const hostedMessageSchema = named(
 );
 export type HostedMessage = z.infer<typeof hostedMessageSchema>;
 
+/**
+ * A file of a hosted message (issue 43 §2): `url` is a path on Herald that serves it; an
+ * `inline` one is an image the reader shows, any other a download.
+ */
+export const hostedAttachmentSchema = named(
+  'HostedAttachment',
+  z.strictObject({
+    name: z.string(),
+    type: z.string(),
+    size: z.number().int().min(0),
+    inline: z.boolean(),
+    url: z.string(),
+  }),
+);
+export type HostedAttachment = z.infer<typeof hostedAttachmentSchema>;
+
 /** One message with its content rendered to sanitised HTML. */
 export const hostedMessageDetailSchema = named(
   'HostedMessageDetail',
   hostedMessageSchema.extend({
     safeHtml: z.string(),
+    /** The files sent with it that are still stored, in the order sent. */
+    attachments: z.array(hostedAttachmentSchema),
     /**
      * Whether the reader loads its remote images (through the image proxy) without asking: the
      * signed-in person's "always", else the administrator's `showRemoteImages`, or their choice

@@ -17,6 +17,8 @@ export function createHostedAdapter() {
         ...hostedMessageOf(message, message.deliveryId),
         // Announced with the message (notifications); the stored row takes its delivery's.
         priority: message.priority,
+        // The same holds for the files: the row lists its delivery's, which are these.
+        ...(message.attachments?.length && { attachments: message.attachments }),
       });
       return { reply: hostedMessageReply(stored.id) };
     },

@@ -89,17 +89,19 @@ export function hostedMessageEvent(
 
 /**
  * The messages, in the order given; each takes the share-link key answered at accept time,
- * stored on its delivery, and its delivery's priority. (`WHERE true`: without a WHERE, SQLite would read the upsert's ON as
+ * stored on its delivery, its delivery's priority and its delivery's files (the ids; the
+ * reader looks the files up, so one that expired is simply no longer listed). (`WHERE true`: without a WHERE, SQLite would read the upsert's ON as
  * a join constraint.)
  */
 const INSERT = perDialect(
   ({ field: v, dateParam: at, rows }) =>
     `INSERT INTO hosted_messages (channel_id, delivery_id, title, content, format, url,
-       preview_key, priority, created_at, updated_at)
+       preview_key, priority, attachments, created_at, updated_at)
      SELECT ${v('channelId', 'integer')}, ${v('deliveryId', 'integer')}, ${v('title')},
        ${v('content')}, ${v('format')}, ${v('url')},
        (SELECT dl.preview_key FROM deliveries dl WHERE dl.id = ${v('deliveryId', 'integer')}),
        (SELECT dl.priority FROM deliveries dl WHERE dl.id = ${v('deliveryId', 'integer')}),
+       (SELECT dl.attachments FROM deliveries dl WHERE dl.id = ${v('deliveryId', 'integer')}),
        ${at(2)}, ${at(2)}
      FROM ${rows(1)} WHERE true ORDER BY key
      ON CONFLICT (delivery_id) DO NOTHING

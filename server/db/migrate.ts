@@ -25,6 +25,7 @@ import * as auditNames from './migrations/2026-12-01-1200-audit-names';
 import * as webPush from './migrations/2026-12-02-1000-web-push';
 import * as remoteImageChoices from './migrations/2026-12-02-1200-remote-image-choices';
 import * as attachments from './migrations/2026-12-02-1100-attachments';
+import * as hostedAttachments from './migrations/2026-12-02-1300-hosted-attachments';
 
 /**
  * What a migration may need that db/ does not hold: sealing a secret needs the server key, which
@@ -69,6 +70,7 @@ const migrations: Array<[string, MigrationModule]> = [
   ['2026-12-02-1000-web-push', webPush],
   ['2026-12-02-1200-remote-image-choices', remoteImageChoices],
   ['2026-12-02-1100-attachments', attachments],
+  ['2026-12-02-1300-hosted-attachments', hostedAttachments],
 ];
 
 /** The names this code knows, in order: a database that lacks one is behind the code. */

@@ -722,6 +722,8 @@ const en = {
     remoteImagesHidden:
       'Remote images are hidden: Herald fetches them for you (the sender never sees your address), but the first fetch still tells the sender the message was opened.',
     showImages: 'Show images',
+    attachments: 'Files',
+    attachmentDownload: 'download',
     showImagesFromSource: 'Always for this source',
     showImagesAlways: 'Always show images',
     priorityFirst: 'Priority first',

@@ -700,6 +700,8 @@ const zhCN: MessageSchema = {
     remoteImagesHidden:
       '已隐藏远程图片：图片由 Herald 代为获取（发送方看不到你的地址），但首次获取仍会让发送方知道这条消息已被打开。',
     showImages: '显示图片',
+    attachments: '附件',
+    attachmentDownload: '下载',
     showImagesFromSource: '此来源始终显示',
     showImagesAlways: '始终显示图片',
     priorityFirst: '优先级高的在前',

@@ -20,6 +20,7 @@ import { notFound } from '../../lib/errors';
 import { pageOf, type Paging } from '../../lib/paging';
 import type { HeraldParts } from '../../parts';
 import type { MessageImageChoice } from '../image-proxy/remote-image-choices';
+import { hostedAttachmentsOf } from './hosted-attachments';
 import { shareLinkOf } from './share-links';
 
 const SANITIZE: sanitizeHtml.IOptions = {
@@ -161,11 +162,13 @@ export class MessageService {
   async detail(userId: number, id: number) {
     const m = await this.get(id);
     const read = await this.isRead(userId, id);
+    const attachments = await hostedAttachmentsOf(this.deps.sequelize, id);
     const { images } = this.deps;
     if (!images) {
       return {
         ...this.toDto(m, read),
         safeHtml: safeHtmlOf(m.content, m.format),
+        attachments,
         showRemoteImages: this.deps.settings.get().showRemoteImages,
         remoteImages: null,
       };
@@ -176,6 +179,7 @@ export class MessageService {
     return {
       ...this.toDto(m, read),
       safeHtml: safeHtmlOf(m.content, m.format, (src) => images.proxied(src)),
+      attachments,
       showRemoteImages: show,
       remoteImages,
     };

@@ -104,6 +104,44 @@ describe('the reader’s remote images', () => {
     wrapper.unmount();
   });
 
+  it('takes back the person’s choice: the images are hidden again', async () => {
+    let chosen = true;
+    const api = installFakeApi({
+      'GET /messages/:id': () =>
+        ok({
+          ...detail(chosen),
+          remoteImages: {
+            message: chosen,
+            source: { kind: 'template', id: 3, chosen: false },
+            always: null,
+          },
+        }),
+      'PUT /remote-images/messages/:id': (req) => {
+        chosen = (req.body as { show: boolean }).show;
+        return ok({ show: chosen });
+      },
+    });
+    const { wrapper } = mountWithApp(
+      MessageDrawer,
+      { props: { messageId: 7 } },
+      signedInContext('viewer'),
+    );
+    await settle(10);
+    expect(img()?.getAttribute('src')).toBe(PROXIED);
+
+    button('stop-images')!.click();
+    await settle(10);
+
+    expect(img()?.getAttribute('src')).toBeNull();
+    expect(document.querySelector('[data-testid="remote-images-hidden"]')).not.toBeNull();
+    expect(document.querySelector('[data-testid="remote-images-chosen"]')).toBeNull();
+    const puts = api.calls.filter((c) => c.method === 'PUT');
+    expect(puts.map((c) => [c.path, c.body])).toEqual([
+      ['/remote-images/messages/7', { show: false }],
+    ]);
+    wrapper.unmount();
+  });
+
   it('offers no "always for this source" when the message’s source is unknown', async () => {
     installFakeApi({
       'GET /messages/:id': () =>

@@ -395,10 +395,26 @@ describe.skipIf(!haveChromium)(
 
     it('holds back a remote image in the reader until "Show images", then loads it', async () => {
       // The image is served by a loopback peer standing in for a tracker: every request counts.
+      // A 4×4 BMP, whose bytes are all ASCII (the peer answers a string); Herald's image proxy
+      // passes it on (it never passes SVG), and fetches from loopback only when allowed.
+      const bmp = (() => {
+        const pixels = Buffer.from([0x10, 0x20, 0x7f]);
+        const header = Buffer.alloc(54);
+        header.write('BM', 0, 'latin1');
+        header.writeUInt32LE(54 + 48, 2);
+        header.writeUInt32LE(54, 10);
+        header.writeUInt32LE(40, 14);
+        header.writeInt32LE(4, 18);
+        header.writeInt32LE(4, 22);
+        header.writeUInt16LE(1, 26);
+        header.writeUInt16LE(24, 28);
+        header.writeUInt32LE(48, 34);
+        return Buffer.concat([header, ...Array<Buffer>(16).fill(pixels)]).toString('latin1');
+      })();
       const tracker = await startHttpPeer({
         status: 200,
-        headers: { 'Content-Type': 'image/svg+xml' },
-        body: '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"/>',
+        headers: { 'Content-Type': 'image/bmp' },
+        body: bmp,
       });
       const asked: string[] = [];
       const onRequest = (req: { url(): string }) => {
@@ -408,6 +424,7 @@ describe.skipIf(!haveChromium)(
       try {
         const api = new ConsoleClient(herald.url);
         await api.ok('POST', '/login', ADMIN);
+        await api.ok('PUT', '/settings', { allowPrivateAddresses: true });
         const channels = await api.ok<{ items: { id: number; name: string }[] }>(
           'GET',
           '/channels',
@@ -452,6 +469,11 @@ describe.skipIf(!haveChromium)(
 
         const [fetched] = await tracker.waitForRequests(1);
         expect(fetched.url).toBe('/p.gif');
+        // Fetched by Herald's image proxy, never by the browser.
+        expect(asked).toEqual([]);
+        expect(await content.locator('img[alt="tracker"]').getAttribute('src')).toMatch(
+          /^\/api\/console\/image-proxy\?/,
+        );
         await ui.imageDone('[data-testid="message-content"] img[alt="tracker"]');
         expect(
           await content
@@ -475,7 +497,7 @@ describe.skipIf(!haveChromium)(
         expect(second.url).toBe('/q.gif');
         expect(await drawer.getByTestId('remote-images-hidden').count()).toBe(0);
         await ui.closeOverlay(drawer);
-        await api.ok('PUT', '/settings', { showRemoteImages: false });
+        await api.ok('PUT', '/settings', { showRemoteImages: false, allowPrivateAddresses: false });
       } finally {
         page.off('request', onRequest);
         await tracker.close();

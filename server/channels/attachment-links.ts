@@ -21,9 +21,15 @@ const escapeHtml = (s: string): string =>
 /** A Markdown link label that cannot close early or start other syntax. */
 const markdownLabel = (s: string): string => s.replace(/[\\[\]*_`<>!]/g, (c) => `\\${c}`);
 
-/** A Markdown link target: Herald's URLs are already encoded, but a bracket or space would end it. */
+/**
+ * A Markdown link target. Herald's URLs are encoded already, but encodeURIComponent leaves
+ * parentheses as they are, and a `)` in a file name would end the link early.
+ */
 const markdownTarget = (url: string): string =>
-  url.replace(/[()\s<>]/g, (c) => encodeURIComponent(c));
+  url.replace(
+    /[()\s<>]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+  );
 
 /** A file size the way people read it (1.2 MB): a hint of what the link will fetch. */
 export function readableSize(bytes: number): string {

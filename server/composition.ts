@@ -254,6 +254,7 @@ async function composeParts(
           events,
           observer: metrics ?? undefined,
           files: { dataDir: config.dataDir, listenUrl },
+          webPushEndpoints: config.webPushEndpoints,
         })
       : null;
   // A V1 caller here may wait for an attempt another process records.

@@ -22,6 +22,9 @@ import { HeraldEvents } from '../events';
 import { AttachmentService } from '../features/attachments/attachment-service';
 import { ChannelService } from '../features/channel-config/channel-service';
 import { SettingsStore } from '../features/settings/settings-store';
+import { PushSender } from '../features/web-push/push-sender';
+import { VapidKeys } from '../features/web-push/vapid-keys';
+import { vapidSubject, WEB_PUSH_KIND } from '../features/web-push/web-push';
 import { systemClock } from '../lib/clock';
 import { errorMessage } from '../lib/errors';
 import { createLogger, setLogOutput } from '../lib/logger';
@@ -95,9 +98,10 @@ async function compose(): Promise<{
       installId: deriveInstallId(masterKey),
       storeHostedMessage: hostedMessageStore(db.writer, heraldEvents),
     };
+    const secrets = new SecretBox(masterKey);
     const channels = new ChannelService({
       registry,
-      secrets: new SecretBox(masterKey),
+      secrets,
       sequelize: db.sequelize,
       writeLock: db.writer,
       clock: systemClock,
@@ -115,6 +119,13 @@ async function compose(): Promise<{
           baseUrl: () => settings.get().publicBaseUrl || files.listenUrl,
         })
       : null;
+    const pushSender = new PushSender({
+      sequelize: db.sequelize,
+      writeLock: db.writer,
+      keys: new VapidKeys({ writeLock: db.writer, secrets }),
+      extraEndpoints: start.webPushEndpoints ?? [],
+      subject: () => vapidSubject(settings.get().publicBaseUrl),
+    });
     const state = new DeliveryState({
       writer: db.writer,
       read: db.read,
@@ -138,6 +149,8 @@ async function compose(): Promise<{
       retryPolicy: () => settings.get().retry,
       loadChannel: (id) => channels.loadRuntime(id),
       ...(attachments && { loadAttachments: (ids) => attachments.load(ids) }),
+      // The pushes it claims go out from here, as they would from the main thread.
+      deliveryKinds: new Map([[WEB_PUSH_KIND, pushSender]]),
       concurrency: start.concurrency,
     });
     // Paused until the main thread hands over, with its own pause state.

@@ -47,6 +47,8 @@ export interface DeliveryThreadDeps {
   idleMs: number;
   /** Where a send's files are, and Herald's address for their URLs (issue 43 §2). */
   files?: { dataDir: string; listenUrl(): string };
+  /** The push services allowed besides the known ones (HERALD_WEB_PUSH_ENDPOINTS). */
+  webPushEndpoints?: string[];
 }
 
 /**
@@ -177,6 +179,7 @@ export class DeliveryThread {
         idleMs: d.idleMs,
         leaseTag: tag,
         ...(d.files && { files: { dataDir: d.files.dataDir, listenUrl: d.files.listenUrl() } }),
+        ...(d.webPushEndpoints && { webPushEndpoints: d.webPushEndpoints }),
       } satisfies DeliveryThreadStart,
     });
     // Lines and events come from the first message on, the ready one included.

@@ -28,6 +28,8 @@ export interface DeliveryThreadStart {
    * stored files from the one and builds their URLs on the other (or on publicBaseUrl).
    */
   files?: { dataDir: string; listenUrl: string };
+  /** HERALD_WEB_PUSH_ENDPOINTS, parsed: the thread sends the pushes it claims (docs/reader.md). */
+  webPushEndpoints?: string[];
 }
 
 /** The events the thread's deliveries emit, passed on to the main thread's HeraldEvents. */

@@ -457,6 +457,7 @@ function composeApp(
         sequelize,
         deliveries: parts.deliveries,
         dispatcher: parts.dispatcher,
+        attachments: parts.attachments,
       }),
       messages: new MessageService({
         sequelize,
@@ -471,7 +472,7 @@ function composeApp(
         },
       }),
       schedules: parts.schedules,
-      stats: new StatsService({ clock, sequelize }),
+      stats: new StatsService({ clock, sequelize, attachments: parts.attachments }),
       notices: () => proxyHost.notices(),
       settings: {
         settings,

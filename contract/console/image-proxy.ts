@@ -54,7 +54,7 @@ export const remoteImagesShowBody = z
   .object({ show: z.boolean({ error: 'must be true or false' }) })
   .strict();
 
-export const remoteImageSourceParams = idParams.extend({ kind: sourceKindSchema });
+export const remoteImageSourceParams = z.object({ kind: sourceKindSchema, id: idParams.shape.id });
 
 export const imageProxyRoutes = {
   image: route({

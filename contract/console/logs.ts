@@ -148,6 +148,20 @@ export const loggedDeliverySchema = named(
 );
 export type LoggedDelivery = z.infer<typeof loggedDeliverySchema>;
 
+/** A file sent with the send (issue 43 §2), at its URL while it is kept. */
+export const loggedAttachmentSchema = named(
+  'LoggedAttachment',
+  z.strictObject({
+    /** The sender's name for the file, made safe. */
+    name: z.string(),
+    /** The type sniffed from its bytes (application/octet-stream when unknown). */
+    type: z.string(),
+    size: z.number().int().min(0),
+    url: z.string(),
+  }),
+);
+export type LoggedAttachment = z.infer<typeof loggedAttachmentSchema>;
+
 export const sendDetailSchema = named(
   'SendDetail',
   sendSchema.extend({
@@ -160,6 +174,8 @@ export const sendDetailSchema = named(
     /** The request as received (tokens shortened). */
     request: z.unknown(),
     deliveries: z.array(loggedDeliverySchema),
+    /** The files sent with it that are still kept (expired ones are gone); [] for none. */
+    attachments: z.array(loggedAttachmentSchema),
   }),
 );
 export type SendDetail = z.infer<typeof sendDetailSchema>;

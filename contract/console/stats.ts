@@ -62,6 +62,8 @@ export const statsSchema = named(
     ),
     /** Deliveries waiting for their next attempt. */
     retrying: count,
+    /** Files sent with messages that are kept now, and the space they take (issue 43 §2). */
+    files: z.strictObject({ count, bytes: count }),
     /** Deliveries waiting to retry (newest first), then the latest failed, 10 at most. */
     latestFailures: z.array(
       z.strictObject({

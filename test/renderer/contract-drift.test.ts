@@ -20,6 +20,7 @@ import { maintenanceApi } from '../../renderer/src/api/maintenance-api';
 import { messagesApi } from '../../renderer/src/api/messages-api';
 import { publicApi } from '../../renderer/src/api/public-api';
 import { pushApi } from '../../renderer/src/api/push-api';
+import { remoteImagesApi } from '../../renderer/src/api/remote-images-api';
 import { schedulesApi } from '../../renderer/src/api/schedules-api';
 import { sessionApi } from '../../renderer/src/api/session-api';
 import { settingsApi } from '../../renderer/src/api/settings-api';
@@ -49,6 +50,7 @@ const API_MODULES = {
   messagesApi,
   publicApi,
   pushApi,
+  remoteImagesApi,
   schedulesApi,
   sessionApi,
   settingsApi,
@@ -62,6 +64,8 @@ const NOT_CALLED: Record<string, string> = {
   'GET /api/console/backup': 'a download the browser follows as a link (BackupCard), not fetch',
   'GET /api/console/desktop-login': 'the desktop window opens it as a page',
   'GET /api/console/events': 'an EventSource (api/events.ts), not fetch',
+  'GET /api/console/image-proxy':
+    'an <img> src the server writes into a message (GET /messages/{id}), not fetch',
   'GET /api/console/messages/unread-count': 'the message list answers unreadCount too',
   'PATCH /api/console/templates/{id}': 'the console saves with PUT',
   'POST /api/console/password': 'the Account page changes it with POST /account/password',

@@ -315,6 +315,7 @@ const en = {
     last30: 'Last 30 days',
     successRate: 'Success rate',
     retrying: 'Waiting to retry',
+    files: 'Space used by files ({n} kept)',
     range: 'Period',
     days: '{n} days',
     chartTitle: 'Sends per day, last {n} days',
@@ -639,6 +640,7 @@ const en = {
     lastError: 'Last error',
     warningCount: 'Placeholder warnings: {n}',
     warningsTitle: 'Sent with placeholder problems ({n})',
+    attachments: 'Files ({n})',
     credentials: {
       token: 'Token',
       task_id: 'task_id',

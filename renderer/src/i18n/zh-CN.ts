@@ -306,6 +306,7 @@ const zhCN: MessageSchema = {
     last30: '近 30 天',
     successRate: '成功率',
     retrying: '等待重试',
+    files: '文件占用空间（保留 {n} 个）',
     range: '时间范围',
     days: '{n} 天',
     chartTitle: '近 {n} 天每日发送量',
@@ -618,6 +619,7 @@ const zhCN: MessageSchema = {
     lastError: '最近的错误',
     warningCount: '{n} 条占位符警告',
     warningsTitle: '发送时有 {n} 个占位符问题',
+    attachments: '文件（{n}）',
     credentials: {
       token: 'Token',
       task_id: 'task_id',

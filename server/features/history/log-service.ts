@@ -49,7 +49,8 @@ async function holdsMessageNestCredentials(): Promise<boolean> {
 }
 
 /** What LogService uses of the composed parts. */
-export type LogServiceDeps = Pick<HeraldParts, 'sequelize' | 'deliveries' | 'dispatcher'>;
+export type LogServiceDeps = Pick<HeraldParts, 'sequelize' | 'deliveries' | 'dispatcher'> &
+  Partial<Pick<HeraldParts, 'attachments'>>;
 
 export class LogService {
   constructor(private readonly deps: LogServiceDeps) {}
@@ -143,6 +144,7 @@ export class LogService {
     );
     const counts = await this.deliveryCounts([id]);
     const schedule = send.scheduleId ? await Schedule.findByPk(send.scheduleId) : null;
+    const files = (await this.deps.attachments?.ofSend(id)) ?? [];
     return {
       ...this.toDto(send, counts.get(id)),
       // A deleted schedule keeps its id on the send, without a name.
@@ -152,6 +154,7 @@ export class LogService {
       markdown: send.markdown,
       url: send.url,
       request: send.request,
+      attachments: files.map((f) => ({ name: f.filename, type: f.mime, size: f.size, url: f.url })),
       deliveries: deliveries.map((d) => ({
         ...this.deliveryDto(d),
         channelName: channels.get(d.channelId)?.name ?? `(deleted channel ${d.channelId})`,

@@ -20,7 +20,8 @@ const FAILURES_SHOWN = 10;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** What StatsService uses of the composed parts. */
-export type StatsServiceDeps = Pick<HeraldParts, 'clock' | 'sequelize'>;
+export type StatsServiceDeps = Pick<HeraldParts, 'clock' | 'sequelize'> &
+  Partial<Pick<HeraldParts, 'attachments'>>;
 
 /** Numbers for the dashboard; every window is in whole UTC days ending today. */
 export class StatsService {
@@ -173,6 +174,7 @@ export class StatsService {
       ),
       bySource: [...bySource.values()].sort((a, b) => b.sends - a.sends),
       retrying,
+      files: await this.files(),
       latestFailures: failures.map((f) => ({
         sendId: f.sendId,
         deliveryId: f.id,
@@ -190,6 +192,11 @@ export class StatsService {
    * Per channel, its latest tried deliveries (by id, through the channel_id index): failing
    * when the newest failed. Channels are few, so one short read each.
    */
+  private async files(): Promise<{ count: number; bytes: number }> {
+    const usage = await this.deps.attachments?.usage();
+    return { count: usage?.files ?? 0, bytes: usage?.bytes ?? 0 };
+  }
+
   async channelHealth() {
     const channels = await Channel.findAll({ attributes: ['id'], order: [['id', 'ASC']] });
     const out = [];

@@ -249,6 +249,15 @@ describe('the console API answers what the contract describes', () => {
       },
     });
     await call(messages.revokeLink, { id: first.id });
+    const images = consoleRoutes.imageProxy;
+    await call(images.choices);
+    await call(images.setAlways, { body: { always: true } });
+    await call(images.setMessage, { id: first.id, body: { show: true } });
+    // Two path parameters: pathOf fills {id} only.
+    const sourcePath = `/remote-images/sources/template/${template.id}`;
+    const source = await herald.console.request('PUT', sourcePath, { show: true });
+    expect(source.body.code).toBe(200);
+    answers.push({ spec: images.setSource, res: source });
     for (const kindOf of [token, mixedToken]) {
       const kind = await herald.post(publicRoutes.tokens.kind.path, { token: kindOf });
       answers.push({ spec: publicRoutes.tokens.kind, res: kind });

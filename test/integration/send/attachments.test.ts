@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -80,9 +80,11 @@ describe('files sent with a message', () => {
       'SELECT id, send_id, filename FROM attachments ORDER BY created_at, position',
       { type: QueryTypes.SELECT },
     );
+  // The folders are made with the first file that arrives.
+  const list = (path: string) => (existsSync(path) ? readdirSync(path) : []);
   const storedFiles = () =>
-    readdirSync(join(herald.dataDir, 'attachments')).filter((name) => name !== '.staging');
-  const staged = () => readdirSync(join(herald.dataDir, 'attachments', '.staging'));
+    list(join(herald.dataDir, 'attachments')).filter((name) => name !== '.staging');
+  const staged = () => list(join(herald.dataDir, 'attachments', '.staging'));
 
   const form = (payload: unknown, parts: Array<[string, Buffer, string]>) => {
     const body = new FormData();
@@ -100,6 +102,7 @@ describe('files sent with a message', () => {
     herald.waitFor(() => delivered.find((d) => d.title === title));
 
   it('stores uploaded files before answering and hands them to the adapter, images inline', async () => {
+    const earlier = new Set((await rows()).map((r) => r.id));
     const res = await postForm(
       '/api/v2/message/send',
       form({ token: v2Token, title: 'upload' }, [
@@ -109,9 +112,9 @@ describe('files sent with a message', () => {
     );
     expect(res.body).toMatchObject({ code: 200 });
     // Answered: the rows and the files are there already.
-    const stored = await rows();
+    const stored = (await rows()).filter((r) => !earlier.has(r.id));
     expect(stored.map((r) => r.filename)).toEqual(['shot.txt', 'page.html']);
-    expect(storedFiles().sort()).toEqual(stored.map((r) => r.id).sort());
+    expect(storedFiles()).toEqual(expect.arrayContaining(stored.map((r) => r.id)));
 
     const seen = await deliveredTitled('upload');
     expect(seen.attachments.map((a) => [a.filename, a.mime, a.inline, a.size])).toEqual([
@@ -136,8 +139,23 @@ describe('files sent with a message', () => {
     expect(page.headers.get('content-disposition')).toMatch(/^attachment; filename="page.html"/);
     expect(page.headers.get('content-type')).toBe('application/octet-stream');
     expect((await fetch(`${herald.url}/api/files/${'A'.repeat(24)}/x.png`)).status).toBe(404);
-    // Tied to their send once it was accepted.
-    await herald.waitFor(async () => (await rows()).every((r) => r.send_id !== null));
+    // Tied to their send once it was accepted (before the answer), and listed in its log.
+    const sendId = stored[0].send_id;
+    expect(sendId).not.toBeNull();
+    const detail = await herald.console.ok('GET', `/logs/${sendId}`);
+    expect(detail.attachments).toEqual([
+      { name: 'shot.txt', type: 'image/png', size: PNG.length, url: seen.attachments[0].url },
+      {
+        name: 'page.html',
+        type: 'application/octet-stream',
+        size: HTML.length,
+        url: seen.attachments[1].url,
+      },
+    ]);
+    const stats = await herald.console.ok('GET', '/stats');
+    const usage = await herald.server.ctx.attachments.usage();
+    expect(usage.bytes).toBeGreaterThanOrEqual(PNG.length + HTML.length);
+    expect(stats.files).toEqual({ count: usage.files, bytes: usage.bytes });
   });
 
   it('fetches files given by URL (JSON, V1) when private addresses are allowed, sniffing the type', async () => {
@@ -156,6 +174,37 @@ describe('files sent with a message', () => {
     expect(seen.attachments.map((a) => [a.filename, a.mime, a.inline])).toEqual([
       ['chart', 'image/png', true],
     ]);
+  });
+
+  it('removes files past keepDays and files whose send was pruned, and the space they took', async () => {
+    const earlier = new Set((await rows()).map((r) => r.id));
+    const res = await postForm(
+      '/api/v2/message/send',
+      form({ token: v2Token, title: 'to prune' }, [
+        ['files[]', PNG, 'old.png'],
+        ['files[]', HTML, 'orphan.html'],
+      ]),
+    );
+    expect(res.body.code).toBe(200);
+    const [old, orphan] = (await rows()).filter((r) => !earlier.has(r.id));
+    const { sequelize, attachments } = herald.server.ctx;
+    const before = await attachments.usage();
+    // One file's time is up; the other's send is gone (as retention deletes sends).
+    await sequelize.query('UPDATE attachments SET expires_at = 0 WHERE id = :id', {
+      replacements: { id: old.id },
+    });
+    await sequelize.query('UPDATE attachments SET send_id = 2147483000 WHERE id = :id', {
+      replacements: { id: orphan.id },
+    });
+    expect(await attachments.prune()).toEqual({ files: 2, bytes: PNG.length + HTML.length });
+    expect(storedFiles()).not.toContain(old.id);
+    expect(storedFiles()).not.toContain(orphan.id);
+    expect((await rows()).map((r) => r.id)).not.toContain(old.id);
+    expect(await attachments.usage()).toEqual({
+      files: before.files - 2,
+      bytes: before.bytes - PNG.length - HTML.length,
+    });
+    expect((await fetch(`${herald.url}/api/files/${old.id}/old.png`)).status).toBe(404);
   });
 
   describe('refusals store nothing', () => {
@@ -202,7 +251,8 @@ describe('files sent with a message', () => {
 
     it('refuses a send that would pass maxTotalMb with 413', async () => {
       await herald.console.ok('PUT', '/settings', { attachments: { maxTotalMb: 1 } });
-      const almost = Buffer.alloc(1024 * 1024 - 100, 1);
+      // Under maxFileMb (15), over the 1 MB all files may take together.
+      const almost = Buffer.alloc(1024 * 1024 + 1, 1);
       const res = await nothingStored(() =>
         postForm(
           '/api/v2/message/send',

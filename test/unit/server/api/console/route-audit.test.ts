@@ -22,6 +22,9 @@ const NOT_RECORDED_BY_THE_TABLE = new Set([
   'templates.preview',
   'messages.readAll',
   'messages.setRead',
+  'imageProxy.setAlways',
+  'imageProxy.setMessage',
+  'imageProxy.setSource',
 ]);
 
 describe('the route audit table', () => {

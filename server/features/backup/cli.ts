@@ -13,13 +13,16 @@ import { writeBackup } from './make-backup';
 import { postgresBackupAdvice, postgresRestoreAdvice } from './postgres-advice';
 import { restoreBackup } from './restore';
 
-const BACKUP_USAGE = `Usage: herald backup --out FILE [--data-dir DIR] [--without-key]
+const BACKUP_USAGE = `Usage: herald backup --out FILE [--data-dir DIR] [--without-key] [--with-files]
        (npm run backup -- --out FILE from a checkout)
   --out FILE      where the backup goes (written 0600; replaced if it exists; folders it
                   names that do not exist are made, 0700)
   --data-dir DIR  the data folder (HERALD_DATA_DIR, default ./data); Herald may be running on it
   --without-key   leave the server key out (an off-site copy): restoring it then needs
                   HERALD_SECRET_KEY or HERALD_SECRET_KEY_FILE set to the key
+  --with-files    include the files sent with messages (attachments/); by default they
+  --without-files are left out (the default: kept a few days, they can make a backup many
+                  times the database's size), with their rows, and the backup says so
 The key is read as Herald reads it: HERALD_SECRET_KEY, HERALD_SECRET_KEY_FILE or the folder's secret.key.
 On PostgreSQL (HERALD_DATABASE_URL or HERALD_DATABASE_URL_FILE set) use pg_dump instead; this prints the line.`;
 
@@ -68,10 +71,15 @@ export async function runBackupCli(argv: string[], ctx: BackupCliContext): Promi
         out: { type: 'string' },
         'data-dir': { type: 'string' },
         'without-key': { type: 'boolean' },
+        'with-files': { type: 'boolean' },
+        'without-files': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
     }));
+    if (values['with-files'] && values['without-files']) {
+      throw new Error('give --with-files or --without-files, not both');
+    }
     if (!values.help && !values.out) throw new Error('give --out FILE: where the backup goes');
   } catch (err) {
     console.error(`${(err as Error).message}\n\n${BACKUP_USAGE}`);
@@ -96,6 +104,7 @@ export async function runBackupCli(argv: string[], ctx: BackupCliContext): Promi
       out,
       key,
       withoutKey,
+      withFiles: values['with-files'] === true,
       heraldVersion: ctx.version,
     });
     console.log(
@@ -103,6 +112,12 @@ export async function runBackupCli(argv: string[], ctx: BackupCliContext): Promi
         (made.includesKey
           ? 'with the server key: keep it as safe as the data folder itself.'
           : 'without the server key: restoring it needs HERALD_SECRET_KEY set to the key.'),
+    );
+    const { files } = made;
+    console.log(
+      files.included
+        ? `Files sent with messages: ${files.count} included (${groupDigits(files.bytes)} bytes).`
+        : `Files sent with messages: not included (${files.count} left out, ${groupDigits(files.bytes)} bytes); give --with-files to include them.`,
     );
     recordInAudit(warn, () =>
       appendCliAuditEntry(resolve(dataDir, DB_FILE), {

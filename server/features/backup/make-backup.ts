@@ -23,6 +23,7 @@ import {
   writeMeta,
 } from './backup-format';
 import { BackupRefused } from './backup-refused';
+import { packFiles, type FilesInBackup } from './backup-files';
 import { betterSqlite3 } from '../../db/better-sqlite3';
 
 export interface BackupOptions {
@@ -37,6 +38,11 @@ export interface BackupOptions {
   key: Buffer | null;
   /** Leave the key out (an off-site copy): a restore then needs HERALD_SECRET_KEY. */
   withoutKey: boolean;
+  /**
+   * Put the files sent with messages into the backup (`herald backup --with-files`); left
+   * out, their rows are left out too (backup-files.ts says why that is the default).
+   */
+  withFiles?: boolean;
   heraldVersion: string;
   now?: () => Date;
 }
@@ -47,6 +53,8 @@ export interface BackupMade {
   bytes: number;
   createdAt: string;
   includesKey: boolean;
+  /** The files included (withFiles), or left out. */
+  files: FilesInBackup & { included: boolean };
   lastMigration: string | null;
   heraldVersion: string;
 }
@@ -129,6 +137,8 @@ export async function writeBackup(opts: BackupOptions): Promise<BackupMade> {
       const createdAt = now().toISOString();
       const lastMigration = appliedMigrations(copy).at(-1) ?? null;
       const includesKey = !opts.withoutKey && opts.key !== null;
+      const withFiles = opts.withFiles === true;
+      const files = packFiles(copy, dirname(opts.dbFile), withFiles);
       writeMeta(copy, {
         format: FORMAT,
         formatVersion: FORMAT_VERSION,
@@ -144,6 +154,7 @@ export async function writeBackup(opts: BackupOptions): Promise<BackupMade> {
         bytes: 0,
         createdAt,
         includesKey,
+        files: { ...files, included: withFiles },
         lastMigration,
         heraldVersion: opts.heraldVersion,
       };

@@ -20,6 +20,7 @@ import { DB_FILE, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../data-dir/per
 import { openDatabase } from '../../db/database';
 import { migrate } from '../../db/migrate';
 import { META_TABLE } from './backup-format';
+import { unpackFiles } from './backup-files';
 import { checkBackup, restoreKey } from './backup-check';
 import { BackupRefused } from './backup-refused';
 import { betterSqlite3 } from '../../db/better-sqlite3';
@@ -136,6 +137,9 @@ export async function restoreBackup(opts: RestoreOptions): Promise<RestoreDone> 
     const db = new (betterSqlite3())(copy);
     try {
       db.exec(`DROP TABLE ${META_TABLE}`);
+      // The files sent with messages, when the backup has them (--with-files).
+      const files = unpackFiles(db, work);
+      if (files > 0) say(`restored ${files} files sent with messages`);
     } finally {
       db.close();
     }

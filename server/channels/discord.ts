@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 
 import { discordConfig } from '../../contract/channel-kinds/discord';
-import { withAttachmentLinks } from './attachment-links';
+import { readableSize } from './attachment-links';
 import {
   configOf,
   defineAdapter,
@@ -142,10 +142,8 @@ export function createDiscordAdapter() {
     // No fixed pacing: Discord says to read its rate-limit headers, and a 429 carries the wait.
     async send(config, message) {
       const { upload, linked } = discordFiles(message.attachments ?? []);
-      const body = buildDiscordBody(
-        config,
-        withAttachmentLinks(message, { images: false }, linked),
-      );
+      const body = buildDiscordBody(config, message);
+      if (linked.length) body.content = joinLines(body.content, discordLinks(linked));
       if (body.content.length > DISCORD_MAX_CHARS)
         throw limitExceeded('Discord', body.content.length, DISCORD_MAX_CHARS, 'characters');
       let request: { contentType: string; body: string | Buffer } = {
@@ -167,6 +165,18 @@ export function createDiscordAdapter() {
       return { reply: id ? `message ${id}` : replyOf(res) };
     },
   });
+}
+
+/**
+ * Files that did not go up, as lines after the content: the name escaped like the text, the
+ * URL in `<…>` (as the send's url is) so no escaping reaches it and no embed unfolds.
+ */
+export function discordLinks(
+  files: ReadonlyArray<Pick<MessageAttachment, 'filename' | 'size' | 'url'>>,
+): string {
+  return files
+    .map((f) => `${escapeDiscordMarkdown(f.filename)} (${readableSize(f.size)}): <${f.url}>`)
+    .join('\n');
 }
 
 /**

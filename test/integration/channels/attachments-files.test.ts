@@ -177,6 +177,22 @@ describe('channels that carry the files of a message', () => {
       expect(receipt.reply).toBe(`message_id ${photo.messageId}, ${document.messageId}`);
     });
 
+    it('send() sends a GIF as a document and links a file over the 50 MB upload limit', async () => {
+      const gif = files.attachment({
+        id: 'gif1AAAAAAAAAAAAAAAAAAAA',
+        filename: 'spinner.gif',
+        mime: 'image/gif',
+        data: Buffer.from('GIF89a\x01\x00\x01\x00', 'latin1'),
+      });
+      const huge = { ...report(), filename: 'dump.bin', size: 60 * 1024 * 1024 };
+      await adapter.send(config(), outboundMessage({ attachments: [gif, huge] }), services);
+      expect(last(telegram.uploads)).toMatchObject({
+        method: 'sendDocument',
+        filename: 'spinner.gif',
+        visibleCaption: `Disk alert\nweb-3 at 98%\n\ndump.bin (60 MB): ${huge.url}`,
+      });
+    });
+
     it('send() sends text over the 1024-character caption limit as its own message first', async () => {
       const long = 'x'.repeat(1500);
       const uploads = telegram.uploads.length;
@@ -193,6 +209,30 @@ describe('channels that carry the files of a message', () => {
 
   describe('Discord', () => {
     const adapter = createDiscordAdapter();
+
+    it('send() uploads the first ten files and links the rest, and any too large for a request', async () => {
+      const many = Array.from({ length: 11 }, (_, i) =>
+        files.attachment({
+          id: `many${String(i).padStart(20, '0')}`,
+          filename: `part-${i}.pdf`,
+          mime: 'application/pdf',
+          data: PDF_BYTES,
+        }),
+      );
+      // Its size says more than one request may carry; the bytes are never read.
+      const huge = { ...report(), filename: 'huge.pdf', size: 30 * 1024 * 1024 };
+      await adapter.send(
+        adapter.configSchema.parse({ webhookUrl: discord.url }),
+        outboundMessage({ attachments: [huge, ...many] }),
+        services,
+      );
+      const got = last(discord.received);
+      expect(got.files.map((f) => f.filename)).toEqual(many.slice(0, 10).map((a) => a.filename));
+      expect(got.content).toBe(
+        `**Disk alert**\nweb-3 at 98%\nhuge.pdf (30 MB): <${huge.url}>\n` +
+          `part-10.pdf (${PDF_BYTES.length} B): <${many[10].url}>`,
+      );
+    });
 
     it('send() posts the files as files[n] parts beside payload_json', async () => {
       const receipt = await adapter.send(

@@ -30,8 +30,7 @@ import type { HeraldConfig } from './config/herald-config';
 import { SettingsStore } from './features/settings/settings-store';
 import { BackupService, SCHEDULE_CHECK_MS } from './features/backup/backup-service';
 import { SecretBox } from './crypto/secret-box';
-import { composeWebPush, WEB_PUSH_KIND, type WebPush } from './features/web-push/web-push';
-import type { DeliveryKind } from './queue/attempt';
+import { composeWebPush, type WebPush } from './features/web-push/web-push';
 import { ImageProxyService } from './features/image-proxy/image-proxy-service';
 import { RemoteImageChoiceService } from './features/image-proxy/remote-image-choices';
 import { checkServerKey, settleServerKey } from './crypto/key-fingerprint';
@@ -213,8 +212,10 @@ async function composeParts(
     clock,
     adapterRuntime,
   });
-  // Deliveries that are not a channel's own: the pushes announcing hosted messages.
-  const deliveryKinds = new Map<string, DeliveryKind>();
+  // Pushes of hosted messages: deliveries of a kind of their own (architecture.md "Web Push").
+  const webPush = await composeWebPush(db, secrets, events, config, settings, () =>
+    dispatcher.wake(),
+  );
   const dispatcher = new Dispatcher({
     state: deliveries,
     registry,
@@ -223,24 +224,11 @@ async function composeParts(
     retryPolicy: () => settings.get().retry,
     loadChannel: (id) => channels.loadRuntime(id),
     loadAttachments: (ids) => attachments.load(ids),
-    deliveryKinds,
+    deliveryKinds: webPush.kinds,
     random: config.random,
     pacer: shared?.pacer,
     onSaturated: () => deliveryThread?.demand(),
   });
-  const webPush = composeWebPush({
-    sequelize,
-    writeLock,
-    secrets,
-    events,
-    clock,
-    extraEndpoints: config.webPushEndpoints,
-    publicBaseUrl: () => settings.get().publicBaseUrl,
-    wake: () => dispatcher.wake(),
-  });
-  deliveryKinds.set(WEB_PUSH_KIND, webPush.sender);
-  // Made on first start, so the key the console hands browsers never changes under them.
-  await webPush.keys.load();
   // Beside better-sqlite3 only (the thread loads the same build), and only on the system
   // clock, which the thread keeps time by (a test that moves a clock delivers here).
   const deliveryThread =

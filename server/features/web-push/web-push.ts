@@ -1,29 +1,15 @@
-import type { Sequelize } from 'sequelize';
-
+import type { HeraldConfig } from '../../config/herald-config';
 import type { SecretBox } from '../../crypto/secret-box';
-import type { WriteLock } from '../../db/writer';
+import type { Database } from '../../db/database';
 import type { HeraldEvents } from '../../events';
-import type { Clock } from '../../lib/clock';
+import type { DeliveryKind } from '../../queue/attempt';
+import type { SettingsStore } from '../settings/settings-store';
 import { PushFanout, WEB_PUSH_KIND } from './push-fanout';
 import { PushSender } from './push-sender';
 import { PushSubscriptionService } from './subscription-service';
 import { VapidKeys } from './vapid-keys';
 
 export { WEB_PUSH_KIND };
-
-export interface WebPushDeps {
-  sequelize: Sequelize;
-  writeLock: WriteLock;
-  secrets: SecretBox;
-  events: HeraldEvents;
-  clock: Clock;
-  /** HERALD_WEB_PUSH_ENDPOINTS, parsed. */
-  extraEndpoints: readonly string[];
-  /** The settings' public address ('' when unset), for VAPID's `sub`. */
-  publicBaseUrl(): string;
-  /** Wakes the dispatcher once pushes are queued. */
-  wake(): void;
-}
 
 /** Web Push's parts, built once by the composition root. */
 export interface WebPush {
@@ -33,6 +19,8 @@ export interface WebPush {
   sender: PushSender;
   /** Plans each new hosted message's pushes; started and stopped with the dispatcher. */
   fanout: PushFanout;
+  /** The dispatcher's delivery kinds: `web-push` → the sender. */
+  kinds: ReadonlyMap<string, DeliveryKind>;
 }
 
 /**
@@ -50,25 +38,34 @@ export function vapidSubject(publicBaseUrl: string): string {
   return 'mailto:web-push@herald.invalid';
 }
 
-export function composeWebPush(deps: WebPushDeps): WebPush {
-  const { sequelize, writeLock, extraEndpoints } = deps;
-  const keys = new VapidKeys({ writeLock, secrets: deps.secrets });
+/**
+ * Builds Web Push's parts and makes the VAPID key pair if this is the first start, so the key the
+ * console hands browsers never changes under them. `wake` tells the dispatcher pushes are queued.
+ */
+export async function composeWebPush(
+  db: Pick<Database, 'sequelize' | 'writer'>,
+  secrets: SecretBox,
+  events: HeraldEvents,
+  config: Pick<HeraldConfig, 'clock' | 'webPushEndpoints'>,
+  settings: Pick<SettingsStore, 'get'>,
+  wake: () => void,
+): Promise<WebPush> {
+  const { sequelize, writer: writeLock } = db;
+  const extraEndpoints = config.webPushEndpoints;
+  const keys = new VapidKeys({ writeLock, secrets });
+  await keys.load();
+  const sender = new PushSender({
+    sequelize,
+    writeLock,
+    keys,
+    extraEndpoints,
+    subject: () => vapidSubject(settings.get().publicBaseUrl),
+  });
   return {
     keys,
     subscriptions: new PushSubscriptionService({ writeLock, extraEndpoints }),
-    sender: new PushSender({
-      sequelize,
-      writeLock,
-      keys,
-      extraEndpoints,
-      subject: () => vapidSubject(deps.publicBaseUrl()),
-    }),
-    fanout: new PushFanout({
-      sequelize,
-      writeLock,
-      events: deps.events,
-      clock: deps.clock,
-      wake: deps.wake,
-    }),
+    sender,
+    fanout: new PushFanout({ sequelize, writeLock, events, clock: config.clock, wake }),
+    kinds: new Map([[WEB_PUSH_KIND, sender]]),
   };
 }

@@ -29,6 +29,46 @@ cleanupOutdatedCaches();
 self.addEventListener('install', () => void self.skipWaiting());
 clientsClaim();
 
+/** Who is signed in, which the router asks before it opens the reader. */
+const SESSION_ANSWERS = ['/api/console/status', '/api/console/me'];
+
+async function keepSessionAnswers(): Promise<void> {
+  const api = await caches.open(API_CACHE);
+  await Promise.all(
+    SESSION_ANSWERS.map(async (url) => {
+      const answer = await fetch(url);
+      if (answer.ok) await api.put(url, answer);
+    }),
+  );
+}
+
+/**
+ * What the page loaded before this worker controlled it: the scripts and style sheet that
+ * index.html names (from the browser's HTTP cache, where they already are) and the session.
+ * Without them the first offline start after installing would be a blank page or sign-in.
+ */
+async function keepWhatLoadedBefore(): Promise<void> {
+  const shell = await matchPrecache('/index.html');
+  if (shell) {
+    const html = await shell.text();
+    const urls = [...new Set(html.match(/\/assets\/[^"'\s>]+/g) ?? [])];
+    const assets = await caches.open(ASSET_CACHE);
+    await Promise.all(
+      urls.map(async (url) => {
+        if (await assets.match(url)) return;
+        const answer = await fetch(url);
+        if (answer.ok) await assets.put(url, answer);
+      }),
+    );
+  }
+  await keepSessionAnswers();
+}
+
+self.addEventListener('activate', (event) => {
+  // Offline reading is a convenience: a failure here must not keep the worker from activating.
+  event.waitUntil(keepWhatLoadedBefore().catch(() => undefined));
+});
+
 // Pages: the server's index.html while it answers (an upgrade shows at once), the precached
 // copy when it does not. /api/ is never a page.
 registerRoute(
@@ -68,15 +108,59 @@ registerRoute(
   new NetworkFirst({ cacheName: API_CACHE }),
 );
 
-// Signing out leaves nothing of that person's messages on the device for the next one.
+/** The calls that start a session (sign-in, first-run setup, an accepted invite). */
+const SIGN_IN = new Set(['/api/console/login', '/api/console/setup', '/api/console/invite']);
+
+/** A message of the reader's, by its API path. */
+const MESSAGE_PATH = /^\/api\/console\/messages\/\d+$/;
+
+/**
+ * The kept copy of a message follows what the person did to it online: read or unread (the
+ * drawer marks a message read on opening, and would try again offline, and fail, on a copy kept
+ * from before), or gone once deleted.
+ */
+async function followMessageChange(request: Request, path: string): Promise<Response> {
+  const answer = await fetch(request);
+  if (answer.ok) {
+    const api = await caches.open(API_CACHE);
+    if (request.method === 'DELETE') {
+      await api.delete(path);
+    } else if (await api.match(path)) {
+      const fresh = await fetch(path).catch(() => null);
+      if (fresh?.ok) await api.put(path, fresh);
+    }
+  }
+  return answer;
+}
+
 self.addEventListener('fetch', (event) => {
   const url = new URL(event.request.url);
-  if (
-    event.request.method === 'POST' &&
-    url.origin === self.location.origin &&
-    url.pathname === '/api/console/logout'
-  ) {
+  if (url.origin !== self.location.origin) return;
+  const method = event.request.method;
+  if ((method === 'PATCH' || method === 'DELETE') && MESSAGE_PATH.test(url.pathname)) {
+    event.respondWith(followMessageChange(event.request, url.pathname));
+    return;
+  }
+  if (method !== 'POST') return;
+  // Signing out leaves nothing of that person's messages on the device for the next one.
+  if (url.pathname === '/api/console/logout') {
     event.waitUntil(caches.delete(API_CACHE));
+  } else if (SIGN_IN.has(url.pathname)) {
+    // The next person's session replaces the last one's, and the reader can start offline.
+    event.respondWith(
+      (async () => {
+        const answer = await fetch(event.request);
+        if (answer.ok) {
+          event.waitUntil(
+            caches
+              .delete(API_CACHE)
+              .then(keepSessionAnswers)
+              .catch(() => undefined),
+          );
+        }
+        return answer;
+      })(),
+    );
   }
 });
 

@@ -201,6 +201,25 @@ describe('PushSubscribeButton', () => {
     expect(byTestId('push-unavailable')?.textContent).toContain('need Herald over HTTPS');
     expect(byTestId('push-save')).toBeNull();
   });
+
+  it('on an iPhone in a Safari tab, says to open Herald from the Home Screen', async () => {
+    // Safari in a tab has service workers but no PushManager.
+    vi.stubGlobal('PushManager', undefined);
+    Reflect.deleteProperty(globalThis, 'PushManager');
+    Object.defineProperty(navigator, 'userAgent', {
+      configurable: true,
+      get: () =>
+        'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
+    });
+    try {
+      fakeServer();
+      await openDialog();
+      expect(byTestId('push-unavailable')?.textContent).toContain('Add to Home Screen');
+      expect(byTestId('push-save')).toBeNull();
+    } finally {
+      Reflect.deleteProperty(navigator, 'userAgent');
+    }
+  });
 });
 
 describe('PushDevices (Account)', () => {

@@ -1098,6 +1098,8 @@ const en = {
       'Notifications are blocked for this site. Allow them in the browser’s site settings, then try again.',
     dismissed: 'Notifications were not allowed, so nothing was subscribed.',
     unsupported: 'This browser cannot receive push notifications.',
+    homeScreen:
+      'On iPhone and iPad, notifications need Herald on the Home Screen: Share → Add to Home Screen, then open Herald from its icon and press “Notify this device” there.',
     insecure:
       'Push notifications need Herald over HTTPS (or on localhost): browsers allow them only there.',
     devices: 'Notified devices',

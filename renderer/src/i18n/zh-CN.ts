@@ -1051,6 +1051,8 @@ const zhCN: MessageSchema = {
     denied: '此网站的通知已被阻止。请在浏览器的网站设置中允许通知后重试。',
     dismissed: '未允许通知，因此没有订阅。',
     unsupported: '此浏览器无法接收推送通知。',
+    homeScreen:
+      '在 iPhone 和 iPad 上，需先将 Herald 添加到主屏幕才能接收通知：点击“分享”→“添加到主屏幕”，然后从主屏幕图标打开 Herald，再点击“在此设备上通知”。',
     insecure: '推送通知要求通过 HTTPS（或 localhost）访问 Herald：浏览器只在这些地址上允许推送。',
     devices: '接收通知的设备',
     devicesHelp: '每条新消息都会通知这些浏览器。在阅读器中点击“在此设备上通知”即可添加。',

@@ -27,8 +27,8 @@ const positiveInt = (v: unknown): number | null =>
   typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : null;
 
 /**
- * The notification for a push's text: Herald sends JSON with the title, a summary, the
- * message's id and its priority. Anything else (an empty push, text that is not that JSON)
+ * The notification for a push's text: Herald sends JSON with the title, a summary (`body`),
+ * the message's id and its priority. Anything else (an empty push, text that is not that JSON)
  * still shows a notification, because a push that shows none counts against the site in
  * browsers that require one per push.
  */
@@ -43,7 +43,8 @@ export function notificationOfPush(text: string | null): PushNotice {
     payload = text ? { summary: text } : {};
   }
   const title = field(payload, 'title');
-  const summary = field(payload, 'summary');
+  // Herald sends the summary as `body`, as a notification names it; `summary` is read too.
+  const summary = field(payload, 'body') ?? field(payload, 'summary');
   const messageId = positiveInt(field(payload, 'messageId'));
   const priority = positiveInt(field(payload, 'priority'));
   return {

@@ -21,7 +21,18 @@ export const SERVICE_WORKER_URL = '/sw.js';
  * address other than localhost (browsers keep service workers to secure contexts), `denied` is
  * notifications blocked for the site.
  */
-export type PushSupport = 'ready' | 'unsupported' | 'insecure' | 'denied';
+export type PushSupport = 'ready' | 'unsupported' | 'insecure' | 'denied' | 'homeScreen';
+
+/**
+ * iOS and iPadOS (16.4 and later) give push only to a web app opened from the Home Screen; in a
+ * Safari tab PushManager is missing. iPadOS says Macintosh, but a Mac has no touch points.
+ */
+function appleMobile(): boolean {
+  return (
+    /\b(iPhone|iPad|iPod)\b/.test(navigator.userAgent) ||
+    (/\bMacintosh\b/.test(navigator.userAgent) && navigator.maxTouchPoints > 1)
+  );
+}
 
 export function pushSupport(): PushSupport {
   if (typeof window === 'undefined') return 'unsupported';
@@ -31,7 +42,9 @@ export function pushSupport(): PushSupport {
     !('PushManager' in window) ||
     !('Notification' in window)
   ) {
-    return 'unsupported';
+    return appleMobile() && !window.matchMedia?.('(display-mode: standalone)').matches
+      ? 'homeScreen'
+      : 'unsupported';
   }
   if (Notification.permission === 'denied') return 'denied';
   return 'ready';
@@ -129,9 +142,15 @@ export async function subscribeThisDevice(
   });
 }
 
+/** Whether this browser has a push manager to ask (permission aside). */
+function pushAvailable(): boolean {
+  const support = pushSupport();
+  return support === 'ready' || support === 'denied';
+}
+
 /** This browser's push endpoint, if it is subscribed: the device list marks it. */
 export async function thisDeviceEndpoint(): Promise<string | null> {
-  if (pushSupport() === 'unsupported' || pushSupport() === 'insecure') return null;
+  if (!pushAvailable()) return null;
   const reg = await navigator.serviceWorker.getRegistration('/');
   const subscription = await reg?.pushManager.getSubscription();
   return subscription?.endpoint ?? null;
@@ -140,7 +159,7 @@ export async function thisDeviceEndpoint(): Promise<string | null> {
 /** Removes a device from Herald; when it is this browser, its subscription goes too. */
 export async function removeDevice(device: PushSubscriptionInfo): Promise<void> {
   await pushApi.remove(device.id);
-  if (pushSupport() === 'unsupported' || pushSupport() === 'insecure') return;
+  if (!pushAvailable()) return;
   const reg = await navigator.serviceWorker.getRegistration('/');
   const subscription = await reg?.pushManager.getSubscription();
   if (subscription?.endpoint === device.endpoint) await subscription.unsubscribe();

@@ -254,6 +254,28 @@ describe('Web Push', () => {
     expect(push.pushesTo(laptop.endpoint)).toHaveLength(1);
   });
 
+  it('checks rights again at each attempt: a retry after the account was disabled is not pushed', async () => {
+    const { client: rita, user } = await herald.signedInAs('viewer', 'rita');
+    const phone = { endpoint: push.endpoint('rita'), keys: browserKeys() };
+    await rita.ok('POST', '/push/subscriptions', subscription(phone, 'Phone'));
+    // Busy for an hour: the delivery waits, retrying, until it is queued again by hand.
+    push.answerNext(phone.endpoint, { status: 429, retryAfter: 3600 });
+    const { sendId } = await send(alerts);
+    await push.waitForPushes(1, phone.endpoint);
+    const waiting = await herald.waitFor(async () => {
+      const detail = await herald.console.ok('GET', `/logs/${sendId}`);
+      const d = detail.deliveries.find((x: any) => x.recipient === 'rita · Phone');
+      return d?.status === 'retrying' ? d : null;
+    });
+    await herald.console.ok('PATCH', `/users/${user.id}`, { disabled: true });
+    await herald.console.ok('POST', `/deliveries/${waiting.id}/retry`);
+    const detail = await settled(sendId);
+    const refused = detail.deliveries.find((d: any) => d.id === waiting.id);
+    expect(refused.status).toBe('failed');
+    expect(refused.lastError).toBe('rita may not read this message');
+    expect(push.pushesTo(phone.endpoint)).toHaveLength(1);
+  });
+
   it('removes a subscription its push service answers 410 for, and fails that delivery', async () => {
     const old = { endpoint: push.endpoint('old'), keys: browserKeys() };
     const created = await viewer.ok('POST', '/push/subscriptions', subscription(old, 'Old'));

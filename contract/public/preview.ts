@@ -1,7 +1,9 @@
 import { z } from 'zod';
 
 import { contentTypeSchema, named, timestampSchema } from '../common';
+import { hostedAttachmentSchema } from '../console/messages';
 import { route } from '../route';
+import { fileRoute } from './files';
 import { tokenKindRoute } from './token-kind';
 
 /** A hosted message as its share link shows it. */
@@ -14,6 +16,8 @@ export const publicPreviewSchema = named(
     url: z.string().nullable(),
     /** The content rendered to sanitised HTML. */
     safeHtml: z.string(),
+    /** The files sent with it that are still stored, as the reader lists them. */
+    attachments: z.array(hostedAttachmentSchema),
     createdAt: timestampSchema,
   }),
 );
@@ -35,5 +39,8 @@ export const publicRoutes = {
   },
   tokens: {
     kind: tokenKindRoute,
+  },
+  files: {
+    file: fileRoute,
   },
 };

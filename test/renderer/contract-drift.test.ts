@@ -62,6 +62,8 @@ const API_MODULES = {
 /** Routes the console has no api function for, and why. */
 const NOT_CALLED: Record<string, string> = {
   'GET /api/console/backup': 'a download the browser follows as a link (BackupCard), not fetch',
+  'GET /api/files/{id}/{filename}':
+    'a file sent with a message: a link in the log drawer and the reader, not fetch',
   'GET /api/console/desktop-login': 'the desktop window opens it as a page',
   'GET /api/console/events': 'an EventSource (api/events.ts), not fetch',
   'GET /api/console/image-proxy':

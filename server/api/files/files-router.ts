@@ -1,13 +1,12 @@
-import { Router, type Request, type Response } from 'express';
+import { Router } from 'express';
 
+import { publicRoutes } from '../../../contract';
 import type { AttachmentService } from '../../features/attachments/attachment-service';
 import { isAttachmentId } from '../../features/attachments/attachment-files';
-import { sendEnvelope } from '../../lib/envelope';
+import { notFound } from '../../lib/errors';
+import { contractRoutes } from '../contract-route';
 
 export type FilesRouterDeps = { attachments: Pick<AttachmentService, 'find' | 'open'> };
-
-/** The path files are served at; the id is the secret, the name only what a browser saves. */
-export const FILES_PATH = '/api/files/:id/:filename';
 
 /**
  * RFC 6266's Content-Disposition with the name in both forms: ASCII for old clients, UTF-8
@@ -27,15 +26,12 @@ function disposition(kind: 'inline' | 'attachment', name: string): string {
  */
 export function createFilesRouter(deps: FilesRouterDeps): Router {
   const router = Router();
-  const notFound = (res: Response) =>
-    sendEnvelope(res, 404, 'no such file: it expired, was removed, or the link is mistyped', null);
-  router.get(FILES_PATH, async (req: Request, res: Response) => {
-    const id = String(req.params.id);
-    if (!isAttachmentId(id)) return notFound(res);
-    const row = await deps.attachments.find(id);
-    if (!row) return notFound(res);
-    const stream = await deps.attachments.open(row);
-    if (!stream) return notFound(res);
+  contractRoutes(router, '')(publicRoutes.files.file, async ({ params }, _req, res) => {
+    const row = isAttachmentId(params.id) ? await deps.attachments.find(params.id) : null;
+    const stream = row ? await deps.attachments.open(row) : null;
+    if (!row || !stream) {
+      throw notFound('no such file: it expired, was removed, or the link is mistyped');
+    }
     res.setHeader('Content-Type', row.inline ? row.mime : 'application/octet-stream');
     res.setHeader('Content-Length', String(row.size));
     res.setHeader(
@@ -45,7 +41,9 @@ export function createFilesRouter(deps: FilesRouterDeps): Router {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Content-Security-Policy', "sandbox; default-src 'none'");
     res.setHeader('Cache-Control', 'private, max-age=3600');
+    // Platforms and readers on other origins load images from here.
     res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+    stream.on('error', () => res.destroy());
     stream.pipe(res);
   });
   return router;

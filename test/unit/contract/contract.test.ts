@@ -122,7 +122,10 @@ describe('the route tables', () => {
 
   it('console routes live under /api/console, public ones under /api/public, sends at theirs', () => {
     for (const spec of routesOf(consoleRoutes)) expect(spec.path).toMatch(/^\/api\/console\//);
-    for (const spec of routesOf(publicRoutes)) expect(spec.path).toMatch(/^\/api\/public\//);
+    // Files sent with messages keep the short address they were published with (issue 43 §2).
+    for (const spec of routesOf(publicRoutes)) {
+      expect(spec.path).toMatch(/^\/api\/(public\/|files\/\{id\}\/\{filename\}$)/);
+    }
     for (const spec of routesOf({ sendRoutes })) {
       expect(spec.path).toMatch(/^\/api\/v[12]\/message\/send$/);
       expect([spec.method, spec.public]).toEqual(['post', true]);
@@ -173,6 +176,7 @@ describe('openApiDocument()', () => {
       '/api/hooks/{preset}',
       '/api/public/preview/{key}',
       '/api/public/token-kind',
+      '/api/files/{id}/{filename}',
     ]);
   });
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
+  existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -42,7 +43,8 @@ export class ImageCache {
     private readonly maxBytes: number,
     private readonly nowMs: () => number,
   ) {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // Made by the first image kept: a Herald whose readers never show one leaves no folder.
+    if (!existsSync(dir)) return;
     for (const name of readdirSync(dir)) {
       if (!/^[0-9a-f]{64}$/.test(name)) continue;
       const stat = statSync(join(dir, name));
@@ -86,6 +88,7 @@ export class ImageCache {
     const name = keyOf(url);
     const file = join(this.dir, name);
     const raw = Buffer.concat([Buffer.from(`${image.type}\n`, 'latin1'), image.body]);
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     writeFileSync(file, raw, { mode: 0o600 });
     this.forget(name);
     this.remember(name, raw.length, this.nowMs());

@@ -1,10 +1,13 @@
 import { join } from 'node:path';
 
 import { AppError } from '../../lib/errors';
+import { createLogger } from '../../lib/logger';
 import { fetchRemote, RemoteFetchError, type RemoteFetchOptions } from '../../lib/remote-fetch';
 import { IMAGE_CACHE_FOLDER, ImageCache, type CachedImage } from './image-cache';
 import { ImageSigner } from './image-signing';
 import { sniffImageType } from './image-sniff';
+
+const log = createLogger('image-proxy');
 
 /** The largest image the proxy passes on. */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
@@ -82,7 +85,12 @@ export class ImageProxyService {
       );
     }
     const image = { type, body };
-    this.cache.put(url, image);
+    try {
+      this.cache.put(url, image);
+    } catch (err) {
+      // A full or unwritable data folder costs the cache, not the reader's image.
+      log.warn(`an image could not be kept in the cache: ${String(err)}`);
+    }
     return image;
   }
 }

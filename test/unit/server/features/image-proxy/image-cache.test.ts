@@ -52,6 +52,17 @@ describe('ImageCache', () => {
     expect(readdirSync(dir)).toHaveLength(3);
   });
 
+  it('ImageCache makes its folder only for the first image kept', () => {
+    const parent = mkdtempSync(join(tmpdir(), 'herald-image-cache-'));
+    const { cache } = cacheOf(1000, join(parent, 'image-cache'));
+    dirs.push(parent);
+    expect(readdirSync(parent)).toEqual([]);
+
+    cache.put('https://x.example/a', image(10));
+
+    expect(readdirSync(parent)).toEqual(['image-cache']);
+  });
+
   it('ImageCache keeps nothing larger than itself', () => {
     const { cache } = cacheOf(500);
     cache.put('https://x.example/small', image(100));

@@ -127,6 +127,8 @@ async function openDialog(role: 'admin' | 'viewer' = 'admin') {
   await settle();
   expect(wrapper.get('[data-testid="push-subscribe"]').text()).toBe('Notify this device');
   await wrapper.get('[data-testid="push-subscribe"]').trigger('click');
+  // The dialog's code loads on the first click.
+  await vi.waitFor(() => expect(byTestId('push-dialog')).not.toBeNull());
   await settle(10);
   return wrapper;
 }

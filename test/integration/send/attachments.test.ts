@@ -158,6 +158,16 @@ describe('files sent with a message', () => {
     expect(stats.files).toEqual({ count: usage.files, bytes: usage.bytes });
   });
 
+  it('takes files on the generic hook as multipart, payload_json as its body', async () => {
+    const res = await postForm(
+      `/api/hooks/generic/${v2Token}`,
+      form({ title: 'from a hook', deploy: 'done' }, [['files[]', PNG, 'graph.png']]),
+    );
+    expect(res.body).toMatchObject({ code: 200 });
+    const seen = await deliveredTitled('from a hook');
+    expect(seen.attachments.map((a) => [a.filename, a.mime])).toEqual([['graph.png', 'image/png']]);
+  });
+
   it('fetches files given by URL (JSON, V1) when private addresses are allowed, sniffing the type', async () => {
     await herald.console.ok('PUT', '/settings', { allowPrivateAddresses: true });
     const before = (await rows()).length;
@@ -187,14 +197,18 @@ describe('files sent with a message', () => {
     );
     expect(res.body.code).toBe(200);
     const [old, orphan] = (await rows()).filter((r) => !earlier.has(r.id));
-    const { sequelize, attachments } = herald.server.ctx;
+    const { sequelize, writeLock, attachments } = herald.server.ctx;
     const before = await attachments.usage();
     // One file's time is up; the other's send is gone (as retention deletes sends).
-    await sequelize.query('UPDATE attachments SET expires_at = 0 WHERE id = :id', {
-      replacements: { id: old.id },
-    });
-    await sequelize.query('UPDATE attachments SET send_id = 2147483000 WHERE id = :id', {
-      replacements: { id: orphan.id },
+    await writeLock.run(async ({ transaction }) => {
+      await sequelize.query('UPDATE attachments SET expires_at = 0 WHERE id = :id', {
+        replacements: { id: old.id },
+        transaction,
+      });
+      await sequelize.query('UPDATE attachments SET send_id = 2147483000 WHERE id = :id', {
+        replacements: { id: orphan.id },
+        transaction,
+      });
     });
     expect(await attachments.prune()).toEqual({ files: 2, bytes: PNG.length + HTML.length });
     expect(storedFiles()).not.toContain(old.id);

@@ -2,8 +2,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 
 import MessageDrawer from '../../renderer/src/components/MessageDrawer.vue';
+import PreviewPage from '../../renderer/src/pages/PreviewPage.vue';
 import { installFakeApi, ok } from './helpers/fake-api';
-import { mountWithApp, settle, signedInContext } from './helpers/mount';
+import { createContext, mountWithApp, settle, signedInContext } from './helpers/mount';
 
 const detail = (attachments: unknown[]) => ({
   id: 7,
@@ -72,6 +73,27 @@ describe('MessageDrawer files (issue 43 §2)', () => {
     await settle(10);
     expect(document.querySelector('[data-testid="message-content"]')).not.toBeNull();
     expect(document.querySelector('[data-testid="message-attachments"]')).toBeNull();
+    wrapper.unmount();
+  });
+});
+
+describe('PreviewPage files (issue 43 §2)', () => {
+  it('the share link’s page shows the message’s image inline and its other file to download', async () => {
+    const { attachments, title, content, format, url, safeHtml, createdAt } = detail([
+      { name: 'chart.png', type: 'image/png', size: 2048, inline: true, url: IMAGE },
+      { name: 'report.pdf', type: 'application/pdf', size: 1536, inline: false, url: PDF },
+    ]);
+    installFakeApi({
+      'GET /api/public/preview/:key': () =>
+        ok({ title, content, format, url, safeHtml, createdAt, attachments }),
+    });
+    const ctx = createContext('zh-CN');
+    await ctx.router.push('/preview/aB3dE5gH7jK9mN1pQr_s-w');
+    const { wrapper } = mountWithApp(PreviewPage, {}, ctx);
+    await settle(10);
+    expect(wrapper.get('[data-testid="message-attachments"]').text()).toContain('附件');
+    expect(wrapper.get('[data-testid="attachment-image"] img').attributes('src')).toBe(IMAGE);
+    expect(wrapper.get('[data-testid="attachment-file"] a').attributes('href')).toBe(PDF);
     wrapper.unmount();
   });
 });

@@ -6,6 +6,7 @@ import { isPreviewKeyShaped } from '../../domain/preview-keys';
 import { AppError, notFound } from '../../lib/errors';
 import type { HeraldParts } from '../../parts';
 import { safeHtmlOf } from '../../features/hosted/message-service';
+import { hostedAttachmentsOf } from '../../features/hosted/hosted-attachments';
 import type { RateLimiter } from '../../features/sending/rate-limiter';
 import { contractRoutes } from '../contract-route';
 
@@ -48,6 +49,8 @@ export function createPreviewRouter(deps: PreviewRouterDeps): Router {
       format: m.format,
       url: m.url,
       safeHtml: safeHtmlOf(m.content, m.format),
+      // The files' URLs are unguessable and already public to whoever got the message.
+      attachments: await hostedAttachmentsOf(HostedMessage.sequelize!, m.id),
       createdAt: m.createdAt,
     };
   });

@@ -15,7 +15,9 @@ describe('hosted messages with files', () => {
   beforeAll(async () => {
     herald = await startTestHerald();
     const hosted = await herald.createChannel('hosted', {});
-    token = (await herald.createTemplate({ text: 'files' }, textInstances([hosted.id]))).token;
+    // With a share link, so the public preview can be read too.
+    const instances = textInstances([hosted.id]).map((i) => ({ ...i, publicLink: true }));
+    token = (await herald.createTemplate({ text: 'files' }, instances)).token;
   });
 
   afterAll(async () => {
@@ -27,15 +29,17 @@ describe('hosted messages with files', () => {
     body.set('payload_json', JSON.stringify({ token, title }));
     for (const [bytes, name] of files) body.append('files[]', new Blob([bytes]), name);
     const res = await fetch(`${herald.url}/api/v2/message/send`, { method: 'POST', body });
-    expect(((await res.json()) as { code: number }).code).toBe(200);
+    const answer = (await res.json()) as { code: number; data: { hostMessageUrl: string } };
+    expect(answer.code).toBe(200);
+    return answer.data.hostMessageUrl;
   };
   const detailOf = async (title: string) => {
     const { items } = await herald.console.ok('GET', `/messages?q=${encodeURIComponent(title)}`);
     return herald.console.ok('GET', `/messages/${(items as Array<{ id: number }>)[0].id}`);
   };
 
-  it('the message detail lists the files, the image inline, each served by Herald', async () => {
-    await send('with files', [
+  it('the message detail and its share link list the files, the image inline, each served by Herald', async () => {
+    const shared = await send('with files', [
       [PNG_BYTES, 'chart.png'],
       [PDF_BYTES, 'report.pdf'],
     ]);
@@ -65,6 +69,10 @@ describe('hosted messages with files', () => {
     expect(Buffer.from(await image.arrayBuffer())).toEqual(PNG_BYTES);
     // The content is left as sent: the reader shows the files from the list.
     expect(detail.content).toBe('files');
+    // The share link's page lists the same files.
+    const preview = await fetch(shared.replace('/preview/', '/api/public/preview/'));
+    const opened = (await preview.json()) as { data: { attachments: unknown } };
+    expect(opened.data.attachments).toEqual(detail.attachments);
   });
 
   it('a message sent without files has an empty list', async () => {

@@ -220,7 +220,8 @@ async function sealedAtRest(dataDir: string): Promise<string[]> {
     const rows = await db.read.all<{ v: unknown }>(
       `SELECT CAST(config AS TEXT) AS v FROM channels
        UNION ALL SELECT hook_secret FROM templates
-       UNION ALL SELECT totp_secret FROM users UNION ALL SELECT totp_pending FROM users`,
+       UNION ALL SELECT totp_secret FROM users UNION ALL SELECT totp_pending FROM users
+       UNION ALL SELECT CAST(value AS TEXT) FROM settings`,
     );
     return rows
       .flatMap((r) => (typeof r.v === 'string' ? (r.v.match(/enc:v1:[A-Za-z0-9+/=]+/g) ?? []) : []))
@@ -268,14 +269,14 @@ describe('herald rotate-key', () => {
     const oldText = readFileSync(keyFile, 'utf8');
     const oldKey = keyIn(keyFile);
     const before = await sealedAtRest(dataDir);
-    // Channel secret, hook secret, two-factor secret, one being set up.
-    expect(before.length).toBeGreaterThanOrEqual(4);
+    // Channel secret, hook secret, two-factor secret, one being set up, the VAPID private key.
+    expect(before.length).toBeGreaterThanOrEqual(5);
 
     const run = await rotateKey(dataDir);
     expect(run.stderr).toBe('');
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(
-      /Re-sealed: 1 channel secret, 1 hook secret, \d+ two-factor secrets?, 1 two-factor secret being set up\./,
+      /Re-sealed: 1 channel secret, 1 hook secret, \d+ two-factor secrets?, 1 two-factor secret being set up, 1 sealed setting\./,
     );
     expect(run.stdout).toContain('Tokens: kept.');
 

@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
-import { open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 
 import { QueryTypes, type Sequelize } from 'sequelize';
 
@@ -12,9 +13,11 @@ import { createLogger } from '../../lib/logger';
 import { fetchRemote, RemoteFetchError } from '../../lib/remote-fetch';
 import {
   attachmentPath,
+  attachmentsDir,
   ensureAttachmentDirs,
   isAttachmentId,
   newAttachmentId,
+  stagingDir,
   stagingPath,
 } from './attachment-files';
 import { INLINE_IMAGE_TYPES, safeFilename, sniffType } from './attachment-types';
@@ -326,11 +329,42 @@ export class AttachmentService {
   }
 
   /**
+   * Files a stop mid-send left behind: staged uploads and fetches, and stored files whose row
+   * was never written (a stop between the rename and the insert), once they are an hour old.
+   * File times are the file system's, so the real clock is asked, not the injected one.
+   */
+  private async sweepLeftovers(): Promise<void> {
+    const before = Date.now() - LEFTOVER_MS;
+    const old = async (path: string) => {
+      try {
+        return (await stat(path)).mtimeMs < before;
+      } catch {
+        return false;
+      }
+    };
+    const staging = stagingDir(this.deps.dataDir);
+    for (const name of await readdir(staging).catch(() => [] as string[])) {
+      const path = join(staging, name);
+      if (await old(path)) await rm(path, { force: true });
+    }
+    const stored = (
+      await readdir(attachmentsDir(this.deps.dataDir)).catch(() => [] as string[])
+    ).filter(isAttachmentId);
+    if (stored.length === 0) return;
+    const known = new Set((await this.rows(stored)).map((r) => r.id));
+    for (const id of stored) {
+      const path = attachmentPath(this.deps.dataDir, id);
+      if (!known.has(id) && (await old(path))) await rm(path, { force: true });
+    }
+  }
+
+  /**
    * Removes files that expired (keepDays) or whose send was pruned, the files first and then
    * their rows, so a row never points at nothing for long and a crash in between leaves only
    * rows that the next pass removes. Answers how many files and bytes went.
    */
   async prune(): Promise<{ files: number; bytes: number }> {
+    await this.sweepLeftovers();
     const rows = (
       await this.deps.sequelize.query<Row>(
         `SELECT * FROM attachments
@@ -355,6 +389,9 @@ export class AttachmentService {
     return { files: rows.length, bytes: rows.reduce((sum, r) => sum + r.size, 0) };
   }
 }
+
+/** A file on its way in for longer than this was left by a stop mid-send. */
+const LEFTOVER_MS = 3_600_000;
 
 /** A stored file's absolute URL: the base, /api/files/, the id, the name. */
 export function fileUrl(base: string, row: { id: string; filename: string }): string {

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -219,6 +219,21 @@ describe('files sent with a message', () => {
       bytes: before.bytes - PNG.length - HTML.length,
     });
     expect((await fetch(`${herald.url}/api/files/${old.id}/old.png`)).status).toBe(404);
+  });
+
+  it('removes what a stop mid-send left behind once it is an hour old, and nothing newer', async () => {
+    const { attachments } = herald.server.ctx;
+    const dir = join(herald.dataDir, 'attachments');
+    mkdirSync(join(dir, '.staging'), { recursive: true });
+    const hourAgo = new Date(Date.now() - 2 * 3_600_000);
+    const leftovers = [join(dir, 'L'.repeat(24)), join(dir, '.staging', 'half-uploaded')];
+    const fresh = join(dir, 'F'.repeat(24));
+    for (const path of [...leftovers, fresh]) writeFileSync(path, 'x');
+    for (const path of leftovers) utimesSync(path, hourAgo, hourAgo);
+    await attachments.prune();
+    expect(leftovers.filter((path) => existsSync(path))).toEqual([]);
+    expect(existsSync(fresh)).toBe(true);
+    rmSync(fresh);
   });
 
   describe('refusals store nothing', () => {

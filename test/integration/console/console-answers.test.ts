@@ -18,6 +18,7 @@ import {
   type ApiResult,
   type TestHerald,
 } from '../../helpers/herald';
+import { browserKeys } from '../../helpers/local-push-service';
 import { authenticatorCode } from '../../helpers/totp-code';
 import { buildSqliteMessageNest } from '../message-nest/mn-fixture';
 
@@ -258,6 +259,19 @@ describe('the console API answers what the contract describes', () => {
     const source = await herald.console.request('PUT', sourcePath, { show: true });
     expect(source.body.code).toBe(200);
     answers.push({ spec: images.setSource, res: source });
+    // A known push service's endpoint, removed again before anything else is sent.
+    const { push } = consoleRoutes;
+    await call(push.key);
+    const pushKeys = browserKeys();
+    const subscribed = await call(push.create, {
+      body: {
+        endpoint: 'https://fcm.googleapis.com/fcm/send/answers',
+        keys: { p256dh: pushKeys.p256dh, auth: pushKeys.auth },
+        deviceName: 'answers',
+      },
+    });
+    await call(push.list);
+    await call(push.remove, { id: subscribed.id });
     for (const kindOf of [token, mixedToken]) {
       const kind = await herald.post(publicRoutes.tokens.kind.path, { token: kindOf });
       answers.push({ spec: publicRoutes.tokens.kind, res: kind });

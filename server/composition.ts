@@ -32,7 +32,6 @@ import { BackupService, SCHEDULE_CHECK_MS } from './features/backup/backup-servi
 import { SecretBox } from './crypto/secret-box';
 import { composeWebPush, type WebPush } from './features/web-push/web-push';
 import { ImageProxyService } from './features/image-proxy/image-proxy-service';
-import { RemoteImageChoiceService } from './features/image-proxy/remote-image-choices';
 import { checkServerKey, settleServerKey } from './crypto/key-fingerprint';
 import {
   createDataDirKey,
@@ -317,10 +316,12 @@ async function composeParts(
     schedules,
     audit,
     imageProxy: new ImageProxyService({
+      sequelize,
+      writeLock,
+      settings,
+      clock,
       dataDir: config.dataDir,
       masterKey,
-      nowMs: () => clock.now(),
-      allowPrivateAddresses: () => settings.get().allowPrivateAddresses,
     }),
   };
 
@@ -404,7 +405,6 @@ function composeApp(
   const { sequelize, writeLock, clock, settings, tokens, registry, events } = parts;
   const instances = new InstanceService({ writeLock, registry });
   const proxyHost = new ProxyHostNotice(parts);
-  const imageChoices = new RemoteImageChoiceService({ sequelize, writeLock, settings });
   return createApp({
     proxyHostWatch: proxyHost.middleware(),
     version: parts.version,
@@ -454,10 +454,7 @@ function composeApp(
         settings,
         listenUrl: parts.listenUrl,
         events: parts.events,
-        images: {
-          proxied: (src) => parts.imageProxy.signer.proxied(src),
-          forMessage: (userId, id) => imageChoices.forMessage(userId, id),
-        },
+        images: parts.imageProxy.messageImages(),
       }),
       schedules: parts.schedules,
       stats: new StatsService({ clock, sequelize, attachments: parts.attachments }),
@@ -486,7 +483,7 @@ function composeApp(
       },
       backups: { backups, audit: parts.audit },
       push: { keys: webPush.keys, subscriptions: webPush.subscriptions },
-      imageProxy: { proxy: parts.imageProxy, choices: imageChoices },
+      imageProxy: parts.imageProxy,
     },
   });
 }

@@ -3,9 +3,12 @@ import { join } from 'node:path';
 import { AppError } from '../../lib/errors';
 import { createLogger } from '../../lib/logger';
 import { fetchRemote, RemoteFetchError, type RemoteFetchOptions } from '../../lib/remote-fetch';
+import type { HeraldParts } from '../../parts';
+import type { MessageImages } from '../hosted/message-service';
 import { IMAGE_CACHE_FOLDER, ImageCache, type CachedImage } from './image-cache';
 import { ImageSigner } from './image-signing';
 import { sniffImageType } from './image-sniff';
+import { RemoteImageChoiceService } from './remote-image-choices';
 
 const log = createLogger('image-proxy');
 
@@ -16,16 +19,16 @@ export const IMAGE_CACHE_BYTES = 50 * 1024 * 1024;
 /** One image's whole fetch, redirects and body included. */
 const FETCH_TIMEOUT_MS = 15_000;
 
-export interface ImageProxyDeps {
-  dataDir: string;
+/** What ImageProxyService uses of the composed parts, and the server key it signs with. */
+export type ImageProxyDeps = Pick<
+  HeraldParts,
+  'sequelize' | 'writeLock' | 'settings' | 'clock' | 'dataDir'
+> & {
   masterKey: Buffer;
-  nowMs: () => number;
-  /** settings.allowPrivateAddresses, read at each fetch. */
-  allowPrivateAddresses: () => boolean;
-  /** The guarded fetch (server/lib/remote-fetch.ts); tests may hand their own resolver. */
+  /** The guarded fetch (server/lib/remote-fetch.ts) unless given. */
   fetch?: (url: string, options: RemoteFetchOptions) => ReturnType<typeof fetchRemote>;
   cacheBytes?: number;
-}
+};
 
 /**
  * The image proxy: a hosted message's remote images are fetched by Herald, never by the
@@ -35,17 +38,29 @@ export interface ImageProxyDeps {
  */
 export class ImageProxyService {
   readonly signer: ImageSigner;
+  /** Each person's choices: which messages' images their reader shows without asking. */
+  readonly choices: RemoteImageChoiceService;
   private readonly cache: ImageCache;
   /** One fetch per address at a time: a message with the same image twice fetches it once. */
   private readonly inFlight = new Map<string, Promise<CachedImage>>();
 
   constructor(private readonly deps: ImageProxyDeps) {
-    this.signer = new ImageSigner(deps.masterKey, deps.nowMs);
+    const nowMs = () => deps.clock.now();
+    this.signer = new ImageSigner(deps.masterKey, nowMs);
+    this.choices = new RemoteImageChoiceService(deps);
     this.cache = new ImageCache(
       join(deps.dataDir, IMAGE_CACHE_FOLDER),
       deps.cacheBytes ?? IMAGE_CACHE_BYTES,
-      deps.nowMs,
+      nowMs,
     );
+  }
+
+  /** What the hosted messages' service needs: signed addresses and each person's choice. */
+  messageImages(): MessageImages {
+    return {
+      proxied: (src) => this.signer.proxied(src),
+      forMessage: (userId, messageId) => this.choices.forMessage(userId, messageId),
+    };
   }
 
   /** The image a signed address names, from the cache or the remote server. */
@@ -66,7 +81,7 @@ export class ImageProxyService {
       ({ body } = await (this.deps.fetch ?? fetchRemote)(url, {
         maxBytes: MAX_IMAGE_BYTES,
         timeoutMs: FETCH_TIMEOUT_MS,
-        allowPrivateAddresses: this.deps.allowPrivateAddresses(),
+        allowPrivateAddresses: this.deps.settings.get().allowPrivateAddresses,
         // Only what any image request carries: no cookie, no Referer, no client address.
         headers: { accept: 'image/avif,image/webp,image/png,image/jpeg,image/gif,image/*;q=0.8' },
       }));

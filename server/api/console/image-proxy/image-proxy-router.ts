@@ -2,21 +2,19 @@ import { Router } from 'express';
 
 import { consoleRoutes } from '../../../../contract';
 import type { ImageProxyService } from '../../../features/image-proxy/image-proxy-service';
-import type { RemoteImageChoiceService } from '../../../features/image-proxy/remote-image-choices';
 import { consoleRoutesOn } from '../console-route';
 
 const routes = consoleRoutes.imageProxy;
 
-export interface ImageProxyRouterDeps {
-  proxy: ImageProxyService;
-  choices: RemoteImageChoiceService;
-}
+/** The proxy, with each person's choices (`choices`). */
+export type ImageProxyRouterDeps = ImageProxyService;
 
 /**
  * The image proxy's address (the bytes of an image, not the envelope; a refusal is the
  * envelope as usual, before any byte) and each person's remote-image choices.
  */
-export function createImageProxyRouter({ proxy, choices }: ImageProxyRouterDeps): Router {
+export function createImageProxyRouter(proxy: ImageProxyRouterDeps): Router {
+  const { choices } = proxy;
   const router = Router();
   const serve = consoleRoutesOn(router);
   serve(routes.image, async ({ query }, _req, res) => {

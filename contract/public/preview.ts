@@ -2,7 +2,6 @@ import { z } from 'zod';
 
 import { contentTypeSchema, named, timestampSchema } from '../common';
 import { hostedAttachmentSchema } from '../console/messages';
-import { hostedAttachmentSchema } from '../console/messages';
 import { route } from '../route';
 import { fileRoute } from './files';
 import { tokenKindRoute } from './token-kind';
@@ -17,8 +16,6 @@ export const publicPreviewSchema = named(
     url: z.string().nullable(),
     /** The content rendered to sanitised HTML. */
     safeHtml: z.string(),
-    /** The files sent with it that are still stored, as the reader lists them. */
-    attachments: z.array(hostedAttachmentSchema),
     /** The files sent with it that are still stored, as the reader lists them. */
     attachments: z.array(hostedAttachmentSchema),
     createdAt: timestampSchema,

@@ -56,8 +56,13 @@ export class ImageSigner {
     }
   }
 
+  /**
+   * A day from now, rounded up to the hour: the same image opened again within the hour gets the
+   * same address, so the reader's browser answers it from its own cache.
+   */
   private expiry(): number {
-    return Math.floor(this.nowMs() / 1000) + SIGNATURE_LIFETIME_S;
+    const exp = Math.floor(this.nowMs() / 1000) + SIGNATURE_LIFETIME_S;
+    return Math.ceil(exp / 3600) * 3600;
   }
 }
 

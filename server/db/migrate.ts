@@ -26,6 +26,7 @@ import * as webPush from './migrations/2026-12-02-1000-web-push';
 import * as remoteImageChoices from './migrations/2026-12-02-1200-remote-image-choices';
 import * as attachments from './migrations/2026-12-02-1100-attachments';
 import * as hostedAttachments from './migrations/2026-12-02-1300-hosted-attachments';
+import * as hostedAttachments from './migrations/2026-12-02-1300-hosted-attachments';
 
 /**
  * What a migration may need that db/ does not hold: sealing a secret needs the server key, which
@@ -70,6 +71,7 @@ const migrations: Array<[string, MigrationModule]> = [
   ['2026-12-02-1000-web-push', webPush],
   ['2026-12-02-1200-remote-image-choices', remoteImageChoices],
   ['2026-12-02-1100-attachments', attachments],
+  ['2026-12-02-1300-hosted-attachments', hostedAttachments],
   ['2026-12-02-1300-hosted-attachments', hostedAttachments],
 ];
 

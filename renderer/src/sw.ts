@@ -171,8 +171,8 @@ self.addEventListener('push', (event) => {
       body: shown.body,
       tag: shown.tag,
       data: shown.data,
+      // No badge: Android draws a badge's alpha as a mask, and the icon would be a white square.
       icon: '/icon-192.png',
-      badge: '/icon-192.png',
       // Priority 5 stays on screen until the person acts on it.
       requireInteraction: shown.urgent,
     }),

@@ -125,7 +125,6 @@ const byTestId = (id: string) => document.querySelector<HTMLElement>(`[data-test
 async function openDialog(role: 'admin' | 'viewer' = 'admin') {
   const { wrapper } = mountWithApp(PushSubscribeButton, {}, signedInContext(role));
   await settle();
-  expect(wrapper.get('[data-testid="push-subscribe"]').text()).toBe('Notify this device');
   await wrapper.get('[data-testid="push-subscribe"]').trigger('click');
   // The dialog's code loads on the first click.
   await vi.waitFor(() => expect(byTestId('push-dialog')).not.toBeNull());
@@ -148,6 +147,7 @@ describe('PushSubscribeButton', () => {
   it('asks permission, subscribes with Herald’s key and sends the device’s name and filter', async () => {
     const api = fakeServer();
     const wrapper = await openDialog();
+    expect(wrapper.get('[data-testid="push-subscribe"]').text()).toBe('Notify this device');
     const name = document.querySelector<HTMLInputElement>('input[data-testid="push-device-name"]');
     // Offered from the browser's own name, as Account → sessions names it.
     expect(name?.value).toMatch(/\S/);
@@ -179,6 +179,26 @@ describe('PushSubscribeButton', () => {
     expect(wrapper.get('[data-testid="push-subscribe"]').text()).toBe(
       'Change this device’s notifications',
     );
+  });
+
+  it('drops a subscription made with another key and makes a new one', async () => {
+    const old = 'https://push.example/send/made-with-an-older-key';
+    browser.subscription = new FakeSubscription(
+      old,
+      { applicationServerKey: new Uint8Array(65).fill(9).buffer },
+      browser,
+    );
+    const api = fakeServer();
+    const wrapper = await openDialog('viewer');
+    expect(wrapper.get('[data-testid="push-subscribe"]').text()).toBe(
+      'Change this device’s notifications',
+    );
+    byTestId('push-save')?.click();
+    await settle(20);
+    expect(browser.unsubscribed).toEqual([old]);
+    expect(browser.subscribeOptions).toHaveLength(1);
+    const sent = api.calls.find((c) => c.method === 'POST' && c.path === '/push/subscriptions');
+    expect((sent?.body as { endpoint: string }).endpoint).toBe(ENDPOINT);
   });
 
   it('subscribes nothing when the person refuses the permission, and says so', async () => {

@@ -107,7 +107,13 @@ export function multipartSend(deps: MultipartSendDeps): RequestHandler {
         );
         return;
       }
-      ensureAttachmentDirs(deps.dataDir);
+      try {
+        ensureAttachmentDirs(deps.dataDir);
+      } catch (err) {
+        stream.resume();
+        fail(new AppError(500, `the upload could not be staged: ${(err as Error).message}`));
+        return;
+      }
       const upload: StagedUpload = {
         path: stagingPath(deps.dataDir),
         filename: info.filename ?? 'file',
@@ -179,7 +185,7 @@ export function multipartSend(deps: MultipartSendDeps): RequestHandler {
           payloadBytesOf.set(req, Buffer.from(payload, 'utf8'));
           next();
         },
-        (err: unknown) => fail(new AppError(400, `a file could not be staged: ${String(err)}`)),
+        (err: unknown) => fail(new AppError(500, `a file could not be staged: ${String(err)}`)),
       );
     });
 

@@ -10,7 +10,7 @@ import type { WriteLock } from '../../db/writer';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
 import { createLogger } from '../../lib/logger';
-import { fetchRemote, RemoteFetchError } from '../../lib/remote-fetch';
+import { fetchRemote, RemoteFetchError, type RemoteFetchOptions } from '../../lib/remote-fetch';
 import {
   attachmentPath,
   attachmentsDir,
@@ -69,7 +69,7 @@ export interface AttachmentServiceDeps {
   /** Where people reach Herald: publicBaseUrl, else its own address (share-links.ts). */
   baseUrl(): string;
   /** Tests resolve names their own way; unset, the system's resolver. */
-  fetchOptions?: Parameters<typeof fetchRemote>[1] extends infer O ? Partial<O> : never;
+  fetchOptions?: Partial<RemoteFetchOptions>;
 }
 
 type Row = {
@@ -111,7 +111,19 @@ export const fileTooLarge = (name: string, maxMb: number) =>
  * or their send is pruned.
  */
 export class AttachmentService {
+  /**
+   * The total check and the insert of one send's files, one send at a time in this process,
+   * so two sends arriving together cannot both fit in the room left for one.
+   */
+  private committing: Promise<unknown> = Promise.resolve();
+
   constructor(private readonly deps: AttachmentServiceDeps) {}
+
+  private inTurn<T>(step: () => Promise<T>): Promise<T> {
+    const run = this.committing.then(step, step);
+    this.committing = run.catch(() => undefined);
+    return run;
+  }
 
   /**
    * Stores a send's files and answers their ids, in the order given: uploads first, then
@@ -141,53 +153,55 @@ export class AttachmentService {
           return { ...file, mime };
         }),
       );
-      const adding = typed.reduce((sum, f) => sum + f.size, 0);
-      const used = await this.usedBytes();
-      if (used + adding > limits.maxTotalMb * MB) {
-        throw new AppError(
-          413,
-          `the stored files would be larger than ${limits.maxTotalMb} MB in all (attachments.maxTotalMb): ${Math.ceil(used / MB)} MB are stored, this send adds ${Math.ceil(adding / MB)} MB`,
-        );
-      }
-      const now = this.deps.clock.now();
-      const expiresAt = now + limits.keepDays * 86_400_000;
-      const rows = typed.map((f, position) => ({
-        id: newAttachmentId(),
-        position,
-        filename: f.filename,
-        mime: f.mime,
-        size: f.size,
-        inline: INLINE_IMAGE_TYPES.has(f.mime),
-        path: f.path,
-      }));
-      for (const row of rows) {
-        // On disk before the row says it is there: fsync, then the rename into place.
-        const handle = await open(row.path, 'r+');
-        try {
-          await handle.sync();
-        } finally {
-          await handle.close();
-        }
-        await rename(row.path, attachmentPath(this.deps.dataDir, row.id));
-        ids.push(row.id);
-      }
-      await this.deps.writeLock.run(async ({ transaction }) => {
-        for (const row of rows) {
-          await this.deps.sequelize.query(
-            `INSERT INTO attachments (id, send_id, position, filename, mime, size, inline, source,
-               created_at, expires_at)
-             VALUES (:id, NULL, :position, :filename, :mime, :size, :inline, :source, :now, :expiresAt)`,
-            {
-              replacements: {
-                ...row,
-                source: row.position < files.uploads.length ? 'upload' : 'url',
-                now,
-                expiresAt,
-              },
-              transaction,
-            },
+      await this.inTurn(async () => {
+        const adding = typed.reduce((sum, f) => sum + f.size, 0);
+        const used = await this.usedBytes();
+        if (used + adding > limits.maxTotalMb * MB) {
+          throw new AppError(
+            413,
+            `the stored files would be larger than ${limits.maxTotalMb} MB in all (attachments.maxTotalMb): ${Math.ceil(used / MB)} MB are stored, this send adds ${Math.ceil(adding / MB)} MB`,
           );
         }
+        const now = this.deps.clock.now();
+        const expiresAt = now + limits.keepDays * 86_400_000;
+        const rows = typed.map((f, position) => ({
+          id: newAttachmentId(),
+          position,
+          filename: f.filename,
+          mime: f.mime,
+          size: f.size,
+          inline: INLINE_IMAGE_TYPES.has(f.mime),
+          path: f.path,
+        }));
+        for (const row of rows) {
+          // On disk before the row says it is there: fsync, then the rename into place.
+          const handle = await open(row.path, 'r+');
+          try {
+            await handle.sync();
+          } finally {
+            await handle.close();
+          }
+          await rename(row.path, attachmentPath(this.deps.dataDir, row.id));
+          ids.push(row.id);
+        }
+        await this.deps.writeLock.run(async ({ transaction }) => {
+          for (const row of rows) {
+            await this.deps.sequelize.query(
+              `INSERT INTO attachments (id, send_id, position, filename, mime, size, inline, source,
+                 created_at, expires_at)
+               VALUES (:id, NULL, :position, :filename, :mime, :size, :inline, :source, :now, :expiresAt)`,
+              {
+                replacements: {
+                  ...row,
+                  source: row.position < files.uploads.length ? 'upload' : 'url',
+                  now,
+                  expiresAt,
+                },
+                transaction,
+              },
+            );
+          }
+        });
       });
       return ids;
     } catch (err) {

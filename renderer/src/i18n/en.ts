@@ -167,6 +167,8 @@ const en = {
     backupCreate: '{who} made the backup {target}',
     backupRestore: '{who} restored the backup {target}',
     backupScheduleUpdate: '{who} changed the scheduled backups',
+    pushSubscribe: '{who} turned on notifications on the device {target}',
+    pushUnsubscribe: '{who} turned off notifications on the device {target}',
     unknown: '{who}: {action} {target}',
   },
   live: {
@@ -724,8 +726,6 @@ const en = {
     remoteImagesHidden:
       'Remote images are hidden: Herald fetches them for you (the sender never sees your address), but the first fetch still tells the sender the message was opened.',
     showImages: 'Show images',
-    attachments: 'Files',
-    attachmentDownload: 'download',
     attachments: 'Files',
     attachmentDownload: 'download',
     showImagesFromSource: 'Always for this source',

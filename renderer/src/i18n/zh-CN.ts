@@ -165,6 +165,8 @@ const zhCN: MessageSchema = {
     backupCreate: '{who} 生成了备份 {target}',
     backupRestore: '{who} 恢复了备份 {target}',
     backupScheduleUpdate: '{who} 修改了定时备份',
+    pushSubscribe: '{who} 为设备 {target} 开启了推送通知',
+    pushUnsubscribe: '{who} 关闭了设备 {target} 的推送通知',
     unknown: '{who}：{action} {target}',
   },
   live: {
@@ -702,8 +704,6 @@ const zhCN: MessageSchema = {
     remoteImagesHidden:
       '已隐藏远程图片：图片由 Herald 代为获取（发送方看不到你的地址），但首次获取仍会让发送方知道这条消息已被打开。',
     showImages: '显示图片',
-    attachments: '附件',
-    attachmentDownload: '下载',
     attachments: '附件',
     attachmentDownload: '下载',
     showImagesFromSource: '此来源始终显示',

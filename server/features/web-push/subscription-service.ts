@@ -5,6 +5,7 @@ import type {
   PushSubscriptionInfo,
 } from '../../../contract/console/push';
 import { PushSubscription } from '../../db/models/push-subscription';
+import type { AuditState } from '../audit/audit-diff';
 import type { WriteLock } from '../../db/writer';
 import { notFound } from '../../lib/errors';
 import { checkEndpoint } from './push-endpoints';
@@ -73,4 +74,18 @@ export class PushSubscriptionService {
     );
     if (removed === 0) throw notFound(`push subscription ${id} does not exist, or is not yours`);
   }
+}
+
+/**
+ * A subscription as the audit log records it: its device name, filter and push service (the
+ * endpoint's host: the whole endpoint is the capability to push to that browser).
+ */
+export async function pushAuditState(id: number): Promise<AuditState | null> {
+  const s = await PushSubscription.findByPk(id);
+  if (!s) return null;
+  return {
+    name: s.deviceName,
+    fields: { deviceName: s.deviceName, pushService: new URL(s.endpoint).host, filter: s.filter },
+    secrets: {},
+  };
 }

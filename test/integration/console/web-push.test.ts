@@ -334,9 +334,12 @@ describe('Web Push', () => {
     const audit = await herald.console.ok('GET', '/audit?pageSize=100');
     const actions = audit.items
       .filter((e: any) => e.username === 'vera')
-      .map((e: any) => `${e.action} ${e.targetId}`);
+      .map((e: any) => `${e.action} ${e.targetId} ${e.targetName}`);
     expect(actions).toEqual(
-      expect.arrayContaining([`push.subscribe ${mine.id}`, `push.unsubscribe ${mine.id}`]),
+      expect.arrayContaining([
+        `push.subscribe ${mine.id} Mine`,
+        `push.unsubscribe ${mine.id} Mine`,
+      ]),
     );
   });
 

@@ -3,6 +3,7 @@ import type { AuditAction, AuditChange } from '../../../../contract';
 import { importedChanges } from '../../../features/audit/audit-actions';
 import type { AuditState } from '../../../features/audit/audit-diff';
 import type { AuditStates } from '../../../features/audit/audit-states';
+import { pushAuditState } from '../../../features/web-push/subscription-service';
 
 /** A request as the rule sees it: the route's parsed input and what the handler answered. */
 export interface AuditInput {
@@ -55,6 +56,7 @@ export function routeAuditTable(states: AuditStates): RouteAuditTable {
   const schedule = (id: number | null) => (id === null ? null : states.schedule(id));
   const message = (id: number | null) => (id === null ? null : states.message(id));
   const user = (id: number | null) => (id === null ? null : states.user(id));
+  const pushSubscription = (id: number | null) => (id === null ? null : pushAuditState(id));
   /** A change to the signed-in person's own account (the target is whoever asked). */
   const own = (action: AuditAction): AuditRule => ({
     action,
@@ -215,29 +217,12 @@ export function routeAuditTable(states: AuditStates): RouteAuditTable {
         states.backupSchedule(),
       ),
     },
-    // A person's own device: named by the device name the request gave.
+    // A person's own device, named by its device name (its endpoint only by push service).
     push: {
       key: null,
       list: null,
-      create: {
-        action: 'push.subscribe',
-        targetType: 'push-subscription',
-        target: 'answer',
-        changes: (input) => [
-          {
-            field: 'deviceName',
-            before: null,
-            after: (input.body as { deviceName: string }).deviceName,
-          },
-        ],
-        name: 'own device',
-      },
-      remove: {
-        action: 'push.unsubscribe',
-        targetType: 'push-subscription',
-        target: 'params',
-        name: 'own device',
-      },
+      create: rule('push.subscribe', 'push-subscription', 'answer', pushSubscription),
+      remove: rule('push.unsubscribe', 'push-subscription', 'params', pushSubscription),
     },
     // A reader's own view of messages, like their read state: not a change to the install.
     imageProxy: {

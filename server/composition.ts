@@ -467,7 +467,14 @@ function composeApp(
         dispatcher: parts.dispatcher,
       },
       events: { events },
-      maintenance: { sequelize, writeLock, settings, clock, events },
+      maintenance: {
+        sequelize,
+        writeLock,
+        settings,
+        clock,
+        events,
+        attachments: parts.attachments,
+      },
       import: {
         registry,
         writeLock,

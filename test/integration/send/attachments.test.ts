@@ -221,6 +221,26 @@ describe('files sent with a message', () => {
     expect((await fetch(`${herald.url}/api/files/${old.id}/old.png`)).status).toBe(404);
   });
 
+  it("removes expired files with the console's Prune now too", async () => {
+    const earlier = new Set((await rows()).map((r) => r.id));
+    const res = await postForm(
+      '/api/v2/message/send',
+      form({ token: v2Token, title: 'prune now' }, [['files[]', PNG, 'soon.png']]),
+    );
+    expect(res.body.code).toBe(200);
+    const [soon] = (await rows()).filter((r) => !earlier.has(r.id));
+    const { sequelize, writeLock } = herald.server.ctx;
+    await writeLock.run(({ transaction }) =>
+      sequelize.query('UPDATE attachments SET expires_at = 0 WHERE id = :id', {
+        replacements: { id: soon.id },
+        transaction,
+      }),
+    );
+    await herald.console.ok('POST', '/maintenance/prune');
+    expect(storedFiles()).not.toContain(soon.id);
+    expect((await rows()).map((r) => r.id)).not.toContain(soon.id);
+  });
+
   it('removes what a stop mid-send left behind once it is an hour old, and nothing newer', async () => {
     const { attachments } = herald.server.ctx;
     const dir = join(herald.dataDir, 'attachments');

@@ -11,7 +11,8 @@ const routes = consoleRoutes.maintenance;
 export type MaintenanceRouterDeps = Pick<
   HeraldParts,
   'sequelize' | 'writeLock' | 'settings' | 'clock' | 'events'
->;
+> &
+  Partial<Pick<HeraldParts, 'attachments'>>;
 
 /** The Settings page's database panel: size and row counts, and "Prune now". */
 export function createMaintenanceRouter(deps: MaintenanceRouterDeps): Router {
@@ -29,6 +30,8 @@ export function createMaintenanceRouter(deps: MaintenanceRouterDeps): Router {
       retention: () => deps.settings.get().retention,
       now: () => deps.clock.now(),
     });
+    // Files whose send just went, and those past keepDays, go with it (issue 43 §2).
+    await deps.attachments?.prune();
     return { deleted, retention: deps.settings.get().retention };
   });
   return router;

@@ -1,7 +1,7 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import webpush from 'web-push';
 
-import { DEFAULT_PRIORITY, parsePriority } from '../../../contract/priority';
+import { DEFAULT_PRIORITY, parsePriority, type Priority } from '../../../contract/priority';
 import { DeliveryError } from '../../channels/delivery-error';
 import { assertHttpOk, httpRequest, replyOf } from '../../channels/http-client';
 import { PushSubscription } from '../../db/models/push-subscription';
@@ -11,9 +11,9 @@ import { createLogger } from '../../lib/logger';
 import type { DeliveryKind } from '../../queue/attempt';
 import type { ClaimedDelivery } from '../../queue/store/hot-path-rows';
 import { endpointRefusal } from './push-endpoints';
-import { pushPayloadOf, ttlOf, urgencyOf } from './push-payload';
+import { pushPayloadOf, ttlOf, urgencyOf, type PushPayload } from './push-payload';
 import { mayReadMessage } from './push-rights';
-import type { VapidKeys } from './vapid-keys';
+import type { VapidKeyPair, VapidKeys } from './vapid-keys';
 
 const log = createLogger('web-push');
 
@@ -87,21 +87,7 @@ export class PushSender implements DeliveryKind {
       priority,
     });
     const vapid = await this.deps.keys.load();
-    const request = webpush.generateRequestDetails(
-      { endpoint: target.endpoint, keys: { p256dh: target.p256dh!, auth: target.auth! } },
-      JSON.stringify(payload),
-      {
-        vapidDetails: {
-          subject: this.deps.subject(),
-          publicKey: vapid.publicKey,
-          privateKey: vapid.privateKey,
-        },
-        TTL: ttlOf(priority),
-        urgency: urgencyOf(priority),
-        topic: target.topic,
-        contentEncoding: 'aes128gcm',
-      },
-    );
+    const request = this.encrypted(target, payload, priority, vapid);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(request.headers)) headers[name] = String(value);
     const res = await httpRequest({
@@ -121,6 +107,35 @@ export class PushSender implements DeliveryKind {
     assertHttpOk(res, 'the push service');
     await this.pushed(target.subscription_id);
     return { reply: replyOf(res) };
+  }
+
+  /** The request web-push builds: the payload encrypted (aes128gcm) and the VAPID JWT signed. */
+  private encrypted(
+    target: PushTarget,
+    payload: PushPayload,
+    priority: Priority,
+    vapid: VapidKeyPair,
+  ): webpush.RequestDetails {
+    try {
+      return webpush.generateRequestDetails(
+        { endpoint: target.endpoint!, keys: { p256dh: target.p256dh!, auth: target.auth! } },
+        JSON.stringify(payload),
+        {
+          vapidDetails: {
+            subject: this.deps.subject(),
+            publicKey: vapid.publicKey,
+            privateKey: vapid.privateKey,
+          },
+          TTL: ttlOf(priority),
+          urgency: urgencyOf(priority),
+          topic: target.topic,
+          contentEncoding: 'aes128gcm',
+        },
+      );
+    } catch (err) {
+      // The same keys would fail the same way at every retry.
+      throw DeliveryError.permanent(`the push could not be encrypted: ${errorMessage(err)}`);
+    }
   }
 
   private async target(deliveryId: number): Promise<PushTarget | null> {

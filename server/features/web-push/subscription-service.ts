@@ -4,10 +4,12 @@ import type {
   createPushSubscriptionBody,
   PushSubscriptionInfo,
 } from '../../../contract/console/push';
+import { createECDH } from 'node:crypto';
+
 import { PushSubscription } from '../../db/models/push-subscription';
 import type { AuditState } from '../audit/audit-diff';
 import type { WriteLock } from '../../db/writer';
-import { notFound } from '../../lib/errors';
+import { AppError, notFound } from '../../lib/errors';
 import { checkEndpoint } from './push-endpoints';
 
 export type NewPushSubscription = z.output<typeof createPushSubscriptionBody>;
@@ -45,6 +47,7 @@ export class PushSubscriptionService {
    */
   async subscribe(userId: number, input: NewPushSubscription): Promise<PushSubscriptionInfo> {
     checkEndpoint(input.endpoint, this.deps.extraEndpoints);
+    checkKeys(input.keys);
     const values = {
       userId,
       endpoint: input.endpoint,
@@ -88,4 +91,24 @@ export async function pushAuditState(id: number): Promise<AuditState | null> {
     fields: { deviceName: s.deviceName, pushService: new URL(s.endpoint).host, filter: s.filter },
     secrets: {},
   };
+}
+
+/**
+ * The browser's keys as a payload can be encrypted to: a point on P-256 (uncompressed, 65 bytes)
+ * and a 16-byte secret. Refused here, a bad key would fail every push instead.
+ */
+function checkKeys(keys: { p256dh: string; auth: string }): void {
+  const point = Buffer.from(keys.p256dh, 'base64url');
+  try {
+    if (point.length !== 65 || point[0] !== 4) throw new Error('not uncompressed');
+    // Computing a shared secret checks that the point is on the curve.
+    const probe = createECDH('prime256v1');
+    probe.generateKeys();
+    probe.computeSecret(point);
+  } catch {
+    throw new AppError(400, 'keys.p256dh: is not a P-256 public key');
+  }
+  if (Buffer.from(keys.auth, 'base64url').length !== 16) {
+    throw new AppError(400, 'keys.auth: must be 16 bytes');
+  }
 }

@@ -212,6 +212,23 @@ describe('Web Push', () => {
     });
     expect(badKeys.status).toBe(400);
     expect(badKeys.body.msg).toContain('keys.p256dh');
+    // The right length, but no point on P-256; a secret of 18 bytes.
+    const offCurve = Buffer.alloc(65, 1);
+    offCurve[0] = 4;
+    for (const [bad, why] of [
+      [{ p256dh: offCurve.toString('base64url'), auth: keys.auth }, 'keys.p256dh: is not a P-256'],
+      [
+        { p256dh: keys.p256dh, auth: Buffer.alloc(18).toString('base64url') },
+        'keys.auth: must be 16',
+      ],
+    ] as const) {
+      const r = await viewer.post('/push/subscriptions', {
+        ...subscription({ endpoint: push.endpoint(), keys }, 'Laptop'),
+        keys: bad,
+      });
+      expect(r.status, why).toBe(400);
+      expect(r.body.msg).toContain(why);
+    }
     // The known services themselves are accepted (nothing is sent to them here).
     const fcm = await viewer.ok(
       'POST',

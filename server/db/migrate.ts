@@ -23,9 +23,8 @@ import * as hostedPublicLink from './migrations/2026-12-01-1000-hosted-public-li
 import * as sendWarnings from './migrations/2026-12-01-1100-send-warnings';
 import * as auditNames from './migrations/2026-12-01-1200-audit-names';
 import * as webPush from './migrations/2026-12-02-1000-web-push';
-import * as remoteImageChoices from './migrations/2026-12-02-1200-remote-image-choices';
 import * as attachments from './migrations/2026-12-02-1100-attachments';
-import * as hostedAttachments from './migrations/2026-12-02-1300-hosted-attachments';
+import * as remoteImageChoices from './migrations/2026-12-02-1200-remote-image-choices';
 import * as hostedAttachments from './migrations/2026-12-02-1300-hosted-attachments';
 
 /**
@@ -69,9 +68,8 @@ const migrations: Array<[string, MigrationModule]> = [
   ['2026-12-01-1100-send-warnings', sendWarnings],
   ['2026-12-01-1200-audit-names', auditNames],
   ['2026-12-02-1000-web-push', webPush],
-  ['2026-12-02-1200-remote-image-choices', remoteImageChoices],
   ['2026-12-02-1100-attachments', attachments],
-  ['2026-12-02-1300-hosted-attachments', hostedAttachments],
+  ['2026-12-02-1200-remote-image-choices', remoteImageChoices],
   ['2026-12-02-1300-hosted-attachments', hostedAttachments],
 ];
 

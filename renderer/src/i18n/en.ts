@@ -728,8 +728,6 @@ const en = {
     showImages: 'Show images',
     attachments: 'Files',
     attachmentDownload: 'download',
-    attachments: 'Files',
-    attachmentDownload: 'download',
     showImagesFromSource: 'Always for this source',
     showImagesAlways: 'Always show images',
     priorityFirst: 'Priority first',

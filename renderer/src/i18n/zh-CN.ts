@@ -706,8 +706,6 @@ const zhCN: MessageSchema = {
     showImages: '显示图片',
     attachments: '附件',
     attachmentDownload: '下载',
-    attachments: '附件',
-    attachmentDownload: '下载',
     showImagesFromSource: '此来源始终显示',
     showImagesAlways: '始终显示图片',
     priorityFirst: '优先级高的在前',

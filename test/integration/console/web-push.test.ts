@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
+import { PushFanout } from '../../../server/features/web-push/push-fanout';
 import { startTestHerald, type TestHerald } from '../../helpers/herald';
 import type { ConsoleClient } from '../../helpers/herald';
 import {
@@ -182,6 +183,24 @@ describe('Web Push', () => {
       'low',
       'normal',
     ]);
+  });
+
+  it("plans a message's pushes once, however many processes hear of it", async () => {
+    const { messageId, sendId } = await send(reports);
+    const before = await pushRecipients(sendId);
+    expect(before).toContain('admin · witness');
+    // Another process on PostgreSQL hears the same message through the event relay: its
+    // planner finds the message already planned and adds nothing.
+    const { ctx } = herald.server;
+    const elsewhere = new PushFanout({
+      sequelize: ctx.sequelize,
+      writeLock: ctx.writeLock,
+      events: ctx.events,
+      clock: ctx.clock,
+      wake: () => undefined,
+    });
+    expect(await elsewhere.plan(messageId)).toEqual([]);
+    expect(await pushRecipients(sendId)).toEqual(before);
   });
 
   it('refuses an endpoint that is not a known push service with a 400 that says why', async () => {

@@ -27,6 +27,11 @@ export interface RouteSpec {
   body?: z.ZodType;
   /** A body that is not JSON: the raw bytes of a file. */
   rawBody?: 'application/octet-stream';
+  /**
+   * The JSON body may come as `multipart/form-data` instead: a `payload_json` part holding it
+   * and `files[]` parts, the files sent with the message (issue 43 §2).
+   */
+  multipart?: true;
   /** The envelope's `data` on success; absent for routes that do not answer the envelope. */
   response?: z.ZodType;
   /**

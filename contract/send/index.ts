@@ -29,6 +29,7 @@ export const sendRoutes = {
     public: true,
     headers: idempotencyHeaders,
     body: v1RequestSchema,
+    multipart: true,
     response: v1AnswerSchema,
     refusals: {
       ...refusals,
@@ -45,6 +46,7 @@ export const sendRoutes = {
     public: true,
     headers: idempotencyHeaders,
     body: v2RequestSchema,
+    multipart: true,
     response: v2AnswerSchema,
     refusals,
   }),

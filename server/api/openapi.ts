@@ -126,8 +126,24 @@ function requestBody(schemas: SchemaWriter, spec: RouteSpec) {
   const ref = typeof schema.$ref === 'string' ? schema.$ref.split('/').at(-1) : undefined;
   const { required: fields } = ref ? (schemas.components[ref] ?? {}) : schema;
   const required = Array.isArray(fields) && fields.length > 0;
-  return { requestBody: { required, content: json(schema) } };
+  const content = spec.multipart ? { ...json(schema), ...multipartOf(schema) } : json(schema);
+  return { requestBody: { required, content } };
 }
+
+/** The same body as a form, with the files beside it (docs/send-api.md "Attachments"). */
+const multipartOf = (schema: JsonSchema) => ({
+  'multipart/form-data': {
+    schema: {
+      type: 'object',
+      required: ['payload_json'],
+      properties: {
+        payload_json: { ...schema, description: 'The JSON body, as text' },
+        'files[]': { type: 'array', items: { type: 'string', format: 'binary' } },
+      },
+    },
+    encoding: { payload_json: { contentType: 'application/json' } },
+  },
+});
 
 function success(schemas: SchemaWriter, spec: RouteSpec) {
   if (spec.answers === 'event-stream') {

@@ -189,6 +189,16 @@ describe('openApiDocument()', () => {
     };
 
     expect([v1.requestBody.required, v2.requestBody.required]).toEqual([true, true]);
+    // Either as JSON or as a form carrying it in payload_json, files beside it (issue 43 §2).
+    for (const op of [v1, v2]) {
+      expect(Object.keys(op.requestBody.content)).toEqual([
+        'application/json',
+        'multipart/form-data',
+      ]);
+      expect(op.requestBody.content['multipart/form-data'].schema.required).toEqual([
+        'payload_json',
+      ]);
+    }
     expect(body(v1).required).toEqual(['title']);
     expect(body(v1).properties.at_all).toEqual({ type: ['boolean', 'null'] });
     expect(body(v1).properties.title).toEqual({ type: 'string', minLength: 1, maxLength: 1000 });

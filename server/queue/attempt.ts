@@ -79,7 +79,20 @@ export async function runAttempt(
     channelType: channel?.type ?? null,
   });
   if (delivery.channelType !== undefined && !isChannelType(delivery.channelType)) {
-    return runOwnKind(delivery, deps, startedAt);
+    // A kind of its own (DeliveryKind): no channel to load and no pacing, the same timeout,
+    // backoff and outcomes. A kind this process lacks fails, never falls through to the channel.
+    channel = { type: delivery.channelType, config: null };
+    const own = deps.deliveryKinds?.get(channel.type);
+    if (!own)
+      return finished('permanent', `this process cannot deliver "${channel.type}"`, null, null);
+    try {
+      const receipt = await withTimeout(own.send(delivery), ATTEMPT_TIMEOUT_MS);
+      return finished('sent', null, receipt.reply, null);
+    } catch (err) {
+      return failure(
+        err instanceof DeliveryError ? err : DeliveryError.transient(errorMessage(err)),
+      );
+    }
   }
   try {
     channel = await deps.loadChannel(delivery.channelId);
@@ -141,55 +154,6 @@ export async function runAttempt(
   }
 
   function failure(de: DeliveryError): AttemptRun {
-    const attemptNo = delivery.attempts + 1;
-    const retryAt = de.retryable
-      ? nextAttemptAt(attemptNo, deps.retryPolicy(), deps.clock.now(), de.retryAfterMs, deps.random)
-      : null;
-    const error =
-      de.retryable && retryAt === null
-        ? `gave up after ${attemptNo} attempts: ${de.message}`
-        : de.message;
-    return finished(de.retryable ? 'transient' : 'permanent', error, de.reply ?? null, retryAt);
-  }
-}
-
-/**
- * A delivery of a kind of its own (DeliveryKind): no channel to load and no pacing; the same
- * timeout, backoff and outcomes as an adapter's. A kind this process does not have (a delivery
- * thread, which builds none) fails it permanently rather than handing it to its channel.
- */
-async function runOwnKind(
-  delivery: ClaimedDelivery,
-  deps: AttemptDeps,
-  startedAt: number,
-): Promise<AttemptRun> {
-  const kind = delivery.channelType!;
-  const finished = (
-    outcome: OutcomeRecord['outcome'],
-    error: string | null,
-    reply: string | null,
-    retryAt: number | null,
-  ): AttemptRun => ({
-    outcome: {
-      id: delivery.id,
-      lease: delivery.lease,
-      status: outcome === 'sent' ? 'sent' : retryAt === null ? 'failed' : 'retrying',
-      outcome,
-      error,
-      reply,
-      startedAt,
-      durationMs: deps.clock.now() - startedAt,
-      retryAt,
-    },
-    channelType: kind,
-  });
-  const own = deps.deliveryKinds?.get(kind);
-  if (!own) return finished('permanent', `this process cannot deliver "${kind}"`, null, null);
-  try {
-    const receipt = await withTimeout(own.send(delivery), ATTEMPT_TIMEOUT_MS);
-    return finished('sent', null, receipt.reply, null);
-  } catch (err) {
-    const de = err instanceof DeliveryError ? err : DeliveryError.transient(errorMessage(err));
     const attemptNo = delivery.attempts + 1;
     const retryAt = de.retryable
       ? nextAttemptAt(attemptNo, deps.retryPolicy(), deps.clock.now(), de.retryAfterMs, deps.random)

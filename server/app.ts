@@ -133,7 +133,7 @@ export function createApp(deps: AppDeps): Express {
       corsOrigins: guards.corsOrigins,
       corsHint: true,
     }),
-    createHookRouter(deps.hooks),
+    createHookRouter({ files: deps.send, ...deps.hooks }),
   );
   app.use(
     '/api/console',

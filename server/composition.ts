@@ -71,7 +71,6 @@ import { Scheduler } from './features/schedules/scheduler';
 import { readVersion } from './version';
 
 const log = createLogger('server');
-const HOUR_MS = 3_600_000;
 
 /** Herald built from its config: the parts, the HTTP app over them, and their lifecycle. */
 export interface Herald {
@@ -170,7 +169,7 @@ async function composeParts(
   recheckKey: () => Promise<void>,
 ): Promise<Herald> {
   const { readiness, metrics } = ops;
-  const { clock } = config;
+  const { clock, dataDir } = config;
   const { sequelize, writer: writeLock, read } = db;
   const settings = new SettingsStore(writeLock, () =>
     events.emit('configuration', { what: 'settings' }),
@@ -198,9 +197,9 @@ async function composeParts(
     sequelize,
     writeLock,
     settings,
-    dataDir: config.dataDir,
     clock,
-    baseUrl: () => settings.get().publicBaseUrl || listenUrl(),
+    listenUrl,
+    dataDir,
   });
 
   const channels = new ChannelService({
@@ -369,9 +368,7 @@ async function composeParts(
       // After the dispatcher: runs missed while Herald was closed are sent (or skipped) here.
       await scheduler.start();
       stopJobs = startJobs([
-        ...housekeepingJobs({ sequelize, writeLock, settings, clock, events, shared }),
-        // Files past keepDays, or whose send was pruned: the files, then their rows.
-        { name: 'expired files', everyMs: HOUR_MS, run: () => attachments.prune() },
+        ...housekeepingJobs({ sequelize, writeLock, settings, clock, events, shared, attachments }),
         { name: 'scheduled backup', everyMs: SCHEDULE_CHECK_MS, run: () => backups.runScheduled() },
       ]);
       readiness.ready();
@@ -402,7 +399,7 @@ function composeApp(
   backups: BackupService,
   webPush: WebPush,
 ): Express {
-  const { sequelize, writeLock, clock, settings, tokens, registry, events } = parts;
+  const { sequelize, writeLock, clock, settings, tokens, registry, events, attachments } = parts;
   const instances = new InstanceService({ writeLock, registry });
   const proxyHost = new ProxyHostNotice(parts);
   return createApp({
@@ -412,11 +409,8 @@ function composeApp(
     guards: config.guards,
     rendererDir: config.rendererDir,
     send: { sends: parts.sends, settings, dataDir: parts.dataDir },
-    hooks: {
-      hooks: new HookService({ sends: parts.sends, secrets: parts.secrets, clock }),
-      files: { dataDir: parts.dataDir, settings },
-    },
-    files: { attachments: parts.attachments },
+    hooks: { hooks: new HookService({ sends: parts.sends, secrets: parts.secrets, clock }) },
+    files: { attachments },
     preview: { limiter: shared?.previewLimiter ?? new SendRateLimiter(), clock },
     tokenKind: { tokens },
     ops,
@@ -445,7 +439,7 @@ function composeApp(
         sequelize,
         deliveries: parts.deliveries,
         dispatcher: parts.dispatcher,
-        attachments: parts.attachments,
+        attachments,
       }),
       messages: new MessageService({
         sequelize,
@@ -457,7 +451,7 @@ function composeApp(
         images: parts.imageProxy.messageImages(),
       }),
       schedules: parts.schedules,
-      stats: new StatsService({ clock, sequelize, attachments: parts.attachments }),
+      stats: new StatsService({ clock, sequelize, attachments }),
       notices: () => proxyHost.notices(),
       settings: {
         settings,
@@ -467,14 +461,7 @@ function composeApp(
         dispatcher: parts.dispatcher,
       },
       events: { events },
-      maintenance: {
-        sequelize,
-        writeLock,
-        settings,
-        clock,
-        events,
-        attachments: parts.attachments,
-      },
+      maintenance: { sequelize, writeLock, settings, clock, events, attachments },
       import: {
         registry,
         writeLock,

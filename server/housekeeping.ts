@@ -15,11 +15,13 @@ export type HousekeepingDeps = Pick<
   'sequelize' | 'writeLock' | 'settings' | 'clock' | 'events'
 > & {
   shared: SharedState | null;
+  /** Files sent with messages: those past keepDays or whose send was pruned go (issue 43 §2). */
+  attachments?: Pick<HeraldParts['attachments'], 'prune'>;
 };
 
 /** The hourly housekeeping, as the job table startJobs runs once Herald listens. */
 export function housekeepingJobs(deps: HousekeepingDeps): Job[] {
-  const { sequelize, writeLock, settings, clock, events, shared } = deps;
+  const { sequelize, writeLock, settings, clock, events, shared, attachments } = deps;
   return [
     {
       name: 'prune history',
@@ -46,6 +48,9 @@ export function housekeepingJobs(deps: HousekeepingDeps): Job[] {
             run: () => shared.prune(clock.now()),
           },
         ]
+      : []),
+    ...(attachments
+      ? [{ name: 'prune expired files', everyMs: HOURLY, run: () => attachments.prune() }]
       : []),
     {
       name: 'prune expired sessions',

@@ -116,7 +116,7 @@ async function compose(): Promise<{
           settings,
           dataDir: files.dataDir,
           clock: systemClock,
-          baseUrl: () => settings.get().publicBaseUrl || files.listenUrl,
+          listenUrl: () => files.listenUrl,
         })
       : null;
     const pushSender = new PushSender({

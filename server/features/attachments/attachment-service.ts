@@ -63,11 +63,13 @@ export interface StoredAttachment {
 export interface AttachmentServiceDeps {
   sequelize: Sequelize;
   writeLock: WriteLock;
-  settings: { get(): { attachments: AttachmentLimits; allowPrivateAddresses: boolean } };
+  settings: {
+    get(): { attachments: AttachmentLimits; allowPrivateAddresses: boolean; publicBaseUrl: string };
+  };
   dataDir: string;
   clock: Clock;
-  /** Where people reach Herald: publicBaseUrl, else its own address (share-links.ts). */
-  baseUrl(): string;
+  /** Herald's own address: file URLs start with publicBaseUrl, else this (as share links do). */
+  listenUrl(): string;
   /** Tests resolve names their own way; unset, the system's resolver. */
   fetchOptions?: Partial<RemoteFetchOptions>;
 }
@@ -118,6 +120,10 @@ export class AttachmentService {
   private committing: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly deps: AttachmentServiceDeps) {}
+
+  private baseUrl(): string {
+    return this.deps.settings.get().publicBaseUrl || this.deps.listenUrl();
+  }
 
   private inTurn<T>(step: () => Promise<T>): Promise<T> {
     const run = this.committing.then(step, step);
@@ -273,7 +279,7 @@ export class AttachmentService {
   /** What a delivery hands its adapter: the files still stored, in the order sent. */
   async load(ids: readonly string[]): Promise<MessageAttachment[]> {
     const rows = await this.rows(ids);
-    const base = this.deps.baseUrl();
+    const base = this.baseUrl();
     return rows.map((row) => ({
       id: row.id,
       filename: row.filename,
@@ -302,7 +308,7 @@ export class AttachmentService {
       'SELECT * FROM attachments WHERE send_id = :sendId ORDER BY position',
       { replacements: { sendId }, type: QueryTypes.SELECT },
     );
-    const base = this.deps.baseUrl();
+    const base = this.baseUrl();
     return rows.map((r) => {
       const row = rowOf(r);
       return { ...row, url: fileUrl(base, row) };

@@ -730,6 +730,8 @@ const en = {
     attachmentDownload: 'download',
     showImagesFromSource: 'Always for this source',
     showImagesAlways: 'Always show images',
+    imagesByYourChoice: 'Images are shown by your choice, fetched through Herald.',
+    stopShowingImages: 'Stop showing',
     priorityFirst: 'Priority first',
     priorityOf: 'Priority {n} of 5',
   },

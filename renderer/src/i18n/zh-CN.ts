@@ -708,6 +708,8 @@ const zhCN: MessageSchema = {
     attachmentDownload: '下载',
     showImagesFromSource: '此来源始终显示',
     showImagesAlways: '始终显示图片',
+    imagesByYourChoice: '图片按你的选择显示，经由 Herald 获取。',
+    stopShowingImages: '不再显示',
     priorityFirst: '优先级高的在前',
     priorityOf: '优先级 {n}（共 5 级）',
   },

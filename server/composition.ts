@@ -2,27 +2,16 @@ import type { Express } from 'express';
 
 import { AuthService } from './features/auth/auth-service';
 import { hashesAtTestCost } from './features/auth/password-hash';
-import { SessionList } from './features/auth/session-list';
 import { SetupCode } from './features/auth/setup-code';
-import { TwoFactorService } from './features/auth/two-factor-service';
-import { UserService } from './features/auth/user-service';
 import { ChannelService } from './features/channel-config/channel-service';
 import { proxySealing } from './features/channel-config/proxy-credentials';
-import { InstanceService } from './features/sources/instance-service';
-import { LogService } from './features/history/log-service';
-import { MessageService } from './features/hosted/message-service';
 import { ScheduleService } from './features/schedules/schedule-service';
-import { StatsService } from './features/history/stats-service';
 import { AttachmentService } from './features/attachments/attachment-service';
-import { TaskService } from './features/sources/task-service';
-import { TemplateService } from './features/sources/template-service';
 import { SendRateLimiter } from './features/sending/rate-limiter';
 import { SendService } from './features/sending/send-service';
-import { HookService } from './features/hooks/hook-service';
 import { recordBackup } from './features/audit/audit-actions';
 import { AuditLog, SCHEDULE_ACTOR } from './features/audit/audit-log';
-import { AuditStates } from './features/audit/audit-states';
-import { createApp } from './app';
+import { composeApp } from './compose-app';
 import type { AdapterRuntime } from './channels/channel-adapter';
 import { hostedMessageStore } from './channels/hosted-store';
 import { createChannelRegistry } from './channels/registry';
@@ -30,7 +19,7 @@ import type { HeraldConfig } from './config/herald-config';
 import { SettingsStore } from './features/settings/settings-store';
 import { BackupService, SCHEDULE_CHECK_MS } from './features/backup/backup-service';
 import { SecretBox } from './crypto/secret-box';
-import { composeWebPush, type WebPush } from './features/web-push/web-push';
+import { composeWebPush } from './features/web-push/web-push';
 import { ImageProxyService } from './features/image-proxy/image-proxy-service';
 import { checkServerKey, settleServerKey } from './crypto/key-fingerprint';
 import {
@@ -61,7 +50,6 @@ import { housekeepingJobs } from './housekeeping';
 import { startJobs } from './jobs';
 import { systemClock } from './lib/clock';
 import { createLogger } from './lib/logger';
-import { ProxyHostNotice } from './features/ops/proxy-host-notice';
 import type { HeraldParts } from './parts';
 import { DeliveryState } from './queue/delivery-state';
 import { Dispatcher } from './queue/dispatcher';
@@ -387,97 +375,4 @@ async function composeParts(
       await db.close();
     },
   };
-}
-
-/** The HTTP app: each router gets its service, or the few parts it reads. */
-function composeApp(
-  parts: HeraldParts,
-  auth: AuthService,
-  config: HeraldConfig,
-  shared: SharedState | null,
-  ops: OpsRouterDeps,
-  backups: BackupService,
-  webPush: WebPush,
-): Express {
-  const { sequelize, writeLock, clock, settings, tokens, registry, events, attachments } = parts;
-  const instances = new InstanceService({ writeLock, registry });
-  const proxyHost = new ProxyHostNotice(parts);
-  return createApp({
-    proxyHostWatch: proxyHost.middleware(),
-    version: parts.version,
-    trustProxy: parts.trustProxy,
-    guards: config.guards,
-    rendererDir: config.rendererDir,
-    send: { sends: parts.sends, settings, dataDir: parts.dataDir },
-    hooks: { hooks: new HookService({ sends: parts.sends, secrets: parts.secrets, clock }) },
-    files: { attachments },
-    preview: { limiter: shared?.previewLimiter ?? new SendRateLimiter(), clock },
-    tokenKind: { tokens },
-    ops,
-    console: {
-      auth: {
-        auth,
-        twoFactor: new TwoFactorService({ writeLock, clock, settings, secrets: parts.secrets }),
-        throttle: shared?.loginThrottle,
-        clock,
-        version: parts.version,
-        desktopSecret: parts.desktopSecret,
-        setupCode: parts.setupCode,
-      },
-      account: {
-        users: new UserService({ writeLock, clock, settings, listenUrl: parts.listenUrl }),
-        sessions: new SessionList({ writeLock, clock }),
-      },
-      channels: parts.channels,
-      instances,
-      tasks: new TaskService({ sequelize, writeLock, tokens }, instances),
-      templates: new TemplateService(
-        { sequelize, writeLock, tokens, secrets: parts.secrets },
-        instances,
-      ),
-      logs: new LogService({
-        sequelize,
-        deliveries: parts.deliveries,
-        dispatcher: parts.dispatcher,
-        attachments,
-      }),
-      messages: new MessageService({
-        sequelize,
-        writeLock,
-        clock,
-        settings,
-        listenUrl: parts.listenUrl,
-        events: parts.events,
-        images: parts.imageProxy.messageImages(),
-      }),
-      schedules: parts.schedules,
-      stats: new StatsService({ clock, sequelize, attachments }),
-      notices: () => proxyHost.notices(),
-      settings: {
-        settings,
-        version: parts.version,
-        dataDir: parts.dataDir,
-        listenUrl: parts.listenUrl,
-        dispatcher: parts.dispatcher,
-      },
-      events: { events },
-      maintenance: { sequelize, writeLock, settings, clock, events, attachments },
-      import: {
-        registry,
-        writeLock,
-        clock,
-        channels: parts.channels,
-        schedules: parts.schedules,
-        settings,
-        dataDir: config.dataDir,
-      },
-      audit: {
-        log: parts.audit,
-        states: new AuditStates({ registry, secrets: parts.secrets, settings }),
-      },
-      backups: { backups, audit: parts.audit },
-      push: { keys: webPush.keys, subscriptions: webPush.subscriptions },
-      imageProxy: parts.imageProxy,
-    },
-  });
 }

@@ -1,0 +1,116 @@
+import type { Express } from 'express';
+
+import type { OpsRouterDeps } from './api/ops-router';
+import { createApp } from './app';
+import type { HeraldConfig } from './config/herald-config';
+import type { SharedState } from './db/postgres/shared-state';
+import { AuditStates } from './features/audit/audit-states';
+import type { AuthService } from './features/auth/auth-service';
+import { SessionList } from './features/auth/session-list';
+import { TwoFactorService } from './features/auth/two-factor-service';
+import { UserService } from './features/auth/user-service';
+import type { BackupService } from './features/backup/backup-service';
+import { LogService } from './features/history/log-service';
+import { StatsService } from './features/history/stats-service';
+import { HookService } from './features/hooks/hook-service';
+import { MessageService } from './features/hosted/message-service';
+import { ProxyHostNotice } from './features/ops/proxy-host-notice';
+import { SendRateLimiter } from './features/sending/rate-limiter';
+import { InstanceService } from './features/sources/instance-service';
+import { TaskService } from './features/sources/task-service';
+import { TemplateService } from './features/sources/template-service';
+import type { WebPush } from './features/web-push/web-push';
+import type { HeraldParts } from './parts';
+
+/** The HTTP app: each router gets its service, or the few parts it reads. */
+export function composeApp(
+  parts: HeraldParts,
+  auth: AuthService,
+  config: HeraldConfig,
+  shared: SharedState | null,
+  ops: OpsRouterDeps,
+  backups: BackupService,
+  webPush: WebPush,
+): Express {
+  const { sequelize, writeLock, clock, settings, tokens, registry, events, attachments } = parts;
+  const instances = new InstanceService({ writeLock, registry });
+  const proxyHost = new ProxyHostNotice(parts);
+  return createApp({
+    proxyHostWatch: proxyHost.middleware(),
+    version: parts.version,
+    trustProxy: parts.trustProxy,
+    guards: config.guards,
+    rendererDir: config.rendererDir,
+    send: { sends: parts.sends, settings, dataDir: parts.dataDir },
+    hooks: { hooks: new HookService({ sends: parts.sends, secrets: parts.secrets, clock }) },
+    files: { attachments },
+    preview: { limiter: shared?.previewLimiter ?? new SendRateLimiter(), clock },
+    tokenKind: { tokens },
+    ops,
+    console: {
+      auth: {
+        auth,
+        twoFactor: new TwoFactorService({ writeLock, clock, settings, secrets: parts.secrets }),
+        throttle: shared?.loginThrottle,
+        clock,
+        version: parts.version,
+        desktopSecret: parts.desktopSecret,
+        setupCode: parts.setupCode,
+      },
+      account: {
+        users: new UserService({ writeLock, clock, settings, listenUrl: parts.listenUrl }),
+        sessions: new SessionList({ writeLock, clock }),
+      },
+      channels: parts.channels,
+      instances,
+      tasks: new TaskService({ sequelize, writeLock, tokens }, instances),
+      templates: new TemplateService(
+        { sequelize, writeLock, tokens, secrets: parts.secrets },
+        instances,
+      ),
+      logs: new LogService({
+        sequelize,
+        deliveries: parts.deliveries,
+        dispatcher: parts.dispatcher,
+        attachments,
+      }),
+      messages: new MessageService({
+        sequelize,
+        writeLock,
+        clock,
+        settings,
+        listenUrl: parts.listenUrl,
+        events: parts.events,
+        images: parts.imageProxy.messageImages(),
+      }),
+      schedules: parts.schedules,
+      stats: new StatsService({ clock, sequelize, attachments }),
+      notices: () => proxyHost.notices(),
+      settings: {
+        settings,
+        version: parts.version,
+        dataDir: parts.dataDir,
+        listenUrl: parts.listenUrl,
+        dispatcher: parts.dispatcher,
+      },
+      events: { events },
+      maintenance: { sequelize, writeLock, settings, clock, events, attachments },
+      import: {
+        registry,
+        writeLock,
+        clock,
+        channels: parts.channels,
+        schedules: parts.schedules,
+        settings,
+        dataDir: config.dataDir,
+      },
+      audit: {
+        log: parts.audit,
+        states: new AuditStates({ registry, secrets: parts.secrets, settings }),
+      },
+      backups: { backups, audit: parts.audit },
+      push: { keys: webPush.keys, subscriptions: webPush.subscriptions },
+      imageProxy: parts.imageProxy,
+    },
+  });
+}

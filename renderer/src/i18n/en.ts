@@ -816,9 +816,10 @@ const en = {
     reader: 'Reader',
     showRemoteImages: 'Always show remote images',
     showRemoteImagesHelp:
-      'The install’s default for everyone. Off: images in hosted messages that load from other servers stay hidden until a reader presses "Show images". Shown images always come through Herald’s image proxy, so senders never see a reader’s address. Each person can choose for themselves.',
+      'The install’s default for everyone. Off: images in hosted messages that load from other servers stay hidden until a reader presses "Show images". Shown images always come through Herald’s image proxy, so senders never see a reader’s address. Each person can choose for themselves under Account.',
     myRemoteImages: 'Remote images, for me',
-    myRemoteImagesInstall: 'As the install',
+    myRemoteImagesInstallOn: 'As the install (shown)',
+    myRemoteImagesInstallOff: 'As the install (hidden)',
     myRemoteImagesAlways: 'Always',
     myRemoteImagesNever: 'Never',
     myRemoteImagesHelp:

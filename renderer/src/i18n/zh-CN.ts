@@ -793,9 +793,10 @@ const zhCN: MessageSchema = {
     reader: '阅读',
     showRemoteImages: '始终显示远程图片',
     showRemoteImagesHelp:
-      '整个安装的默认值。关闭时，托管消息中来自其他服务器的图片会先隐藏，读者点击「显示图片」后才加载。显示的图片总是经由 Herald 的图片代理获取，发送方看不到读者的地址。每个人都可以自行选择。',
+      '整个安装的默认值。关闭时，托管消息中来自其他服务器的图片会先隐藏，读者点击「显示图片」后才加载。显示的图片总是经由 Herald 的图片代理获取，发送方看不到读者的地址。每个人都可以在“账户”页面自行选择。',
     myRemoteImages: '远程图片（我自己）',
-    myRemoteImagesInstall: '跟随安装设置',
+    myRemoteImagesInstallOn: '跟随安装设置（显示）',
+    myRemoteImagesInstallOff: '跟随安装设置（隐藏）',
     myRemoteImagesAlways: '始终显示',
     myRemoteImagesNever: '从不显示',
     myRemoteImagesHelp:

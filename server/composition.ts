@@ -49,6 +49,7 @@ import { HeraldEvents } from './events';
 import { housekeepingJobs } from './housekeeping';
 import { startJobs } from './jobs';
 import { systemClock } from './lib/clock';
+import { errorMessage } from './lib/errors';
 import { createLogger } from './lib/logger';
 import type { HeraldParts } from './parts';
 import { DeliveryState } from './queue/delivery-state';
@@ -352,6 +353,10 @@ async function composeParts(
       webPush.fanout.start();
       if (config.startDispatcher) await dispatcher.start({ recover: false });
       if (config.deliveryThread === 'on') await deliveryThread?.startNow();
+      // Pushes of messages a stop committed but never planned (push-fanout.ts recover()).
+      await webPush.fanout
+        .recover()
+        .catch((err) => log.warn(`unplanned pushes were not recovered: ${errorMessage(err)}`));
       void searchBackfill.start();
       // After the dispatcher: runs missed while Herald was closed are sent (or skipped) here.
       await scheduler.start();

@@ -2,6 +2,7 @@ import { QueryTypes, type Sequelize } from 'sequelize';
 
 import { DEFAULT_PRIORITY, parsePriority } from '../../../contract/priority';
 import { noMentions } from '../../channels/channel-adapter';
+import { dbTime } from '../../db/history/history-search';
 import { Delivery } from '../../db/models/delivery';
 import type { WriteLock, WriteTx } from '../../db/writer';
 import type { HeraldEvents, HostedMessageEvent } from '../../events';
@@ -13,6 +14,9 @@ import { topicOf } from './push-payload';
 import { mayReadMessage, type MessageSource } from './push-rights';
 
 const log = createLogger('web-push');
+
+/** How far back recover() looks for messages whose pushes a stop left unplanned. */
+export const RECOVER_WITHIN_MS = 60 * 60_000;
 
 /** The delivery kind a push is recorded under (`deliveries.channel_type`). */
 export const WEB_PUSH_KIND = 'web-push';
@@ -82,6 +86,34 @@ export class PushFanout {
     this.deps.events.off('message', this.onMessage);
   }
 
+  /**
+   * Plans what a stop left unplanned: a message is planned after its commit, in a write of its
+   * own, so a process that stopped in between (a crash, a kill) committed messages whose pushes
+   * were never queued. At start, every message of the last `withinMs` without a claim in
+   * `push_fanouts` is planned now; older ones are left, as news too old to buzz a phone for.
+   * Answers how many messages were planned.
+   */
+  async recover(withinMs = RECOVER_WITHIN_MS): Promise<number> {
+    const { sequelize, clock } = this.deps;
+    const any = await sequelize.query('SELECT id FROM push_subscriptions LIMIT 1', {
+      type: QueryTypes.SELECT,
+    });
+    if (any.length === 0) return 0;
+    const since = new Date(clock.now() - withinMs);
+    const unplanned = await sequelize.query<{ id: number }>(
+      `SELECT m.id FROM hosted_messages m
+         LEFT JOIN push_fanouts f ON f.message_id = m.id
+        WHERE f.message_id IS NULL AND m.delivery_id IS NOT NULL AND m.created_at >= :since
+        ORDER BY m.id`,
+      { type: QueryTypes.SELECT, replacements: { since: dbTime(since) } },
+    );
+    for (const { id } of unplanned) await this.plan(id);
+    if (unplanned.length > 0) {
+      log.info(`planned the pushes of ${unplanned.length} hosted messages a stop left unplanned`);
+    }
+    return unplanned.length;
+  }
+
   /** Queues the pushes of hosted message `messageId`; answers their delivery ids. */
   async plan(messageId: number): Promise<number[]> {
     const { sequelize } = this.deps;
@@ -114,7 +146,6 @@ export class PushFanout {
         mayReadMessage({ role: c.role, disabled: Boolean(c.disabled) }, source) &&
         filterAllows(JSON.parse(c.filter) as PushFilter, source, priority),
     );
-    if (chosen.length === 0) return [];
     const topic = topicOf(
       context.template_id !== null ? `template:${context.template_id}` : `task:${context.task_id}`,
       context.dedup_key,
@@ -144,7 +175,9 @@ export class PushFanout {
          ON CONFLICT DO NOTHING`,
       [messageId],
     );
-    if (claimed.changes === 0) return [];
+    // Claimed even when nobody is to be pushed: the claim is also what says the message was
+    // planned, which recover() relies on after a stop between a message's commit and its plan.
+    if (claimed.changes === 0 || chosen.length === 0) return [];
     const now = clock.now();
     const ids: number[] = [];
     for (const c of chosen) {

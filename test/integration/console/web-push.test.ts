@@ -102,14 +102,17 @@ describe('Web Push', () => {
       .sort();
   }
 
-  /** A send with its deliveries, once none is waiting any more. */
+  /**
+   * A send with its deliveries, once none is waiting any more and the send's own status has
+   * caught up with them (it is rolled up after its last delivery's outcome is written).
+   */
   async function settled(sendId: number): Promise<any> {
     return herald.waitFor(async () => {
       const detail = await herald.console.ok('GET', `/logs/${sendId}`);
       const waiting = detail.deliveries.some((d: any) =>
         ['queued', 'sending', 'retrying'].includes(d.status),
       );
-      return waiting ? null : detail;
+      return waiting || detail.status === 'pending' ? null : detail;
     });
   }
 
@@ -201,6 +204,51 @@ describe('Web Push', () => {
     });
     expect(await elsewhere.plan(messageId)).toEqual([]);
     expect(await pushRecipients(sendId)).toEqual(before);
+  });
+
+  it('plans at start the pushes of a message a stop committed but never planned, and only those', async () => {
+    const { ctx } = herald.server;
+    const planner = () =>
+      new PushFanout({
+        sequelize: ctx.sequelize,
+        writeLock: ctx.writeLock,
+        events: ctx.events,
+        clock: ctx.clock,
+        wake: () => ctx.dispatcher.wake(),
+      });
+    // A planned message first: recovery must leave it alone.
+    await send(reports);
+    // The state a crash between a message's commit and its plan leaves: the message is stored
+    // and announced to nobody, so this process's planner never hears of it.
+    const emit = ctx.events.emit.bind(ctx.events);
+    const muted = vi
+      .spyOn(ctx.events, 'emit')
+      .mockImplementation(((name: string, ...args: unknown[]) =>
+        name === 'message' ? false : emit(name as never, ...(args as [never]))) as never);
+    const title = `[${++sent}] committed before a stop`;
+    try {
+      const answer = await herald.sendV2({ token: reports.token, title });
+      expect(answer.body.code).toBe(200);
+      await herald.waitFor(async () => {
+        const page = await herald.console.ok('GET', `/messages?q=${encodeURIComponent(title)}`);
+        return page.items.length === 1 ? true : null;
+      });
+    } finally {
+      muted.mockRestore();
+    }
+    const page = await herald.console.ok('GET', `/logs?q=${encodeURIComponent(title)}`);
+    expect(await pushRecipients(page.items[0].id)).toEqual([]);
+
+    // The next start's recovery plans exactly that message, and the witness's phone buzzes.
+    expect(await planner().recover()).toBe(1);
+    const pushes = await push.waitForPushes(sent, witness.endpoint);
+    const payload = JSON.parse(push.decrypt(pushes.at(-1)!, witness.keys).toString('utf8'));
+    expect(payload.title).toBe(title);
+    expect(await pushRecipients(page.items[0].id)).toContain('admin · witness');
+    // Planned once: another start finds nothing left, and a window that ended before the
+    // message was stored does not reach it.
+    expect(await planner().recover()).toBe(0);
+    expect(await planner().recover(0)).toBe(0);
   });
 
   it('refuses an endpoint that is not a known push service with a 400 that says why', async () => {

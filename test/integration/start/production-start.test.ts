@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { outDir, serverBuildIsStale } from '../../../scripts/build-server.mjs';
 import { checkBackup } from '../../../server/features/backup/backup-check';
+import { PNG_BYTES } from '../../fixtures/peers/attachment-files';
 import { ADMIN, ConsoleClient, textInstances } from '../../helpers/herald';
 import { freePort } from '../../helpers/herald-process';
 import { startHttpPeer } from '../../helpers/recording-peer';
@@ -212,6 +213,31 @@ describe('the production bundle behind npm start', () => {
       expect(delivered.body).toContain('hi there');
       expect(existsSync(path.join(outDir, 'delivery-worker.js'))).toBe(true);
       expect(output).not.toMatch(/delivery thread/);
+
+      // A file sent with a message: its type is read from its bytes by file-type, an ESM-only
+      // package the bundle loads on first use, and the delivery thread hands it on.
+      const form = new FormData();
+      form.append(
+        'payload_json',
+        JSON.stringify({ token, title: 'with a file', placeholders: { who: 'a file' } }),
+      );
+      form.append('files[]', new Blob([PNG_BYTES]), 'screenshot.bin');
+      const withFile = await fetch(`${url}/api/v2/message/send`, { method: 'POST', body: form });
+      expect(((await withFile.json()) as { code: number }).code, output).toBe(200);
+      const [, second] = await peer.waitForRequests(2, 20_000);
+      const { attachments } = JSON.parse(second.body) as {
+        attachments: Array<{ url: string; name: string; type: string; size: number }>;
+      };
+      expect(attachments).toEqual([
+        expect.objectContaining({
+          name: 'screenshot.bin',
+          type: 'image/png',
+          size: PNG_BYTES.length,
+        }),
+      ]);
+      const served = await fetch(attachments[0]!.url);
+      expect(served.headers.get('content-type')).toBe('image/png');
+      expect(Buffer.from(await served.arrayBuffer()).equals(PNG_BYTES)).toBe(true);
 
       // The console's backup, made by the backup thread the bundle holds (beside its chunks).
       expect(existsSync(path.join(outDir, 'backup-worker.js'))).toBe(true);

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { Channel, Delivery } from '../../../server/db/models';
+import {
+  PDF_BYTES,
+  PNG_BYTES,
+  startFileHost,
+  type FileHost,
+} from '../../fixtures/peers/attachment-files';
 import { startBarkPeer, type BarkPeer } from '../../fixtures/peers/bark-peer';
 import { startDiscordPeer, type DiscordPeer } from '../../fixtures/peers/discord-peer';
 import { startFeishuPeer, type FeishuPeer } from '../../fixtures/peers/feishu-peer';
@@ -30,12 +36,14 @@ describe('extra channel kinds through Herald', () => {
   let bark: BarkPeer;
   let slack: SlackPeer;
   let discord: DiscordPeer;
+  let files: FileHost;
   const channels: Record<string, number> = {};
   let configs: Record<string, Record<string, unknown>>;
 
   beforeAll(async () => {
     herald = await startTestHerald({ settings: { retry: { maxAttempts: 3 } } });
-    [feishu, telegram, ntfy, gotify, bark, slack, discord] = await Promise.all([
+    [files, feishu, telegram, ntfy, gotify, bark, slack, discord] = await Promise.all([
+      startFileHost(),
       startFeishuPeer({ secret: FEISHU_SECRET }),
       startTelegramPeer(),
       startNtfyPeer({ protectedTopics: { alerts: { tokens: ['tk_herald'] } } }),
@@ -60,7 +68,7 @@ describe('extra channel kinds through Herald', () => {
   afterAll(async () => {
     await herald?.close(true);
     await Promise.all(
-      [feishu, telegram, ntfy, gotify, bark, slack, discord].map((p) => p?.close()),
+      [files, feishu, telegram, ntfy, gotify, bark, slack, discord].map((p) => p?.close()),
     );
   });
 
@@ -216,5 +224,79 @@ describe('extra channel kinds through Herald', () => {
     });
     const rows = await Delivery.findAll({ where: { title: 'flood once' } });
     expect(rows.map((d) => d.attempts)).toEqual([2, 2]);
+  });
+
+  it('V1 takes an uploaded image and a file by URL, and every kind gets what it can carry', async () => {
+    // The file's server is on loopback, which the outbound-fetch guard refuses unless allowed.
+    await herald.console.ok('PUT', '/settings', { allowPrivateAddresses: true });
+    const remote = files.attachment({
+      id: 'remotePdfAAAAAAAAAAAAAAA',
+      filename: 'report.pdf',
+      mime: 'application/pdf',
+      data: PDF_BYTES,
+    });
+    const instances = Object.values(channels).map((channelId) => ({
+      channelId,
+      contentType: 'markdown' as const,
+    }));
+    const { token } = await herald.createTask('extra-kinds-files', instances);
+    const form = new FormData();
+    form.append(
+      'payload_json',
+      JSON.stringify({
+        token,
+        title: 'Files attached',
+        markdown: '**web-3** at 98%',
+        attachments: [{ url: remote.url }],
+      }),
+    );
+    form.append('files[]', new Blob([PNG_BYTES]), 'chart.png');
+    const res = await fetch(`${herald.url}/api/v1/message/send`, { method: 'POST', body: form });
+    expect(((await res.json()) as { code: number }).code).toBe(200);
+    const rows = await herald.waitFor(async () => {
+      const found = await Delivery.findAll({ where: { title: 'Files attached' } });
+      const done = found.filter((d) => d.status === 'sent' || d.status === 'failed');
+      return found.length === instances.length && done.length === found.length ? found : null;
+    });
+    expect(rows.map((d) => [d.channelType, d.status, d.lastError])).toEqual(
+      rows.map((d) => [d.channelType, 'sent', null]),
+    );
+
+    // Herald keeps its own copies: every platform gets Herald's address, never the sender's.
+    const page = await herald.console.ok('GET', '/logs?q=Files%20attached');
+    const detail = await herald.console.ok('GET', `/logs/${page.items[0].id}`);
+    const [image, pdf] = detail.attachments as Array<{ name: string; type: string; url: string }>;
+    expect([image, pdf].map((a) => [a.name, a.type])).toEqual([
+      ['chart.png', 'image/png'],
+      ['report.pdf', 'application/pdf'],
+    ]);
+    expect(pdf.url.startsWith(herald.url)).toBe(true);
+    const served = await fetch(image.url);
+    expect(Buffer.from(await served.arrayBuffer()).equals(PNG_BYTES)).toBe(true);
+
+    // The bytes themselves: Telegram's photo and document, Discord's files.
+    const [photo, document] = telegram.uploads.slice(-2);
+    expect(photo).toMatchObject({ method: 'sendPhoto', filename: 'chart.png' });
+    expect(photo.data.equals(PNG_BYTES)).toBe(true);
+    expect(document).toMatchObject({ method: 'sendDocument', filename: 'report.pdf' });
+    expect(document.data.equals(PDF_BYTES)).toBe(true);
+    const posted = discord.received.at(-1)!;
+    expect(posted.files.map((f) => [f.filename, f.contentType])).toEqual([
+      ['chart.png', 'image/png'],
+      ['report.pdf', 'application/pdf'],
+    ]);
+    expect(posted.files[1].data.equals(PDF_BYTES)).toBe(true);
+    // By URL: ntfy attaches the first file, Bark and Gotify show the image.
+    expect(ntfy.received.at(-1)?.attach).toEqual({ url: image.url, name: 'chart.png' });
+    expect(ntfy.received.at(-1)?.message).toContain(pdf.url);
+    expect(bark.received.at(-1)?.image).toBe(image.url);
+    expect(gotify.received.at(-1)?.extras?.['client::notification']).toEqual({
+      bigImageUrl: image.url,
+    });
+    // Links where the platform cannot carry a file.
+    for (const text of [slack.received.at(-1)?.text, JSON.stringify(feishu.received.at(-1))]) {
+      expect(text).toContain(pdf.url);
+      expect(text).not.toContain(remote.url);
+    }
   });
 });

@@ -220,11 +220,11 @@ describe('Web Push', () => {
     await send(reports);
     // The state a crash between a message's commit and its plan leaves: the message is stored
     // and announced to nobody, so this process's planner never hears of it.
-    const emit = ctx.events.emit.bind(ctx.events);
+    const emit = ctx.events.emit.bind(ctx.events) as (name: string, ...args: unknown[]) => boolean;
     const muted = vi
       .spyOn(ctx.events, 'emit')
       .mockImplementation(((name: string, ...args: unknown[]) =>
-        name === 'message' ? false : emit(name as never, ...(args as [never]))) as never);
+        name === 'message' ? false : emit(name, ...args)) as typeof ctx.events.emit);
     const title = `[${++sent}] committed before a stop`;
     try {
       const answer = await herald.sendV2({ token: reports.token, title });

@@ -451,7 +451,7 @@ const en = {
     webhookSigningSecret:
       'Signs every delivery (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature). whsec_ + base64 of 24–64 random bytes; press "Generate signing secret" or paste one. Empty: unsigned.',
     webhookBody:
-      'Sent as is, with markers filled in and escaped for the body’s Content-Type (JSON by default). The default body also gets "priority" when a send gives one and "repeats" when duplicates were suppressed. With files it gets "attachments" (URL, name, type and size of each); a body template without the attachments marker gets the files’ links at the end of the content instead.',
+      'Sent as is, markers filled in and escaped for its Content-Type (JSON by default). The default body adds "priority", "repeats" and "attachments" when a send has them; a body without the attachments marker gets files as links.',
     webhookMarkers: 'Markers for the URL and body: {markers}',
     mentionAtUrgent:
       'Urgent messages (priority 5) notify everyone active in the channel. Off: anyone who may send cannot ping the whole channel.',

@@ -438,7 +438,7 @@ const zhCN: MessageSchema = {
     webhookSigningSecret:
       '为每次投递签名（Standard Webhooks：webhook-id、webhook-timestamp、webhook-signature）。格式为 whsec_ + 24–64 个随机字节的 base64；点击“生成签名密钥”或粘贴。留空则不签名。',
     webhookBody:
-      '按原样发送，标记会按请求体的 Content-Type 转义后填入（默认 JSON）。默认请求体在发送方给出优先级时加上 "priority"，有被抑制的重复消息时加上 "repeats"。带文件时加上 "attachments"（每个文件的 URL、名称、类型和大小）；不含 attachments 标记的自定义请求体则在内容末尾附上文件链接。',
+      '按原样发送，标记按请求体的 Content-Type 转义后填入（默认 JSON）。发送带有优先级、重复或文件时，默认请求体加上 "priority"、"repeats"、"attachments"；不含 attachments 标记的请求体以链接附上文件。',
     webhookMarkers: 'URL 和请求体可用的标记：{markers}',
     mentionAtUrgent:
       '紧急消息（优先级 5）会提醒频道里所有在线成员。关闭时，能发消息的人无法借此提醒整个频道。',

@@ -82,6 +82,7 @@ const RUN_ELSEWHERE: Record<string, string> = {
 /** Blocks marked `doc-example` that this file runs. */
 const RUN_HERE = [
   'herald-send',
+  'send-with-files',
   'hook-generic',
   'hook-bearer',
   'health-probes',
@@ -329,6 +330,36 @@ describe.skipIf(onPostgres())('the examples against one running Herald', { shuff
       expect(message?.title, `the message with "${text}"`).toBe(title);
     }
   }, 60_000);
+
+  it('send-api send-with-files: a report and a chart uploaded with a V2 send', async () => {
+    const { token } = await client.createTemplate({ name: 'nightly', text: 'the nightly run' }, [
+      { channelId: inbox, contentType: 'text' },
+    ]);
+    const folder = join(work, 'reports');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'report.pdf'), '%PDF-1.4\n% nightly\ntrailer <<>>\n%%EOF\n');
+    writeFileSync(
+      join(folder, 'chart.png'),
+      Buffer.from(
+        'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+        'base64',
+      ),
+    );
+    const { stdout, stderr } = await runShell(
+      asTyped(example('send-with-files'), [
+        ['"token":"…"', `"token":"${token}"`],
+        ['http://127.0.0.1:8765', url],
+      ]),
+      { cwd: folder, env: readerEnv(work, {}) },
+    );
+    expect(stdout, stderr).toMatch(/"code":200/);
+    const [message] = await hostedMessages(client, 'the nightly run');
+    const detail = await client.ok('GET', `/messages/${message.id}`);
+    expect(detail.attachments.map((a: any) => [a.name, a.type])).toEqual([
+      ['report.pdf', 'application/pdf'],
+      ['chart.png', 'image/png'],
+    ]);
+  });
 
   describe('docs/hooks.md', () => {
     let token: string;

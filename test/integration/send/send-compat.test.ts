@@ -38,6 +38,7 @@ describe('what Message Nest clients send and read', () => {
         'text',
         'recipients',
         'url',
+        'attachments',
         'priority',
         'dedupKey',
         'dedupWindow',

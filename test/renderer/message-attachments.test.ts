@@ -3,27 +3,20 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import MessageDrawer from '../../renderer/src/components/MessageDrawer.vue';
 import PreviewPage from '../../renderer/src/pages/PreviewPage.vue';
+import type { HostedAttachment } from '@contract';
+
 import { installFakeApi, ok } from './helpers/fake-api';
+import { hostedMessageDetail } from './helpers/hosted-message';
 import { createContext, mountWithApp, settle, signedInContext } from './helpers/mount';
 
-const detail = (attachments: unknown[]) => ({
-  id: 7,
-  channelId: 1,
-  title: 'Nightly report',
-  content: 'see the files',
-  excerpt: 'see the files',
-  format: 'text',
-  url: null,
-  previewUrl: null,
-  read: true,
-  priority: null,
-  createdAt: '2026-12-01T08:00:00.000Z',
-  updatedAt: '2026-12-01T08:00:00.000Z',
-  safeHtml: '<p>see the files</p>',
-  attachments,
-  showRemoteImages: false,
-  remoteImages: null,
-});
+const detail = (attachments: HostedAttachment[]) =>
+  hostedMessageDetail(7, {
+    title: 'Nightly report',
+    content: 'see the files',
+    excerpt: 'see the files',
+    safeHtml: '<p>see the files</p>',
+    attachments,
+  });
 
 const IMAGE = '/api/files/AAAAAAAAAAAAAAAAAAAAAAAA/chart.png';
 const PDF = '/api/files/BBBBBBBBBBBBBBBBBBBBBBBB/report.pdf';

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 
 import MessageDrawer from '../../renderer/src/components/MessageDrawer.vue';
 import { installFakeApi, ok } from './helpers/fake-api';
+import { hostedMessageDetail } from './helpers/hosted-message';
 import { mountWithApp, settle, signedInContext } from './helpers/mount';
 
 /** The image proxy's signed address the server writes in place of the original. */
@@ -11,23 +12,15 @@ const PROXIED =
   '/api/console/image-proxy?url=https%3A%2F%2Fcharts.example%2Fw.png&exp=1900000000&sig=' +
   'b'.repeat(43);
 
-const detail = (showRemoteImages: boolean) => ({
-  id: 7,
-  channelId: 1,
-  title: 'Weekly report',
-  content: '<p>chart</p><img src="https://charts.example/w.png" alt="chart">',
-  excerpt: 'chart',
-  format: 'html',
-  url: null,
-  previewUrl: null,
-  read: true,
-  priority: null,
-  createdAt: '2026-12-01T08:00:00.000Z',
-  updatedAt: '2026-12-01T08:00:00.000Z',
-  safeHtml: `<p>chart</p><img src="${PROXIED.replace(/&/g, '&amp;')}" alt="chart">`,
-  showRemoteImages,
-  remoteImages: null,
-});
+const detail = (showRemoteImages: boolean) =>
+  hostedMessageDetail(7, {
+    title: 'Weekly report',
+    content: '<p>chart</p><img src="https://charts.example/w.png" alt="chart">',
+    excerpt: 'chart',
+    format: 'html',
+    safeHtml: `<p>chart</p><img src="${PROXIED.replace(/&/g, '&amp;')}" alt="chart">`,
+    showRemoteImages,
+  });
 
 afterEach(() => {
   document.body.innerHTML = '';

@@ -77,6 +77,8 @@ export interface AcceptedInCycle extends Accepted {
   sendStatus: SendStatus;
   outcomes: StoredOutcome[];
   createdAt: string;
+  /** The cycle's first send: the test crash point `after-commit` counts cycles by it. */
+  firstInCycle: boolean;
 }
 
 export interface RecordedInCycle {
@@ -141,6 +143,7 @@ export async function acceptSends(
     sendStatus: statuses[i],
     outcomes: [],
     createdAt: new Date(at.wallNow).toISOString(),
+    firstInCycle: i === 0,
   }));
   await storeOnAccept(sql, items, accepted, at);
   crashPoint('before-commit');

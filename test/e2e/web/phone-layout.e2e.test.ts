@@ -266,6 +266,8 @@ describe.skipIf(!haveChromium)(
           await ui.goto('/logs');
           await ui.byTestId('page-logs').waitFor();
           const log = card('logs-table', LONG_TITLE);
+          // As on the messages page, the frame comes before the first page of sends.
+          await log.waitFor();
           const logLabels = await labels(log);
           for (const label of [
             words.common.time,

@@ -152,7 +152,17 @@ describe.skipIf(!haveChromium)(
       const state = await page.evaluate(async () => {
         const nav = (globalThis as any).navigator;
         const reg = await nav.serviceWorker.ready;
-        return { script: reg.active?.scriptURL, scope: reg.scope, state: reg.active?.state };
+        // `ready` resolves once a worker is active, which may still be `activating`: its
+        // activate handler (claiming the open pages) has not finished yet.
+        const worker = reg.active;
+        if (worker.state !== 'activated') {
+          await new Promise<void>((resolve) =>
+            worker.addEventListener('statechange', () => {
+              if (worker.state === 'activated') resolve();
+            }),
+          );
+        }
+        return { script: worker.scriptURL, scope: reg.scope, state: worker.state };
       });
       expect(state).toEqual({
         script: `${herald.url}/sw.js`,

@@ -95,10 +95,7 @@ export class PushFanout {
    */
   async recover(withinMs = RECOVER_WITHIN_MS): Promise<number> {
     const { sequelize, clock } = this.deps;
-    const any = await sequelize.query('SELECT id FROM push_subscriptions LIMIT 1', {
-      type: QueryTypes.SELECT,
-    });
-    if (any.length === 0) return 0;
+    if (!(await this.anySubscription())) return 0;
     const since = new Date(clock.now() - withinMs);
     const unplanned = await sequelize.query<{ id: number }>(
       `SELECT m.id FROM hosted_messages m
@@ -114,14 +111,18 @@ export class PushFanout {
     return unplanned.length;
   }
 
+  /** Most installations have no subscription: one indexed look, no join, before any work. */
+  private async anySubscription(): Promise<boolean> {
+    const rows = await this.deps.sequelize.query('SELECT id FROM push_subscriptions LIMIT 1', {
+      type: QueryTypes.SELECT,
+    });
+    return rows.length > 0;
+  }
+
   /** Queues the pushes of hosted message `messageId`; answers their delivery ids. */
   async plan(messageId: number): Promise<number[]> {
     const { sequelize } = this.deps;
-    // Most installations have no subscription: one indexed look, no join.
-    const any = await sequelize.query('SELECT id FROM push_subscriptions LIMIT 1', {
-      type: QueryTypes.SELECT,
-    });
-    if (any.length === 0) return [];
+    if (!(await this.anySubscription())) return [];
     const [context] = await sequelize.query<MessageContext & { title: string; url: string | null }>(
       `SELECT d.send_id, d.instance_id, d.channel_id, s.task_id, s.template_id, s.dedup_key,
               m.priority, m.title, m.url

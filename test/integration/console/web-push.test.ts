@@ -93,6 +93,21 @@ describe('Web Push', () => {
     return { title, messageId: payload.messageId, sendId: page.items[0].id };
   }
 
+  /**
+   * A planner of this Herald's database that listens to nothing, as another process's (or the
+   * next start's) would be; it wakes this Herald's dispatcher for what it queues.
+   */
+  function planner(): PushFanout {
+    const { ctx } = herald.server;
+    return new PushFanout({
+      sequelize: ctx.sequelize,
+      writeLock: ctx.writeLock,
+      events: ctx.events,
+      clock: ctx.clock,
+      wake: () => ctx.dispatcher.wake(),
+    });
+  }
+
   /** Whose devices a send's pushes went to (planned: whatever they came to). */
   async function pushRecipients(sendId: number): Promise<string[]> {
     const detail = await herald.console.ok('GET', `/logs/${sendId}`);
@@ -194,28 +209,12 @@ describe('Web Push', () => {
     expect(before).toContain('admin · witness');
     // Another process on PostgreSQL hears the same message through the event relay: its
     // planner finds the message already planned and adds nothing.
-    const { ctx } = herald.server;
-    const elsewhere = new PushFanout({
-      sequelize: ctx.sequelize,
-      writeLock: ctx.writeLock,
-      events: ctx.events,
-      clock: ctx.clock,
-      wake: () => undefined,
-    });
-    expect(await elsewhere.plan(messageId)).toEqual([]);
+    expect(await planner().plan(messageId)).toEqual([]);
     expect(await pushRecipients(sendId)).toEqual(before);
   });
 
   it('plans at start the pushes of a message a stop committed but never planned, and only those', async () => {
     const { ctx } = herald.server;
-    const planner = () =>
-      new PushFanout({
-        sequelize: ctx.sequelize,
-        writeLock: ctx.writeLock,
-        events: ctx.events,
-        clock: ctx.clock,
-        wake: () => ctx.dispatcher.wake(),
-      });
     // A planned message first: recovery must leave it alone.
     await send(reports);
     // The state a crash between a message's commit and its plan leaves: the message is stored

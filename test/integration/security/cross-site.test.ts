@@ -95,6 +95,40 @@ describe('cross-site requests (a web page driving Herald through the browser)', 
     expect(await storedTitled('forged v2')).toBe(0);
   });
 
+  it('a cross-site multipart form (a page needs no preflight for one) is refused, and nothing is stored', async () => {
+    const sends = await Send.count();
+    const boundary = 'herald-forged-form';
+    const form = [
+      `--${boundary}`,
+      'Content-Disposition: form-data; name="payload_json"',
+      '',
+      JSON.stringify({ token: templateToken, title: 'forged upload' }),
+      `--${boundary}`,
+      'Content-Disposition: form-data; name="files[]"; filename="x.txt"',
+      'Content-Type: text/plain',
+      '',
+      'forged file',
+      `--${boundary}--`,
+      '',
+    ].join('\r\n');
+    for (const path of ['/api/v1/message/send', '/api/v2/message/send']) {
+      const res = await call({
+        method: 'POST',
+        path,
+        headers: {
+          'Sec-Fetch-Site': 'cross-site',
+          Origin: ATTACKER,
+          'Content-Type': `multipart/form-data; boundary=${boundary}`,
+        },
+        body: form,
+      });
+      expect(res.status, path).toBe(403);
+      expect(res.body.msg).toMatch(/cross-site request refused/);
+    }
+    expect(await Send.count()).toBe(sends);
+    expect(await storedTitled('forged upload')).toBe(0);
+  });
+
   it('another local web app (same site, other port) cannot rotate a token or mark all read with the cookie', async () => {
     const message = await herald.sendV2({ token: templateToken, title: 'unread one' });
     expect(message.status).toBe(200);

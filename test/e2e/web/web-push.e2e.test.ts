@@ -286,6 +286,17 @@ describe.skipIf(!haveChromium)(
     });
 
     it('keeps the messages it loaded readable offline', async () => {
+      // The worker keeps an answer after handing it to the page: wait until the opened message
+      // is in its cache, or a fast reload can go offline before it was written.
+      await expect
+        .poll(() =>
+          page.evaluate(async (id) => {
+            const cache = await (globalThis as any).caches.open('herald-api');
+            const keys: Array<{ url: string }> = await cache.keys();
+            return keys.some((k) => new URL(k.url).pathname === `/api/console/messages/${id}`);
+          }, messageId),
+        )
+        .toBe(true);
       await context.setOffline(true);
       try {
         await page.reload();

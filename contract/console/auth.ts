@@ -51,6 +51,9 @@ export type Status = z.infer<typeof statusResponse>;
 
 const signedIn = z.strictObject({ user: userSchema });
 
+/** Sign-out's answer: the provider's end-session URL or the proxy's logout URL, else null. */
+export const logoutResponse = z.strictObject({ redirectTo: z.string().nullable() });
+
 export const authRoutes = {
   status: route({
     method: 'get',
@@ -91,8 +94,9 @@ export const authRoutes = {
   logout: route({
     method: 'post',
     path: `${CONSOLE_BASE}/logout`,
-    summary: "Sign out; the session's live streams end",
-    response: nothing,
+    summary:
+      "Sign out; the session's live streams end. `redirectTo`: where the browser goes next to end the provider's or the proxy's session too (issue 44), else null",
+    response: logoutResponse,
   }),
   me: route({
     method: 'get',

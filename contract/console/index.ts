@@ -13,6 +13,7 @@ import { messageRoutes } from './messages';
 import { pushRoutes } from './push';
 import { scheduleRoutes } from './schedules';
 import { settingsRoutes } from './settings';
+import { signInRoutes } from './sign-in';
 import { statsRoutes } from './stats';
 import { taskRoutes } from './tasks';
 import { templateRoutes } from './templates';
@@ -44,6 +45,7 @@ export const consoleRoutes = {
   backup: backupRoutes,
   push: pushRoutes,
   imageProxy: imageProxyRoutes,
+  signIn: signInRoutes,
 };
 
 export * from './account';
@@ -61,6 +63,7 @@ export * from './messages';
 export * from './push';
 export * from './schedules';
 export * from './settings';
+export * from './sign-in';
 export * from './stats';
 export * from './tasks';
 export * from './templates';

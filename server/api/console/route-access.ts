@@ -133,6 +133,13 @@ export const ROUTE_ACCESS: AccessTable = {
     setMessage: 'viewer',
     setSource: 'viewer',
   },
+  signIn: {
+    methods: 'public',
+    settings: 'admin',
+    updateSettings: 'admin',
+    oidcLogin: 'public',
+    oidcCallback: 'public',
+  },
 };
 
 const RANK: Record<UserRole, number> = { viewer: 0, editor: 1, admin: 2 };

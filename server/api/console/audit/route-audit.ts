@@ -232,5 +232,13 @@ export function routeAuditTable(states: AuditStates): RouteAuditTable {
       setMessage: null,
       setSource: null,
     },
+    signIn: {
+      methods: null,
+      // The sign-in settings change and SSO sign-ins are recorded by the sign-in router.
+      settings: null,
+      updateSettings: null,
+      oidcLogin: null,
+      oidcCallback: null,
+    },
   };
 }

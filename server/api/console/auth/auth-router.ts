@@ -216,7 +216,7 @@ export function createAuth(deps: AuthRouterDeps, streams: LiveStreams, audit: Au
     streams.endSession(req.sessionKey!);
     res.clearCookie(SESSION_COOKIE, { path: '/' });
     await recordAuth(req, 'auth.sign-out', req.user!);
-    return null;
+    return { redirectTo: null };
   });
 
   serveGuarded(routes.me, (_input, req) => ({ user: req.user! }));

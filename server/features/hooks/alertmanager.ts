@@ -1,5 +1,5 @@
 import { alertPlaceholders, alertTitle, readAlertGroup } from './alert-group';
-import { withLeaves, type HookPreset } from './hook-preset';
+import { presetValues, type HookPreset } from './hook-preset';
 
 /**
  * Prometheus Alertmanager's webhook_config (payload version 4): one notification per alert
@@ -15,7 +15,7 @@ export const alertmanagerPreset: HookPreset = {
     const group = readAlertGroup(body, 'Alertmanager');
     return {
       title: alertTitle(group, 'Alertmanager'),
-      placeholders: withLeaves(body, alertPlaceholders(group)),
+      ...presetValues(body, alertPlaceholders(group)),
       dedupKey: group.groupKey ? `${group.groupKey}:${group.status}` : undefined,
     };
   },

@@ -1,5 +1,5 @@
 import { AppError } from '../../lib/errors';
-import { at, withLeaves, type HookPreset } from './hook-preset';
+import { at, presetValues, type HookPreset } from './hook-preset';
 
 /**
  * Any JSON: every leaf is a placeholder by its dotted path (`{{deploy.env}}`,
@@ -13,6 +13,6 @@ export const genericPreset: HookPreset = {
     if (typeof body !== 'object' || body === null) {
       throw new AppError(400, 'request body must be a JSON object or array');
     }
-    return { title: at(body, 'title').trim(), placeholders: withLeaves(body, {}) };
+    return { title: at(body, 'title').trim(), ...presetValues(body, {}) };
   },
 };

@@ -3,7 +3,7 @@ import {
   at,
   firstLine,
   isRecord,
-  withLeaves,
+  presetValues,
   type HookHeaders,
   type HookMessage,
   type HookPreset,
@@ -115,7 +115,7 @@ export const githubPreset: HookPreset = {
     const { summary, url, ref } = (EVENTS[event] ?? fallback(event))(facts);
     return {
       title: summary,
-      placeholders: withLeaves(body, {
+      ...presetValues(body, {
         event,
         repo: facts.repo,
         sender: facts.sender,

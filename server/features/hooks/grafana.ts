@@ -1,5 +1,5 @@
 import { alertPlaceholders, alertTitle, readAlertGroup } from './alert-group';
-import { at, withLeaves, type HookPreset } from './hook-preset';
+import { at, presetValues, type HookPreset } from './hook-preset';
 
 /**
  * Grafana's webhook contact point (unified alerting): Alertmanager's group with Grafana's own
@@ -17,7 +17,7 @@ export const grafanaPreset: HookPreset = {
     const title = at(body, 'title').replace(/\s+/g, ' ').trim();
     return {
       title: title || alertTitle(group, 'Grafana'),
-      placeholders: withLeaves(body, {
+      ...presetValues(body, {
         ...alertPlaceholders(group),
         title,
         message: at(body, 'message'),

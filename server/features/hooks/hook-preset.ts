@@ -9,6 +9,13 @@ export interface HookMessage {
   title: string;
   /** Named values (status, alertname, …) over every JSON leaf by its dotted path. */
   placeholders: Record<string, string>;
+  /**
+   * The names the preset itself fills (GitHub's `action`, Alertmanager's `severity`), as opposed
+   * to the payload's dotted paths. The preset knows these belong to its payload, so one the
+   * payload lacks renders empty rather than leaving its marker (docs/hooks.md); V2's rule for a
+   * sender's own placeholders is unchanged.
+   */
+  ownFields?: readonly string[];
   /** The preset's own dedup key (Alertmanager: groupKey and status); the query's wins. */
   dedupKey?: string;
   /**
@@ -114,10 +121,13 @@ export function dottedLeaves(body: unknown): Record<string, string> {
 
 /**
  * A preset's placeholders: its named values over the payload's dotted paths (names win on a
- * clash), each clipped.
+ * clash), each clipped, and which of them are its own fields.
  */
-export function withLeaves(body: unknown, named: Record<string, string>): Record<string, string> {
-  const out = dottedLeaves(body);
-  for (const [key, value] of Object.entries(named)) out[key] = clip(value);
-  return out;
+export function presetValues(
+  body: unknown,
+  named: Record<string, string>,
+): Pick<HookMessage, 'placeholders' | 'ownFields'> {
+  const placeholders = dottedLeaves(body);
+  for (const [key, value] of Object.entries(named)) placeholders[key] = clip(value);
+  return { placeholders, ownFields: Object.keys(named) };
 }

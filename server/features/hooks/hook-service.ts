@@ -100,11 +100,14 @@ export class HookService {
     if (message.skip !== undefined) return { skip: message.skip };
     // Only the template's own placeholders can fill anything (V2 replaces no other marker), so
     // the rest of a large payload is not stored with the send. An empty value counts as not
-    // passed: the placeholder's default applies.
+    // passed: the placeholder's default applies; without one, a field the preset itself fills
+    // (GitHub's `action` on a push) renders empty instead of showing its marker.
+    const own = new Set(message.ownFields);
     const placeholders: Record<string, string> = {};
-    for (const { key } of template.placeholders) {
-      const value = message.placeholders[key];
-      if (value) placeholders[key] = value;
+    for (const definition of template.placeholders) {
+      const value = message.placeholders[definition.key];
+      if (value) placeholders[definition.key] = value;
+      else if (own.has(definition.key) && !definition.default) placeholders[definition.key] = '';
     }
     const title = clip(message.title.trim() || template.name, LIMITS.titleChars);
     const { priority, dedupKey, dedupWindow } = call.query;

@@ -1,4 +1,4 @@
-import { at, isRecord, withLeaves, type HookPreset } from './hook-preset';
+import { at, isRecord, presetValues, type HookPreset } from './hook-preset';
 import { AppError } from '../../lib/errors';
 
 /** Uptime Kuma's heartbeat statuses (server/model/heartbeat.js: 0 down, 1 up, 2 pending, 3 maintenance). */
@@ -31,7 +31,7 @@ export const uptimeKumaPreset: HookPreset = {
     const name = at(body, 'monitor.name');
     return {
       title: body.msg || name || 'Uptime Kuma',
-      placeholders: withLeaves(body, {
+      ...presetValues(body, {
         name,
         status,
         msg: body.msg,

@@ -219,6 +219,27 @@ describe('POST /api/hooks/{preset}/{token}', () => {
     expect(off.body).toMatchObject({ code: 400, msg: '模板已禁用' });
   });
 
+  it("a preset's own field the payload lacks renders empty; a payload path it lacks keeps its marker", async () => {
+    // A push has no `action`: a template written for pull requests showed `{{action}}` literally.
+    const title = 'Codertocat created branch master in Codertocat/Hello-World: Initial commit';
+    const bare = await hookTemplate(['event', 'action', 'head_commit.nothing']);
+    await hook(`github/${bare.token}`, raw('github/push.json'), { 'X-GitHub-Event': 'push' });
+    expect(await delivered(title, bare.template.id)).toEqual({
+      event: 'push',
+      action: '',
+      'head_commit.nothing': '{{head_commit.nothing}}',
+    });
+    // A default still wins over the empty value, as for any placeholder not passed.
+    const withDefault = await herald.createTemplate(
+      { text: 'action={{action}}', placeholders: [{ key: 'action', label: 'a', default: 'none' }] },
+      [{ channelId: hostedId, contentType: 'text' }],
+    );
+    await hook(`github/${withDefault.token}`, raw('github/push.json'), {
+      'X-GitHub-Event': 'push',
+    });
+    expect(await delivered(title, withDefault.template.id)).toEqual({ action: 'none' });
+  });
+
   it('every other fixture is delivered with its title and summary', async () => {
     const { token } = await hookTemplate(['event', 'status', 'summary', 'msg']);
     const cases: Array<[string, string, Record<string, string>, string]> = [

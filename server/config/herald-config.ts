@@ -9,6 +9,7 @@ import { parseMetricsSettings, type MetricsSettings } from './metrics-settings';
 import { parseDatabaseUrl } from './database-url';
 import { readSecretVariable } from './secret-variable';
 import { parseAllowedHosts, parseCorsOrigins, parseMaxConnections } from './http-guards';
+import { readOidcEnvironment, type OidcEnvironment } from './oidc-config';
 import { parseTrustProxy } from './trust-proxy';
 import { parseWebPushEndpoints } from './web-push-endpoints';
 import { newPasswordSchema } from '../../contract/console/users';
@@ -115,6 +116,8 @@ export interface HeraldConfig {
   backupsByDefault: boolean;
   /** HERALD_WEB_PUSH_ENDPOINTS: push service origins allowed besides the known ones. */
   webPushEndpoints: string[];
+  /** HERALD_OIDC_*: the OpenID Connect settings the environment sets (they win over the console's). */
+  oidc: OidcEnvironment;
 }
 
 /**
@@ -164,6 +167,7 @@ export function readHeraldConfig(
       opts.webPushEndpoints !== undefined
         ? parseWebPushEndpoints(opts.webPushEndpoints, 'webPushEndpoints')
         : parseWebPushEndpoints(env.HERALD_WEB_PUSH_ENDPOINTS),
+    oidc: readOidcEnvironment(env),
   };
 }
 

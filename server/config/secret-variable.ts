@@ -15,6 +15,7 @@ export const SECRET_VARIABLES = [
   'HERALD_ADMIN_PASSWORD',
   'HERALD_DATABASE_URL',
   'HERALD_METRICS_TOKEN',
+  'HERALD_OIDC_CLIENT_SECRET',
 ] as const;
 
 export type SecretVariableName = (typeof SECRET_VARIABLES)[number];

@@ -30,12 +30,19 @@ const inConfig: Record<(typeof SECRET_VARIABLES)[number], (env: NodeJS.ProcessEn
   HERALD_ADMIN_PASSWORD: (env) => config(env).admin.password,
   HERALD_DATABASE_URL: (env) => config(env).databaseUrl,
   HERALD_METRICS_TOKEN: (env) => config(env).metrics.token,
+  HERALD_OIDC_CLIENT_SECRET: (env) =>
+    config({
+      HERALD_OIDC_ISSUER: 'https://id.example.com',
+      HERALD_OIDC_CLIENT_ID: 'herald',
+      ...env,
+    }).oidc.values.clientSecret,
 };
 
 const SAMPLE: Record<(typeof SECRET_VARIABLES)[number], string> = {
   HERALD_ADMIN_PASSWORD: 'pass word with spaces ',
   HERALD_DATABASE_URL: 'postgres://herald:s3cr3t@db:5432/herald',
   HERALD_METRICS_TOKEN: 'scrape-token-0123456789',
+  HERALD_OIDC_CLIENT_SECRET: 'client secret with spaces ',
 };
 
 describe.each(SECRET_VARIABLES)('%s_FILE', (name) => {

@@ -206,6 +206,24 @@ const en = {
       'Enter the 6-digit code your authenticator app shows for Herald, or one of your recovery codes.',
     codeRequired: 'Enter the code',
     back: 'Back',
+    ssoButton: 'Sign in with SSO',
+    or: 'or',
+    breakGlassTitle: 'Break-glass sign-in',
+    breakGlassHint:
+      'Password sign-in is switched off here. Only the break-glass administrator account can sign in with its password on this page.',
+    noMethod:
+      'Password sign-in is switched off and no single sign-on is set up here. Ask an administrator.',
+    ssoErrorTitle: 'Single sign-on did not sign you in',
+    ssoErrors: {
+      'sso-no-account':
+        'Your provider signed you in, but there is no Herald account for you and accounts are not created automatically. Ask an administrator to invite you.',
+      'sso-disabled-account':
+        'Your provider signed you in, but your Herald account is disabled. Ask an administrator to enable it.',
+      'sso-failed':
+        'Herald could not finish the sign-in with your provider. Try again; if it keeps failing, ask an administrator to look at Herald’s log.',
+      'sso-state':
+        'This sign-in took too long or was started in another tab, so Herald could not match it to you. Sign in again from this page.',
+    },
   },
   status: {
     pending: 'Pending',
@@ -838,6 +856,63 @@ const en = {
     allowPrivateAddresses: 'Fetch from private addresses',
     allowPrivateAddressesHelp:
       'Off: a file or image given by URL is fetched only from public internet addresses, never from this machine (localhost), the local network or cloud metadata, so a URL cannot make Herald read them for the sender. Turn on only if everyone who can send is trusted.',
+  },
+  signInSettings: {
+    title: 'Sign-in',
+    oidc: 'OpenID Connect (single sign-on)',
+    oidcHelp:
+      'Sign in with your team’s identity provider (Authentik, Keycloak, Authelia, Pocket-ID…). Register Herald there as a confidential client with the redirect URI below. An empty issuer turns single sign-on off.',
+    fields: {
+      issuer: 'Issuer URL',
+      clientId: 'Client ID',
+      clientSecret: 'Client secret',
+      scopes: 'Scopes',
+      usernameClaim: 'Username claim',
+      groupsClaim: 'Groups claim',
+      adminGroups: 'Administrator groups',
+      editorGroups: 'Editor groups',
+      viewerGroups: 'Viewer groups',
+      autoCreate: 'Create accounts on first sign-in',
+      buttonLabel: 'Button label',
+      passwordSignIn: 'Password sign-in',
+      breakGlassUsername: 'Break-glass administrator',
+    },
+    fromEnv: 'Set by {variable}; change it there.',
+    fromEnvSecret: 'Set by {variable} (or its _FILE variant); change it there.',
+    secretSet: 'A secret is set (it is never shown). Type a new one to replace it.',
+    secretNotSet: 'No secret is set.',
+    secretWillReplace: 'Save replaces the stored secret with this one.',
+    secretWillClear: 'Save removes the stored secret.',
+    secretKeepPlaceholder: 'Unchanged',
+    secretClear: 'Clear',
+    redirectUri: 'Redirect URI',
+    redirectUriHelp: 'Register this address at your provider, exactly as shown.',
+    groupsPlaceholder: 'Type a group and press Enter',
+    groupsHelp:
+      'At every sign-in, a person in one of these groups gets that role (the highest one wins). A person in none keeps their role; a new account starts as a viewer. Empty username claim: preferred_username, then email.',
+    autoCreateHelp:
+      'Off: only accounts an administrator created or invited can sign in; anyone else is refused.',
+    allowHttp:
+      'HERALD_OIDC_ALLOW_HTTP is set: the provider may be on plain http:// (home labs only).',
+    password: 'Password sign-in',
+    passwordHelp:
+      'Off: the sign-in page shows only the provider’s button, and only the break-glass administrator can sign in with a password, at /sign-in?break-glass. Two-factor applies to password sign-in; the provider handles it for single sign-on.',
+    breakGlassPlaceholder: 'Choose an administrator',
+    breakGlassHelp:
+      'An enabled administrator account with a password. Keep its password somewhere safe: it is the way in when the provider is down.',
+    proxy: 'Trusted reverse-proxy header',
+    proxyHeader: 'User header',
+    proxyGroupsHeader: 'Groups header',
+    proxyLogoutUrl: 'Sign-out goes to',
+    proxyAutoCreate: 'Creates accounts',
+    proxyNone: 'Not set',
+    proxyHelp:
+      'Set in the environment (HERALD_AUTH_PROXY_*). The header counts only on requests from HERALD_TRUST_PROXY addresses.',
+    proxyOff:
+      'Not configured. To let a reverse proxy that signs people in (Authelia, oauth2-proxy…) name the user, set HERALD_AUTH_PROXY_HEADER, with HERALD_TRUST_PROXY.',
+    yes: 'Yes',
+    no: 'No',
+    docs: 'Tested provider settings and the proxy header: docs/running-for-a-team.md, “Signing in with your team’s provider”.',
   },
   preview: {
     notFound:

@@ -202,6 +202,22 @@ const zhCN: MessageSchema = {
     codeHint: '输入身份验证器应用为 Herald 显示的 6 位验证码，或一个恢复码。',
     codeRequired: '请输入验证码',
     back: '返回',
+    ssoButton: '使用单点登录',
+    or: '或',
+    breakGlassTitle: '应急登录',
+    breakGlassHint: '这里已关闭密码登录。只有指定的应急管理员账户能在此页用密码登录。',
+    noMethod: '密码登录已关闭，这里也没有设置单点登录。请联系管理员。',
+    ssoErrorTitle: '单点登录没有完成',
+    ssoErrors: {
+      'sso-no-account':
+        '身份提供方已确认你的身份，但 Herald 里没有你的账户，且不会自动创建账户。请联系管理员邀请你。',
+      'sso-disabled-account':
+        '身份提供方已确认你的身份，但你的 Herald 账户已被停用。请联系管理员启用。',
+      'sso-failed':
+        'Herald 未能与身份提供方完成登录。请重试；如果一直失败，请管理员查看 Herald 的日志。',
+      'sso-state':
+        '这次登录耗时过长，或是在另一个标签页中发起的，Herald 无法确认是你本人。请在此页重新登录。',
+    },
   },
   status: {
     pending: '处理中',
@@ -815,6 +831,62 @@ const zhCN: MessageSchema = {
     allowPrivateAddresses: '允许从内网地址获取',
     allowPrivateAddressesHelp:
       '关闭时，通过 URL 给出的文件或图片只从公网地址获取，不会访问本机（localhost）、局域网或云元数据地址，避免他人借 Herald 读取这些内容。只有在所有能发送的人都可信时才打开。',
+  },
+  signInSettings: {
+    title: '登录方式',
+    oidc: 'OpenID Connect（单点登录）',
+    oidcHelp:
+      '用团队的身份提供方登录（Authentik、Keycloak、Authelia、Pocket-ID 等）。在那里把 Herald 注册为机密客户端，并填写下面的重定向 URI。签发者留空即关闭单点登录。',
+    fields: {
+      issuer: '签发者（Issuer）URL',
+      clientId: '客户端 ID',
+      clientSecret: '客户端密钥',
+      scopes: '权限范围（Scopes）',
+      usernameClaim: '用户名声明',
+      groupsClaim: '用户组声明',
+      adminGroups: '管理员用户组',
+      editorGroups: '编辑者用户组',
+      viewerGroups: '查看者用户组',
+      autoCreate: '首次登录时创建账户',
+      buttonLabel: '按钮文字',
+      passwordSignIn: '密码登录',
+      breakGlassUsername: '应急管理员',
+    },
+    fromEnv: '由 {variable} 设置；请在那里修改。',
+    fromEnvSecret: '由 {variable}（或其 _FILE 形式）设置；请在那里修改。',
+    secretSet: '已设置密钥（从不显示）。输入新的密钥即可替换。',
+    secretNotSet: '未设置密钥。',
+    secretWillReplace: '保存后将用此密钥替换已存的密钥。',
+    secretWillClear: '保存后将删除已存的密钥。',
+    secretKeepPlaceholder: '保持不变',
+    secretClear: '清除',
+    redirectUri: '重定向 URI',
+    redirectUriHelp: '在身份提供方处登记这个地址，须与此处完全一致。',
+    groupsPlaceholder: '输入用户组名后按回车',
+    groupsHelp:
+      '每次登录时，属于这些用户组的人获得对应角色（取最高者）。不属于任何一组的人保留原角色；新账户从查看者开始。用户名声明留空：先用 preferred_username，再用 email。',
+    autoCreateHelp: '关闭：只有管理员创建或邀请的账户能登录，其他人会被拒绝。',
+    allowHttp:
+      '已设置 HERALD_OIDC_ALLOW_HTTP：身份提供方可以使用明文 http://（仅限家庭实验环境）。',
+    password: '密码登录',
+    passwordHelp:
+      '关闭：登录页只显示身份提供方的按钮，只有应急管理员能在 /sign-in?break-glass 用密码登录。两步验证只适用于密码登录；单点登录的两步验证由身份提供方负责。',
+    breakGlassPlaceholder: '选择一名管理员',
+    breakGlassHelp:
+      '一个已启用、设有密码的管理员账户。请妥善保管其密码：身份提供方宕机时，它是唯一的入口。',
+    proxy: '受信任的反向代理请求头',
+    proxyHeader: '用户请求头',
+    proxyGroupsHeader: '用户组请求头',
+    proxyLogoutUrl: '退出后前往',
+    proxyAutoCreate: '自动创建账户',
+    proxyNone: '未设置',
+    proxyHelp:
+      '在环境变量中设置（HERALD_AUTH_PROXY_*）。只有来自 HERALD_TRUST_PROXY 地址的请求，这个请求头才算数。',
+    proxyOff:
+      '未配置。若要让负责登录的反向代理（Authelia、oauth2-proxy 等）告知用户名，请设置 HERALD_AUTH_PROXY_HEADER，并同时设置 HERALD_TRUST_PROXY。',
+    yes: '是',
+    no: '否',
+    docs: '经过测试的身份提供方设置和代理请求头：见 docs/running-for-a-team.md 中“用团队的身份提供方登录”一节。',
   },
   preview: {
     notFound: '这个链接打不开消息：链接已被撤销、消息已删除，或链接有误。',

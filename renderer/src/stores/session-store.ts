@@ -69,9 +69,13 @@ export const useSessionStore = defineStore('session', () => {
     if (status.value) status.value = { ...status.value, setupRequired: false };
   }
 
-  async function logout(): Promise<void> {
+  /**
+   * Signs out, and resolves with where the browser goes next to end the provider's or the
+   * proxy's session too (a full navigation the caller makes), or null to stay in the console.
+   */
+  async function logout(): Promise<string | null> {
     try {
-      await sessionApi.logout();
+      return (await sessionApi.logout())?.redirectTo ?? null;
     } finally {
       user.value = null;
     }

@@ -2,6 +2,7 @@ import { aliyunSmsConfig } from './aliyun-sms';
 import { barkConfig } from './bark';
 import type { AnyChannelConfigDeclaration } from './declare';
 import { dingTalkConfig } from './dingtalk';
+import { dingTalkWorkConfig } from './dingtalk-work';
 import { discordConfig } from './discord';
 import { emailConfig } from './email';
 import { feishuConfig } from './feishu';
@@ -16,6 +17,7 @@ import { webhookConfig } from './webhook';
 import { weChatOfficialConfig } from './wechat-official';
 import { weComConfig } from './wecom';
 import { weComAppConfig } from './wecom-app';
+import { wxPusherConfig } from './wxpusher';
 
 /**
  * Each channel kind's config, declared once (schema and console fields), by kind. The server's
@@ -39,6 +41,8 @@ export const CHANNEL_CONFIGS = {
   wecom_app: weComAppConfig,
   aliyun_sms: aliyunSmsConfig,
   pushme: pushMeConfig,
+  wxpusher: wxPusherConfig,
+  'dingtalk-work': dingTalkWorkConfig,
 } as const satisfies Record<ChannelKind, AnyChannelConfigDeclaration>;
 export type ChannelConfigs = typeof CHANNEL_CONFIGS;
 
@@ -48,6 +52,7 @@ export * from './config-schemas';
 export * from './declare';
 export * from './describe';
 export * from './dingtalk';
+export * from './dingtalk-work';
 export * from './discord';
 export * from './email';
 export * from './feishu';
@@ -64,3 +69,4 @@ export * from './webhook';
 export * from './wechat-official';
 export * from './wecom';
 export * from './wecom-app';
+export * from './wxpusher';

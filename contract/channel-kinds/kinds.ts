@@ -20,6 +20,8 @@ export const CHANNEL_TYPES = [
   'wecom_app',
   'aliyun_sms',
   'pushme',
+  'wxpusher',
+  'dingtalk-work',
 ] as const;
 export type ChannelKind = (typeof CHANNEL_TYPES)[number];
 

@@ -3,6 +3,7 @@ import { createAliyunSmsAdapter } from './aliyun-sms';
 import { createBarkAdapter } from './bark';
 import type { AnyChannelAdapter } from './channel-adapter';
 import { createDingTalkAdapter } from './dingtalk';
+import { createDingTalkWorkAdapter } from './dingtalk-work';
 import { createDiscordAdapter } from './discord';
 import { createEmailAdapter } from './email';
 import { createFeishuAdapter } from './feishu';
@@ -16,6 +17,7 @@ import { createWeChatOfficialAdapter } from './wechat-official';
 import { createWebhookAdapter } from './webhook';
 import { createWeComAdapter } from './wecom';
 import { createWeComAppAdapter } from './wecom-app';
+import { createWxPusherAdapter } from './wxpusher';
 
 /**
  * Every channel kind Herald knows, as the contract declares their configs
@@ -46,6 +48,8 @@ export function createChannelRegistry(): ChannelRegistry {
     wecom_app: createWeComAppAdapter(),
     aliyun_sms: createAliyunSmsAdapter(),
     pushme: createPushMeAdapter(),
+    wxpusher: createWxPusherAdapter(),
+    'dingtalk-work': createDingTalkWorkAdapter(),
   } satisfies Record<ChannelType, AnyChannelAdapter>;
   assertRegistry(registry);
   return registry;

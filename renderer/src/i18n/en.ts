@@ -269,6 +269,10 @@ const en = {
     wecom_app: 'WeCom app',
     aliyun_sms: 'Aliyun SMS',
     pushme: 'PushMe',
+    pushplus: 'PushPlus',
+    serverchan: 'ServerChan (Server酱)',
+    wxpusher: 'WxPusher',
+    'dingtalk-work': 'DingTalk work notice',
   },
   channelGroups: {
     chinese: 'Chinese platforms',
@@ -294,6 +298,10 @@ const en = {
     wecom_app: 'A WeCom app, to members, departments or tags',
     aliyun_sms: 'Text messages from an approved Aliyun SMS template',
     pushme: 'Push to the PushMe app',
+    pushplus: 'WeChat messages through PushPlus: to you, a topic or friends',
+    serverchan: 'WeChat and app pushes through Server酱 (Turbo or ³)',
+    wxpusher: 'WeChat and app push through WxPusher, to UIDs, topics or your own SPT',
+    'dingtalk-work': 'A DingTalk work notice from your org’s app, to named people or departments',
   },
   gettingStarted: {
     title: 'Get started',
@@ -448,6 +456,29 @@ const en = {
     regionId: 'Region',
     endpoint: 'Endpoint',
     pushKey: 'Push key',
+    sendKey: 'SendKey',
+    pushPlusTemplate: 'Template',
+    pushPlusTemplateAuto: 'Follow the instance’s format',
+    pushPlusTopic: 'Topic (group code)',
+    pushPlusChannel: 'Delivery channel',
+    pushPlusTo: 'Friends (to)',
+    pushPlusDailyLimit: 'Sends a day',
+    pushPlusBaseUrl: 'API base URL',
+    serverChanTags: 'Tags (Server酱³)',
+    serverChanNoip: 'Hide the calling IP (Turbo)',
+    serverChanBaseUrl: 'API base URL',
+    mode: 'Mode',
+    wxpusherModeApp: 'App (appToken, UIDs and topics)',
+    wxpusherModeSpt: 'Simple push (SPT)',
+    uids: 'UIDs',
+    topicIds: 'Topic ids',
+    spt: 'SPT',
+    contentType: 'Content type',
+    baseUrl: 'API base URL',
+    appKey: 'AppKey',
+    userIds: 'User ids',
+    deptIds: 'Department ids',
+    toAllUser: 'Everyone in the org',
     signingSecret: 'Signing secret',
     agentSecret: 'App Secret',
   },
@@ -498,6 +529,47 @@ const en = {
     aliyunMarkers: 'Values may use {markers}; anything else is sent as written.',
     aliyunEndpoint: 'Leave empty for dysmsapi.aliyuncs.com.',
     pushMeKey: 'The push_key shown in the PushMe app.',
+    pushPlusToken:
+      'The token in the PushPlus user centre (pushplus.plus → User centre). PushPlus sends only for a real-name verified account.',
+    pushPlusTemplate:
+      'How PushPlus shows the content. Following the instance’s format sends text as txt, HTML as html and Markdown as markdown; json shows a JSON body.',
+    pushPlusTopic: 'A group code: the message goes to the group’s followers instead of to you.',
+    pushPlusChannel: 'Where PushPlus passes the message on; empty: its WeChat official account.',
+    pushPlusTo:
+      'Friend tokens separated by commas (WeCom user ids on cp). An instance with dynamic recipients sends to each of the send’s recipients instead.',
+    pushPlusDailyLimit:
+      'PushPlus bans an account that sends more than 200 messages a day. Once this many were sent today (China time), messages wait until midnight China time and go then; below it they go at once. The count is kept in the database, shared by every Herald process. A restricted account (PushPlus code 900) waits for the next day too.',
+    pushPlusBaseUrl: 'Leave empty for www.pushplus.plus; a compatible relay otherwise.',
+    serverChanSendKey:
+      'From the SendKey page: sct.ftqq.com for Turbo (SCT…), sc3.ft07.com for Server酱³ (sctp…). The key decides where messages go.',
+    serverChanTags: 'Server酱³ only: tags shown with the message, separated by vertical bars.',
+    serverChanNoip: 'Turbo only: the message does not show the IP that sent it.',
+    serverChanBaseUrl:
+      'Leave empty for the platform (sctapi.ftqq.com, or the key’s own push.ft07.com host); a relay is sent the same paths.',
+    wxpusherMode:
+      'An app sends with its appToken to the UIDs and topics below; simple push needs no app, only the SPT of each person (at most 10).',
+    wxpusherAppToken: 'WxPusher admin (wxpusher.zjiecode.com/admin) → the app → appToken (AT_…).',
+    wxpusherUids:
+      'UIDs of users who follow the app (admin → users). A dynamic-recipient instance sends to the UIDs of each call’s recipients instead.',
+    wxpusherTopicIds: 'Topic ids (numbers, at most 5): every subscriber of a topic gets the message.',
+    wxpusherSpt:
+      'The SPT_… you got by scanning WxPusher’s simple-push QR code; several (up to 10) separated by commas.',
+    wxpusherContentType:
+      'Empty: each instance’s format. Set: every message is converted to this format.',
+    wxpusherUrl: 'The link the message opens; a send’s own url replaces it.',
+    wxpusherBaseUrl: 'Leave empty for wxpusher.zjiecode.com; set a compatible relay’s address.',
+    wxpusherPacing:
+      'WxPusher takes about 2 requests a second per account: a burst waits its turn rather than being refused.',
+    dingtalkWorkAppKey:
+      'DingTalk developer console (open-dev.dingtalk.com) → the internal app → Credentials (凭证与基础信息): AppKey, AppSecret and AgentId.',
+    dingtalkWorkAppSecret: 'The app’s AppSecret from the same page; stored encrypted.',
+    dingtalkWorkUserIds:
+      'DingTalk userids (not phone numbers), at most 5,000. A dynamic-recipient instance sends to each call’s recipients instead.',
+    dingtalkWorkDeptIds: 'Department ids (numbers, at most 500); sub-departments are included.',
+    dingtalkWorkToAllUser: 'Everyone in the org; DingTalk allows this at most 3 times a day.',
+    dingtalkWorkBaseUrl: 'Leave empty for oapi.dingtalk.com; set a compatible relay’s address.',
+    dingtalkWorkOnceADay:
+      'DingTalk delivers the same content to a person only once a day, and at most 500 notices a day from one app: Herald reports such a refusal in the send log.',
   },
   tasks: {
     create: 'New task',

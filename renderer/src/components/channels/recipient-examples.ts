@@ -7,6 +7,9 @@ const EXAMPLES: Readonly<Record<string, string>> = {
   wechat_official: 'oAbCdEfGhIjKlMnOpQrStUvWxYz0',
   wecom_app: 'zhangsan|lisi;party:2;tag:5',
   aliyun_sms: '13800000000',
+  pushplus: 'a1b2c3d4e5f60718293a4b5c6d7e8f90',
+  wxpusher: 'UID_xxxxxxxx',
+  'dingtalk-work': 'manager4220',
 };
 
 /** An example recipient of a kind (an email address for a kind without its own). */

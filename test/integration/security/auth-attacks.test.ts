@@ -280,6 +280,44 @@ describe(
       });
     });
 
+    it('issue 44 §3.1: another person’s session id revokes nothing and leaves their stream open', async () => {
+      const victim = await signIn();
+      const victimStream = await stream(victim);
+      const sessions = await victim.ok('GET', '/account/sessions');
+      const victimSession = sessions.items.find((s: { current: boolean }) => s.current).id;
+      // The attacker is a viewer of the same Herald, signed in twice.
+      const admin = await signIn();
+      const username = `attacker-${Date.now()}`;
+      await admin.ok('POST', '/users', { username, role: 'viewer', password: 'attacker password' });
+      const attackerSignIn = async () => {
+        const c = new ConsoleClient(herald.url);
+        await c.ok('POST', '/login', { username, password: 'attacker password' });
+        return c;
+      };
+      const attacker = await attackerSignIn();
+      const attackersOther = await attackerSignIn();
+      const attackersOtherStream = await stream(attackersOther);
+
+      expect(await attacker.ok('DELETE', `/account/sessions/${victimSession}`)).toEqual({
+        revoked: 0,
+      });
+      // The victim's stream still carries events; had it been ended, `ended` settles first.
+      herald.server.events.emit('send', { id: 4431, status: 'sent' });
+      await Promise.race([
+        victimStream.receive('"id":4431'),
+        victimStream.ended.then(() => {
+          throw new Error('the victim’s stream was ended by a revoke that revoked nothing');
+        }),
+      ]);
+      expect((await victim.get('/me')).status).toBe(200);
+
+      // Revoking one's own other session does end that session's stream.
+      const own = await attacker.ok('GET', '/account/sessions');
+      const otherId = own.items.find((s: { current: boolean }) => !s.current).id;
+      expect(await attacker.ok('DELETE', `/account/sessions/${otherId}`)).toEqual({ revoked: 1 });
+      await attackersOtherStream.ended;
+    });
+
     it(`a session may hold ${MAX_STREAMS_PER_SESSION} streams; the next is refused with 429`, async () => {
       const tab = await signIn();
       const streams: OpenStream[] = [];

@@ -67,7 +67,8 @@ export function createAccountRouter(
   });
   serve(routes.revokeSession, async ({ params }, req, res) => {
     const revoked = await deps.sessions.revokeOne(req.user!.id, params.id);
-    streams.endSession(params.id);
+    // Only a session this revoked, and so the caller's own: any other id ends no one's stream.
+    if (revoked > 0) streams.endSessionOf(req.user!.id, params.id);
     // Revoking this very session is signing out: the cookie goes too.
     if (params.id === req.sessionKey) res.clearCookie(SESSION_COOKIE, { path: '/' });
     return { revoked };

@@ -39,6 +39,11 @@ export class LiveStreams {
     this.endWhere((s) => s.sessionKey === sessionKey);
   }
 
+  /** One of the user's sessions was signed out: its streams end, and never another user's. */
+  endSessionOf(userId: number, sessionKey: string): void {
+    this.endWhere((s) => s.userId === userId && s.sessionKey === sessionKey);
+  }
+
   /** The user's password changed: every stream opened under the old one ends. */
   endUser(userId: number): void {
     this.endWhere((s) => s.userId === userId);

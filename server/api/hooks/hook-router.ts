@@ -45,6 +45,8 @@ const headersOf = (req: Request): HookHeaders =>
  * The key a repeated delivery is recognised by: an explicit Idempotency-Key, else the id the
  * sender gives each delivery and keeps when it retries or redelivers it (Standard Webhooks'
  * `webhook-id`, GitHub's `X-GitHub-Delivery`). An id longer than a key may be is not one.
+ * None of these is signed here; once a Standard Webhooks signature is verified, its signed
+ * `webhook-id` replaces whatever this chose (HookService), so a fresh key cannot replay it.
  */
 function deliveryKey(req: Request): string | undefined {
   const explicit = req.get('Idempotency-Key');

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { Template } from '../../db/models';
 import { parseInput } from '../../lib/validation';
 import type { HeraldParts } from '../../parts';
-import type { HookRequest, SendCall, SendResponse } from '../sending/send-service';
+import type { HookRequest, PreparedHook, SendCall, SendResponse } from '../sending/send-service';
 import {
   isHookPreset,
   LIMITS,
@@ -51,6 +51,16 @@ function dedupKeyOf(key: string | undefined): string | undefined {
 }
 
 /**
+ * A signed delivery id as an idempotency key: as sent when it is one a key may be (1 to 255
+ * characters, trimmed), else its hash, so a signed id is never dropped for its length.
+ */
+function signedKeyOf(id: string): string {
+  const trimmed = id.trim();
+  if (trimmed && trimmed.length <= LIMITS.idempotencyKeyChars) return trimmed;
+  return `sha256:${createHash('sha256').update(id).digest('hex')}`;
+}
+
+/**
  * Inbound hooks (issue 24, part 2): a payload becomes a V2 send of the template the token
  * opens, through the send service's hook pipeline (SendService.sendHook), so placeholders,
  * defaults, instances, the rate limit and every V2 refusal work as they do for a V2 call.
@@ -69,26 +79,27 @@ export class HookService {
    * gets V2's answers before the signature is looked at.
    */
   receive(call: HookCall, send: SendCall): Promise<SendResponse> {
-    return this.deps.sends.sendHook(call.token, send, (template) => {
-      this.checkSignature(call, template);
-      return this.request(call, template);
+    return this.deps.sends.sendHook(call.token, send, (template): PreparedHook => {
+      const signedId = this.checkSignature(call, template);
+      const request = this.request(call, template);
+      return signedId === undefined ? { request } : { request, signedKey: signedKeyOf(signedId) };
     });
   }
 
   /**
    * When the template has a hook secret, the request must be signed with it; without one,
-   * the token alone authorises, as in V2.
+   * the token alone authorises, as in V2. Answers the delivery id the signature covered, if any.
    */
-  private checkSignature(call: HookCall, template: Template): void {
+  private checkSignature(call: HookCall, template: Template): string | undefined {
     const sealed = template.hookSecret;
-    if (!sealed) return;
-    verifyHookSignature({
+    if (!sealed) return undefined;
+    return verifyHookSignature({
       schemes: SCHEMES[call.preset.name],
       secret: this.deps.secrets.open(sealed),
       rawBody: call.rawBody,
       headers: call.headers,
       nowMs: this.deps.clock.now(),
-    });
+    }).signedId;
   }
 
   /**

@@ -56,7 +56,12 @@ export function standardWebhooksKey(secret: string): Buffer {
   );
 }
 
-function verifyStandard(secret: string, rawBody: Buffer, headers: HookHeaders, nowMs: number) {
+function verifyStandard(
+  secret: string,
+  rawBody: Buffer,
+  headers: HookHeaders,
+  nowMs: number,
+): string {
   const id = headers['webhook-id'] ?? '';
   const timestamp = (headers['webhook-timestamp'] ?? '').trim();
   const signatures = headers['webhook-signature'] ?? '';
@@ -90,6 +95,18 @@ function verifyStandard(secret: string, rawBody: Buffer, headers: HookHeaders, n
       'signature does not match: webhook-signature must hold v1, and the base64 HMAC-SHA256 of "webhook-id.webhook-timestamp.body", keyed with the hook secret',
     );
   }
+  return id;
+}
+
+/** What a verified signature vouches for besides the body. */
+export interface VerifiedSignature {
+  /**
+   * The delivery id the signature covers: Standard Webhooks signs `webhook-id` with the body
+   * and timestamp, so it is the delivery's key and no unsigned header may replace it.
+   * X-Hub-Signature-256 signs the body alone: GitHub's X-GitHub-Delivery is not covered, and
+   * this is undefined.
+   */
+  signedId: string | undefined;
 }
 
 /**
@@ -103,16 +120,15 @@ export function verifyHookSignature(opts: {
   rawBody: Buffer;
   headers: HookHeaders;
   nowMs: number;
-}): void {
+}): VerifiedSignature {
   const { schemes, secret, rawBody, headers, nowMs } = opts;
   if (schemes.includes('standard') && headers['webhook-signature'] !== undefined) {
-    verifyStandard(secret, rawBody, headers, nowMs);
-    return;
+    return { signedId: verifyStandard(secret, rawBody, headers, nowMs) };
   }
   const hub = headers['x-hub-signature-256'];
   if (schemes.includes('hub') && hub !== undefined) {
     verifyHub(secret, rawBody, hub);
-    return;
+    return { signedId: undefined };
   }
   const wanted = schemes.includes('standard')
     ? 'Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature) or X-Hub-Signature-256'

@@ -36,6 +36,17 @@ export interface SendCall {
  */
 export type HookRequest = V2Request | { skip: string };
 
+/** What a hook's `prepare` answers: the request, and the key a verified signature settled. */
+export interface PreparedHook {
+  request: HookRequest;
+  /**
+   * The delivery's key when its signature covers one (Standard Webhooks' `webhook-id`): it
+   * replaces the call's Idempotency-Key, which is not signed, so a captured request sent again
+   * with a fresh key is still a repeat.
+   */
+  signedKey?: string;
+}
+
 /**
  * One run of a schedule: the task (or template) it sends to, and what a V1 (or V2) request
  * would carry besides the token. Herald sends it itself: no rate limit, no Idempotency-Key.
@@ -102,22 +113,24 @@ export class SendService {
    * An inbound hook: a V2 send of the template the token opens. `prepare` turns the payload
    * into the request once the template is known (checking its hook secret's signature first);
    * a sender's check it skips is answered as a send to no instance, and is neither counted
-   * nor stored. Its Idempotency-Key is remembered apart from V2's.
+   * nor stored. Its Idempotency-Key (or the signed key that replaces it) is remembered apart
+   * from V2's.
    */
   async sendHook(
     token: string,
     call: SendCall,
-    prepare: (template: Template) => HookRequest,
+    prepare: (template: Template) => PreparedHook,
   ): Promise<SendResponse> {
     const template = await this.credentials.resolveTemplate({ token });
-    const req = prepare(template.source);
+    const { request: req, signedKey } = prepare(template.source);
     if ('skip' in req) {
       // A sender's check should fail where its messages would: it is how its owner finds out.
       if (!template.source.enabled) throw new AppError(400, V2_MSG.templateDisabled);
       return { code: 200, msg: 'success', data: { token, count: 0 } };
     }
     await this.checkRate(template.rateKey);
-    return withIdempotency(this.deps, `hook:${template.credential}`, call.idempotencyKey, () =>
+    const key = signedKey ?? call.idempotencyKey;
+    return withIdempotency(this.deps, `hook:${template.credential}`, key, () =>
       this.withFiles(req.attachments, call, (files) =>
         sendV2(this.deps, req, template, undefined, files),
       ),

@@ -352,6 +352,38 @@ describe('POST /api/hooks/{preset}/{token}', () => {
       expect(missing.body.msg).toMatch(/^signature required: .*Standard Webhooks/);
     });
 
+    it('issue 44 §3.2: a signed webhook-id is the dedup key; a fresh Idempotency-Key does not replay it', async () => {
+      const whsec = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+      const { token, template } = await hookTemplate(['deploy.env'], { hookSecret: whsec });
+      const sends = () => Send.count({ where: { templateId: template.id } });
+      const body = raw('generic.json');
+      const now = Math.floor(Date.now() / 1000);
+      const signed = standardHeaders(whsec, body, 'msg_captured', now);
+
+      const first = await hook(`generic/${token}`, body, {
+        ...signed,
+        'Idempotency-Key': 'first',
+      });
+      expect(first.status).toBe(200);
+      const replayed = await hook(`generic/${token}`, body, {
+        ...signed,
+        'Idempotency-Key': 'a fresh key',
+      });
+      expect(replayed.body).toEqual(first.body);
+      const bare = await hook(`generic/${token}`, body, signed);
+      expect(bare.body).toEqual(first.body);
+      expect(await sends()).toBe(1);
+
+      // An id longer than an Idempotency-Key may be is still the key, hashed.
+      const longId = `msg_${'x'.repeat(300)}`;
+      const long = standardHeaders(whsec, body, longId, now);
+      const once = await hook(`generic/${token}`, body, { ...long, 'Idempotency-Key': 'one' });
+      expect(once.status).toBe(200);
+      const twice = await hook(`generic/${token}`, body, { ...long, 'Idempotency-Key': 'two' });
+      expect(twice.body).toEqual(once.body);
+      expect(await sends()).toBe(2);
+    });
+
     it('without a secret, the token alone authorises and signature headers are ignored', async () => {
       const { token } = await hookTemplate(['deploy.env']);
       const r = await hook(

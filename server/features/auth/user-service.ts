@@ -13,6 +13,7 @@ import { AppError, conflict, notFound } from '../../lib/errors';
 import type { HeraldParts } from '../../parts';
 import { publicBaseUrl } from '../hosted/share-links';
 import { sessionUserOf, type SessionUser } from './auth-service';
+import { CAN_SIGN_IN } from './can-sign-in';
 import { hashPassword } from './password-hash';
 import { TWO_FACTOR_OFF } from './two-factor-service';
 
@@ -176,10 +177,13 @@ export class UserService {
   }
 }
 
-/** Refuses when no other enabled administrator would be left. */
+/**
+ * Refuses when no other administrator anyone can sign in as would be left: a disabled one, or
+ * one invited who never accepted (whose invite may expire), would leave no one to administer.
+ */
 async function refuseLastAdmin(id: number, transaction: Transaction, what: string) {
   const others = await User.count({
-    where: { role: 'admin' satisfies UserRole, disabled: false, id: { [Op.ne]: id } },
+    where: { ...CAN_SIGN_IN, role: 'admin' satisfies UserRole, id: { [Op.ne]: id } },
     transaction,
   });
   if (others === 0) {

@@ -138,6 +138,36 @@ describe('console users and accounts', () => {
     expect((await secondBrowser.get('/me')).status).toBe(401);
   });
 
+  it('issue 44 §3.4: a pending invite does not count as another administrator', async () => {
+    const admin = await adminBrowser();
+    const me = (await admin.ok('GET', '/me')).user;
+    const others = (await admin.ok('GET', '/users')).items.filter(
+      (u: { id: number; role: string; disabled: boolean }) =>
+        u.id !== me.id && u.role === 'admin' && !u.disabled,
+    );
+    for (const other of others) await admin.ok('PATCH', `/users/${other.id}`, { disabled: true });
+    // Invited, never accepted: no one can sign in as it, so it administers nothing.
+    const pending = await admin.ok('POST', '/users', {
+      username: unique('pending'),
+      role: 'admin',
+    });
+    expect(pending.invited).toBe(true);
+    try {
+      for (const [method, body] of [
+        ['PATCH', { role: 'editor' }],
+        ['PATCH', { disabled: true }],
+        ['DELETE', undefined],
+      ] as const) {
+        const res = await admin.request(method, `/users/${me.id}`, body);
+        expect(res.status, `${method} ${JSON.stringify(body)}`).toBe(409);
+        expect(res.body.msg).toMatch(/^the last administrator cannot be/);
+      }
+      expect((await admin.ok('GET', '/me')).user.role).toBe('admin');
+    } finally {
+      await admin.del(`/users/${pending.id}`);
+    }
+  });
+
   it('disabling an account ends its sessions and refuses its sign-in', async () => {
     const admin = await adminBrowser();
     const username = unique('leaver');

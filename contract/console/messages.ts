@@ -39,7 +39,10 @@ export const hostedMessageSchema = named(
     url: z.string().nullable(),
     /** 1 … 5 as the sender gave it; null when none was given. */
     priority: messagePrioritySchema.nullable(),
-    /** The share link (opens the message without login); null: none, or revoked. */
+    /**
+     * The share link (opens the message without login); null: none, revoked, or the caller's
+     * role may not share (a viewer: only the roles that may create a link are shown one).
+     */
     previewUrl: z.string().nullable(),
     read: z.boolean(),
     createdAt: timestampSchema,

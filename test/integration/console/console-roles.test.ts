@@ -102,6 +102,39 @@ describe('roles: every console route, for every role', () => {
     expect(wrong).toEqual([]);
   }, 120_000);
 
+  it('issue 44 §3.5: a message’s share link reaches only the roles that may share it', async () => {
+    const { admin, editor, viewer } = await browsers();
+    const hosted = await admin.ok('POST', '/channels', {
+      name: `hosted-${++teammates}`,
+      type: 'hosted',
+      config: {},
+    });
+    const { token } = await admin.createTemplate(
+      { name: `shared-${teammates}`, text: 'shared body' },
+      [{ channelId: hosted.id, contentType: 'text' }],
+    );
+    const title = `shared ${teammates}`;
+    expect((await herald.sendV2({ token, title })).status).toBe(200);
+    const message = await herald.waitFor(async () =>
+      (await admin.ok('GET', '/messages')).items.find((m: { title: string }) => m.title === title),
+    );
+    const { previewUrl } = await admin.ok('POST', `/messages/${message.id}/link`);
+    expect(previewUrl).toMatch(/^http/);
+    expect((await viewer.post(`/messages/${message.id}/link`)).status).toBe(403);
+
+    const seenBy = async (client: ConsoleClient) => ({
+      listed: (await client.ok('GET', '/messages')).items.find(
+        (m: { id: number }) => m.id === message.id,
+      ).previewUrl,
+      opened: (await client.ok('GET', `/messages/${message.id}`)).previewUrl,
+      marked: (await client.ok('PATCH', `/messages/${message.id}`, { read: true })).previewUrl,
+    });
+    const link = { listed: previewUrl, opened: previewUrl, marked: previewUrl };
+    expect(await seenBy(editor)).toEqual(link);
+    expect(await seenBy(admin)).toEqual(link);
+    expect(await seenBy(viewer)).toEqual({ listed: null, opened: null, marked: null });
+  });
+
   it('a viewer reads the dashboard, the logs and the reader, and nothing with a secret', async () => {
     const { viewer } = await browsers();
     for (const path of ['/stats', '/logs', '/messages', '/messages/unread-count', '/me']) {

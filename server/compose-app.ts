@@ -15,6 +15,8 @@ import { StatsService } from './features/history/stats-service';
 import { HookService } from './features/hooks/hook-service';
 import { MessageService } from './features/hosted/message-service';
 import { ProxyHostNotice } from './features/ops/proxy-host-notice';
+import { AuthProxySignIn } from './features/sso/auth-proxy';
+import { parseGroupList } from './features/sso/group-roles';
 import { SendRateLimiter } from './features/sending/rate-limiter';
 import { InstanceService } from './features/sources/instance-service';
 import { TaskService } from './features/sources/task-service';
@@ -35,6 +37,24 @@ export function composeApp(
   const { sequelize, writeLock, clock, settings, tokens, registry, events, attachments } = parts;
   const instances = new InstanceService({ writeLock, registry });
   const proxyHost = new ProxyHostNotice(parts);
+  // The trusted proxy's header (HERALD_AUTH_PROXY_HEADER); the config refused it without proxies.
+  const authProxy =
+    config.authProxy && config.trustProxy
+      ? new AuthProxySignIn({
+          config: config.authProxy,
+          trustProxy: config.trustProxy,
+          writeLock,
+          auth,
+          audit: parts.audit,
+          // HERALD_OIDC_*_GROUPS, the mapping OpenID Connect reads too.
+          groupRoles: () =>
+            Promise.resolve({
+              admin: parseGroupList(process.env.HERALD_OIDC_ADMIN_GROUPS),
+              editor: parseGroupList(process.env.HERALD_OIDC_EDITOR_GROUPS),
+              viewer: parseGroupList(process.env.HERALD_OIDC_VIEWER_GROUPS),
+            }),
+        })
+      : null;
   return createApp({
     proxyHostWatch: proxyHost.middleware(),
     version: parts.version,
@@ -56,6 +76,7 @@ export function composeApp(
         version: parts.version,
         desktopSecret: parts.desktopSecret,
         setupCode: parts.setupCode,
+        proxy: authProxy,
       },
       account: {
         users: new UserService({ writeLock, clock, settings, listenUrl: parts.listenUrl }),

@@ -11,6 +11,7 @@ import { readSecretVariable } from './secret-variable';
 import { parseAllowedHosts, parseCorsOrigins, parseMaxConnections } from './http-guards';
 import { readOidcEnvironment, type OidcEnvironment } from './oidc-config';
 import { parseTrustProxy } from './trust-proxy';
+import { parseAuthProxyConfig, type AuthProxyConfig } from './auth-proxy-config';
 import { parseWebPushEndpoints } from './web-push-endpoints';
 import { newPasswordSchema } from '../../contract/console/users';
 
@@ -116,6 +117,8 @@ export interface HeraldConfig {
   backupsByDefault: boolean;
   /** HERALD_WEB_PUSH_ENDPOINTS: push service origins allowed besides the known ones. */
   webPushEndpoints: string[];
+  /** HERALD_AUTH_PROXY_*: the trusted proxy's header that signs people in, or null (issue 44). */
+  authProxy: AuthProxyConfig | null;
   /** HERALD_OIDC_*: the OpenID Connect settings the environment sets (they win over the console's). */
   oidc: OidcEnvironment;
 }
@@ -129,6 +132,7 @@ export function readHeraldConfig(
   env: NodeJS.ProcessEnv = process.env,
 ): HeraldConfig {
   const host = opts.host ?? DEFAULT_HOST;
+  const trustProxy = parseTrustProxy(opts.trustProxy ?? env.HERALD_TRUST_PROXY);
   return {
     dataDir: opts.dataDir,
     host,
@@ -148,7 +152,7 @@ export function readHeraldConfig(
     },
     maxConnections: opts.maxConnections ?? parseMaxConnections(env.HERALD_MAX_CONNECTIONS),
     timeouts: { ...HTTP_TIMEOUTS, ...opts.httpTimeouts },
-    trustProxy: parseTrustProxy(opts.trustProxy ?? env.HERALD_TRUST_PROXY),
+    trustProxy,
     startDispatcher: opts.startDispatcher !== false,
     admin: adminFromEnv(env),
     secretKey: secretKeySource(opts, env),
@@ -167,6 +171,7 @@ export function readHeraldConfig(
       opts.webPushEndpoints !== undefined
         ? parseWebPushEndpoints(opts.webPushEndpoints, 'webPushEndpoints')
         : parseWebPushEndpoints(env.HERALD_WEB_PUSH_ENDPOINTS),
+    authProxy: parseAuthProxyConfig(env, trustProxy),
     oidc: readOidcEnvironment(env),
   };
 }

@@ -18,6 +18,7 @@ import {
 } from '../../../features/auth/auth-service';
 import { type TwoFactorService, wrongCode } from '../../../features/auth/two-factor-service';
 import { LoginThrottle, describeWait } from '../../../features/auth/login-throttle';
+import type { AuthProxySignIn } from '../../../features/sso/auth-proxy';
 import {
   USER_POLICY,
   addressKey,
@@ -53,6 +54,8 @@ export type AuthRouterDeps = Pick<
   twoFactor: TwoFactorService;
   /** Where failures are counted; unset, this process's memory (one process, SQLite). */
   throttle?: SignInThrottle;
+  /** The trusted reverse proxy's header sign-in (HERALD_AUTH_PROXY_HEADER), or none. */
+  proxy?: AuthProxySignIn | null;
 };
 
 /** Session routes plus the middleware that guards the rest of the console API. */
@@ -92,12 +95,33 @@ export function createAuth(deps: AuthRouterDeps, streams: LiveStreams, audit: Au
     res.cookie(SESSION_COOKIE, token, cookieOptions(req));
   };
 
+  /**
+   * The person a trusted proxy's header names, signed into a session of their own (the cookie
+   * is set when it is new); null without the header, or with it from anyone but the proxy.
+   */
+  const proxySession = async (req: Request, res: Response) => {
+    if (!deps.proxy) return null;
+    const signed = await deps.proxy.signIn({
+      peer: req.socket.remoteAddress,
+      headers: req.headers,
+      cookieToken: readCookie(req, SESSION_COOKIE),
+      origin: { ip: req.ip ?? null, userAgent: req.get('user-agent') ?? null },
+    });
+    if (!signed) return null;
+    if (signed.opened) res.cookie(SESSION_COOKIE, signed.token, cookieOptions(req));
+    if (signed.ended) streams.endSession(signed.ended);
+    if (signed.roleChanged) streams.endUser(signed.user.id);
+    return signed;
+  };
+
   // Also names the signed-in user (or null), so a page load learns everything without a 401
   // that browsers would log as an error.
-  serve(routes.status, async (_input, req) => ({
+  serve(routes.status, async (_input, req, res) => ({
     setupRequired: await auth.setupRequired(),
     version: deps.version,
-    user: await auth.userForSession(readCookie(req, SESSION_COOKIE)),
+    user:
+      (await proxySession(req, res))?.user ??
+      (await auth.userForSession(readCookie(req, SESSION_COOKIE))),
   }));
 
   // The code is checked before the fields, so a caller without it learns nothing else.
@@ -198,7 +222,13 @@ export function createAuth(deps: AuthRouterDeps, streams: LiveStreams, audit: Au
     res.redirect(302, code ? `/sign-in?code=${encodeURIComponent(code)}` : '/');
   });
 
-  const requireSession = async (req: Request, _res: Response, next: NextFunction) => {
+  const requireSession = async (req: Request, res: Response, next: NextFunction) => {
+    const proxied = await proxySession(req, res);
+    if (proxied) {
+      req.user = proxied.user;
+      req.sessionKey = sessionKey(proxied.token);
+      return next();
+    }
     const token = readCookie(req, SESSION_COOKIE);
     const user = await auth.userForSession(token);
     if (!user || !token) throw unauthorized('not signed in');
@@ -216,7 +246,10 @@ export function createAuth(deps: AuthRouterDeps, streams: LiveStreams, audit: Au
     streams.endSession(req.sessionKey!);
     res.clearCookie(SESSION_COOKIE, { path: '/' });
     await recordAuth(req, 'auth.sign-out', req.user!);
-    return { redirectTo: null };
+    // A trusted proxy's session ends at HERALD_AUTH_PROXY_LOGOUT_URL too.
+    return {
+      redirectTo: deps.proxy?.logoutRedirect(req.socket.remoteAddress, req.headers) ?? null,
+    };
   });
 
   serveGuarded(routes.me, (_input, req) => ({ user: req.user! }));

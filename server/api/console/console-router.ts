@@ -139,7 +139,7 @@ export function createConsoleRouter(deps: ConsoleRouterDeps): Router {
   router.use(createLogRouter(deps.logs));
   router.use(createMessageRouter(deps.messages));
   router.use(createScheduleRouter(deps.schedules));
-  router.use(createSettingsRouter(deps.settings));
+  router.use(createSettingsRouter(deps.settings, streams));
   router.use(createStatsRouter(deps.stats, deps.notices));
   router.use(createEventRouter(deps.events, streams));
   router.use(createMaintenanceRouter(deps.maintenance));

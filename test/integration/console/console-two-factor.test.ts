@@ -6,6 +6,7 @@ import {
   TWO_FACTOR_FIRST,
   accessOf,
 } from '../../../server/api/console/route-access';
+import { openEventStream } from '../../helpers/event-stream';
 import { ConsoleClient, startTestHerald, type TestHerald } from '../../helpers/herald';
 import { ManualClock } from '../../helpers/manual-clock';
 import { authenticatorCode } from '../../helpers/totp-code';
@@ -258,6 +259,31 @@ describe('an administrator requires two-factor for everyone', () => {
       await boss.ok('PUT', '/settings', { requireTwoFactor: true });
     }
     expect((await client.get('/channels')).status).toBe(403);
+  });
+
+  it('issue 44 §3.3: turning the requirement on ends the streams of accounts without a second factor', async () => {
+    const viewer = `viewer-${Date.now()}`;
+    await boss.ok('POST', '/users', { username: viewer, role: 'viewer', password: PASSWORD });
+    await boss.ok('PUT', '/settings', { requireTwoFactor: false });
+    try {
+      const viewerBrowser = await browserOf(viewer);
+      const unprotected = await openEventStream(herald.url, viewerBrowser);
+      const enrolled = await openEventStream(herald.url, boss);
+      await Promise.all([unprotected, enrolled].map((s) => s.until((t) => t.includes('retry:'))));
+      await boss.ok('PUT', '/settings', { requireTwoFactor: true });
+      herald.server.events.emit('send', { id: 4433, status: 'sent' });
+      // The viewer's stream ended before this event (`until` throws when the stream ends);
+      // left open, it would carry message titles to an account the requirement now shuts out.
+      await expect(unprotected.until((t) => t.includes('"id":4433'))).rejects.toThrow(
+        /the stream ended/,
+      );
+      await expect(openEventStream(herald.url, viewerBrowser)).rejects.toThrow(/answered 403/);
+      // The administrator with a second factor keeps streaming.
+      await enrolled.until((t) => t.includes('"id":4433'));
+      enrolled.close();
+    } finally {
+      await boss.ok('PUT', '/settings', { requireTwoFactor: true });
+    }
   });
 
   it('walks every route: enrolment answers, everything else is refused in one place', async () => {

@@ -56,7 +56,12 @@ export const dingTalkWorkConfig = declareChannelConfig({
       deptIds: z.preprocess(
         commaList,
         z
-          .array(z.string().trim().regex(/^\d{1,20}$/, 'deptIds are numeric department ids'))
+          .array(
+            z
+              .string()
+              .trim()
+              .regex(/^\d{1,20}$/, 'deptIds are numeric department ids'),
+          )
           .max(DINGTALK_WORK_LIMITS.deptIds, 'deptIds holds at most 500 departments')
           .optional(),
       ),
@@ -77,5 +82,7 @@ export const dingTalkWorkConfig = declareChannelConfig({
     baseUrl: { help: 'channelHelp.dingtalkWorkBaseUrl', advanced: true, destination: true },
     ...httpOptionsUi,
   },
-  notes: [{ id: 'dingtalk-work-once-a-day', text: 'channelHelp.dingtalkWorkOnceADay', tone: 'hint' }],
+  notes: [
+    { id: 'dingtalk-work-once-a-day', text: 'channelHelp.dingtalkWorkOnceADay', tone: 'hint' },
+  ],
 });

@@ -67,7 +67,10 @@ export const wxPusherConfig = declareChannelConfig({
             z
               .string()
               .trim()
-              .regex(WXPUSHER_UID, 'uids are WxPusher UIDs, e.g. UID_xxx (letters, digits, _ and -)'),
+              .regex(
+                WXPUSHER_UID,
+                'uids are WxPusher UIDs, e.g. UID_xxx (letters, digits, _ and -)',
+              ),
           )
           .max(WXPUSHER_LIMITS.uids, `uids holds at most ${WXPUSHER_LIMITS.uids} UIDs`)
           .optional(),
@@ -79,8 +82,16 @@ export const wxPusherConfig = declareChannelConfig({
             ? value.map((v) => (typeof v === 'number' ? String(v) : v))
             : commaList(value),
         z
-          .array(z.string().trim().regex(/^\d{1,12}$/, 'topicIds are numbers'))
-          .max(WXPUSHER_LIMITS.topicIds, `topicIds holds at most ${WXPUSHER_LIMITS.topicIds} topics`)
+          .array(
+            z
+              .string()
+              .trim()
+              .regex(/^\d{1,12}$/, 'topicIds are numbers'),
+          )
+          .max(
+            WXPUSHER_LIMITS.topicIds,
+            `topicIds holds at most ${WXPUSHER_LIMITS.topicIds} topics`,
+          )
           .optional(),
       ),
       /** Simple push: one SPT, or up to 10 separated by commas or new lines (sent as sptList). */

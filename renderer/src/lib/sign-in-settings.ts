@@ -59,7 +59,7 @@ export function patchOf(
   const before = draftOf(loaded);
   const fromEnv = new Set(loaded.fromEnvironment);
   const patch: Record<string, unknown> = {};
-  for (const key of Object.keys(draft) as (keyof SignInDraft)[]) {
+  for (const key of Object.keys(before) as (keyof SignInDraft)[]) {
     if (fromEnv.has(key) || same(before[key], draft[key])) continue;
     const value = draft[key];
     patch[key] = typeof value === 'string' ? value.trim() : value;

@@ -13,6 +13,7 @@ import { recordBackup } from './features/audit/audit-actions';
 import { AuditLog, SCHEDULE_ACTOR } from './features/audit/audit-log';
 import { composeApp } from './compose-app';
 import type { AdapterRuntime } from './channels/channel-adapter';
+import { sqlDayCounts } from './channels/day-counts';
 import { hostedMessageStore } from './channels/hosted-store';
 import { createChannelRegistry } from './channels/registry';
 import type { HeraldConfig } from './config/herald-config';
@@ -178,6 +179,7 @@ async function composeParts(
     clock,
     installId: deriveInstallId(masterKey),
     storeHostedMessage: hostedMessageStore(writeLock, events),
+    dayCounts: sqlDayCounts(writeLock),
   };
   // Until the server listens: the configured address (listeningAt() sets the real one).
   let address = `http://${config.host}:${config.port}`;

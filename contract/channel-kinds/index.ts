@@ -11,6 +11,8 @@ import { hostedConfig } from './hosted';
 import type { ChannelKind } from './kinds';
 import { ntfyConfig } from './ntfy';
 import { pushMeConfig } from './pushme';
+import { pushPlusConfig } from './pushplus';
+import { serverChanConfig } from './serverchan';
 import { slackConfig } from './slack';
 import { telegramConfig } from './telegram';
 import { webhookConfig } from './webhook';
@@ -41,6 +43,8 @@ export const CHANNEL_CONFIGS = {
   wecom_app: weComAppConfig,
   aliyun_sms: aliyunSmsConfig,
   pushme: pushMeConfig,
+  pushplus: pushPlusConfig,
+  serverchan: serverChanConfig,
   wxpusher: wxPusherConfig,
   'dingtalk-work': dingTalkWorkConfig,
 } as const satisfies Record<ChannelKind, AnyChannelConfigDeclaration>;
@@ -63,6 +67,8 @@ export * from './kind-groups';
 export * from './kinds';
 export * from './ntfy';
 export * from './pushme';
+export * from './pushplus';
+export * from './serverchan';
 export * from './slack';
 export * from './telegram';
 export * from './webhook';

@@ -34,6 +34,8 @@ export const CHANNEL_KIND_GROUPS: {
   wecom_app: { group: 'chinese', icon: 'app' },
   wechat_official: { group: 'chinese', icon: 'official-account' },
   aliyun_sms: { group: 'chinese', icon: 'sms' },
+  pushplus: { group: 'chinese', icon: 'push' },
+  serverchan: { group: 'chinese', icon: 'push' },
   wxpusher: { group: 'chinese', icon: 'push' },
   'dingtalk-work': { group: 'chinese', icon: 'app' },
   telegram: { group: 'chat', icon: 'chat' },

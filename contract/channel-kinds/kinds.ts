@@ -20,6 +20,8 @@ export const CHANNEL_TYPES = [
   'wecom_app',
   'aliyun_sms',
   'pushme',
+  'pushplus',
+  'serverchan',
   'wxpusher',
   'dingtalk-work',
 ] as const;

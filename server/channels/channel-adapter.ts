@@ -4,6 +4,7 @@ import type { ChannelConfigDeclaration } from '../../contract/channel-kinds/decl
 import type { ChannelKind } from '../../contract/channel-kinds/kinds';
 import type { Priority } from '../../contract/priority';
 import type { Clock } from '../lib/clock';
+import type { ChannelDayCounts } from './day-counts';
 
 export const CONTENT_TYPES = ['text', 'html', 'markdown'] as const;
 /** The contract's ContentType of an instance. */
@@ -90,6 +91,8 @@ export interface AdapterRuntime {
   /** Stable per data folder (see deriveInstallId); keeps delivery ids of two Heralds apart. */
   installId: string;
   storeHostedMessage(input: HostedMessageInput): Promise<{ id: number }>;
+  /** Sends per channel and day, for platforms with a daily quota (PushPlus). */
+  dayCounts: ChannelDayCounts;
 }
 
 /** An adapter's short account of a success: the platform's reply, kept in the send log. */

@@ -1,6 +1,7 @@
 /**
  * A failed delivery, tagged once, inside the adapter, as worth retrying (network, 5xx, 429,
- * platform rate limits) or not (bad credentials, rejected content).
+ * platform rate limits) or not (bad credentials, rejected content); or, with `deferUntil`, no
+ * failure at all: the delivery must wait until then (DeliveryError.deferred).
  */
 export class DeliveryError extends Error {
   readonly retryable: boolean;
@@ -8,16 +9,22 @@ export class DeliveryError extends Error {
   readonly retryAfterMs: number | undefined;
   /** The platform's reply, truncated, for the send log. */
   readonly reply: string | undefined;
+  /**
+   * Set by `deferred`: the epoch ms (the delivery clock) before which the delivery must not be
+   * tried again. Not a failure: no attempt is spent, and the message is the reason shown.
+   */
+  readonly deferUntil: number | undefined;
 
   constructor(
     message: string,
-    opts: { retryable: boolean; retryAfterMs?: number; reply?: string },
+    opts: { retryable: boolean; retryAfterMs?: number; reply?: string; deferUntil?: number },
   ) {
     super(message);
     this.name = 'DeliveryError';
     this.retryable = opts.retryable;
     this.retryAfterMs = opts.retryAfterMs;
     this.reply = opts.reply === undefined ? undefined : truncateReply(opts.reply);
+    this.deferUntil = opts.deferUntil;
   }
 
   static transient(
@@ -29,6 +36,16 @@ export class DeliveryError extends Error {
 
   static permanent(message: string, opts: { reply?: string } = {}): DeliveryError {
     return new DeliveryError(message, { ...opts, retryable: false });
+  }
+
+  /**
+   * "Not before `untilMs`": the delivery goes back to waiting until then without spending an
+   * attempt, `reason` shown as its lastError meanwhile (docs/architecture.md "Deferred
+   * deliveries"). It never fails or gives up a delivery however often it comes: use it only for
+   * a wait that ends by itself (a daily quota, quiet hours), never for a fault.
+   */
+  static deferred(reason: string, untilMs: number, opts: { reply?: string } = {}): DeliveryError {
+    return new DeliveryError(reason, { ...opts, retryable: true, deferUntil: untilMs });
   }
 }
 

@@ -11,6 +11,8 @@ import { createGotifyAdapter } from './gotify';
 import { createHostedAdapter } from './hosted';
 import { createNtfyAdapter } from './ntfy';
 import { createPushMeAdapter } from './pushme';
+import { createPushPlusAdapter } from './pushplus';
+import { createServerChanAdapter } from './serverchan';
 import { createSlackAdapter } from './slack';
 import { createTelegramAdapter } from './telegram';
 import { createWeChatOfficialAdapter } from './wechat-official';
@@ -48,6 +50,8 @@ export function createChannelRegistry(): ChannelRegistry {
     wecom_app: createWeComAppAdapter(),
     aliyun_sms: createAliyunSmsAdapter(),
     pushme: createPushMeAdapter(),
+    pushplus: createPushPlusAdapter(),
+    serverchan: createServerChanAdapter(),
     wxpusher: createWxPusherAdapter(),
     'dingtalk-work': createDingTalkWorkAdapter(),
   } satisfies Record<ChannelType, AnyChannelAdapter>;

@@ -26,6 +26,7 @@ import * as webPush from './migrations/2026-12-02-1000-web-push';
 import * as attachments from './migrations/2026-12-02-1100-attachments';
 import * as remoteImageChoices from './migrations/2026-12-02-1200-remote-image-choices';
 import * as hostedAttachments from './migrations/2026-12-02-1300-hosted-attachments';
+import * as channelDayCounts from './migrations/2026-12-03-1100-channel-day-counts';
 
 /**
  * What a migration may need that db/ does not hold: sealing a secret needs the server key, which
@@ -71,6 +72,7 @@ const migrations: Array<[string, MigrationModule]> = [
   ['2026-12-02-1100-attachments', attachments],
   ['2026-12-02-1200-remote-image-choices', remoteImageChoices],
   ['2026-12-02-1300-hosted-attachments', hostedAttachments],
+  ['2026-12-03-1100-channel-day-counts', channelDayCounts],
 ];
 
 /** The names this code knows, in order: a database that lacks one is behind the code. */

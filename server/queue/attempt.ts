@@ -47,10 +47,11 @@ export interface AttemptDeps {
 
 /**
  * What one attempt came to: an outcome to record (with the channel's kind, for metrics), or
- * "not now" from the channel's rate limit.
+ * "not now": from the channel's rate limit (no reason), or from the adapter's
+ * DeliveryError.deferred (its reason, shown as the delivery's lastError while it waits).
  */
 export type AttemptRun =
-  { outcome: OutcomeRecord; channelType: string | null } | { deferUntil: number };
+  { outcome: OutcomeRecord; channelType: string | null } | { deferUntil: number; reason?: string };
 
 /** Runs one claimed delivery through its channel's adapter; never throws. */
 export async function runAttempt(
@@ -154,6 +155,8 @@ export async function runAttempt(
   }
 
   function failure(de: DeliveryError): AttemptRun {
+    // Not a failure: the adapter says when it may go. No attempt is spent.
+    if (de.deferUntil !== undefined) return { deferUntil: de.deferUntil, reason: de.message };
     const attemptNo = delivery.attempts + 1;
     const retryAt = de.retryable
       ? nextAttemptAt(attemptNo, deps.retryPolicy(), deps.clock.now(), de.retryAfterMs, deps.random)

@@ -58,8 +58,12 @@ export class DeliveryQueue {
     }
   }
 
-  async defer(claim: Pick<ClaimedDelivery, 'id' | 'lease'>, at: number): Promise<void> {
-    await this.state.defer(claim, at);
+  async defer(
+    claim: Pick<ClaimedDelivery, 'id' | 'lease'>,
+    at: number,
+    reason?: string,
+  ): Promise<void> {
+    await this.state.defer(claim, at, reason);
   }
 
   recover(): Promise<number> {

@@ -252,10 +252,15 @@ export class DeliveryState {
 
   /**
    * defer: back to waiting until `at`, not counted as an attempt; refused (false) unless the
-   * delivery is still `sending` under `claim`'s lease.
+   * delivery is still `sending` under `claim`'s lease. A `reason` (DeliveryError.deferred)
+   * becomes the delivery's lastError while it waits; without one, lastError is kept.
    */
-  defer(claim: Pick<ClaimedDelivery, 'id' | 'lease'>, at: number): Promise<boolean> {
-    return this.deps.writer.run(({ sql }) => defer(sql, claim, at, Date.now()), {
+  defer(
+    claim: Pick<ClaimedDelivery, 'id' | 'lease'>,
+    at: number,
+    reason?: string,
+  ): Promise<boolean> {
+    return this.deps.writer.run(({ sql }) => defer(sql, claim, at, Date.now(), reason), {
       repeatable: true,
     });
   }

@@ -60,7 +60,7 @@ export const TRANSITIONS: Readonly<Record<DeliveryEvent, Transition>> = {
   defer: {
     from: ['sending'],
     to: 'waiting',
-    by: "dispatcher, the channel's rate limit is full (not counted as an attempt)",
+    by: "dispatcher, the channel's rate limit is full, or the adapter deferred it (DeliveryError.deferred, its reason kept as last_error); not counted as an attempt",
   },
   requeue: {
     from: ['queued', 'retrying', 'failed'],

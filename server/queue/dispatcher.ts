@@ -290,7 +290,7 @@ export class Dispatcher {
       this.wake();
     }
     crashPoint('during-delivery');
-    if ('deferUntil' in run) await this.queue.defer(delivery, run.deferUntil);
+    if ('deferUntil' in run) await this.queue.defer(delivery, run.deferUntil, run.reason);
     else await this.queue.record(run.outcome, run.channelType);
   }
 }

@@ -10,6 +10,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 
 import type { AdapterRuntime } from '../channels/channel-adapter';
+import { sqlDayCounts } from '../channels/day-counts';
 import { hostedMessageStore } from '../channels/hosted-store';
 import { createChannelRegistry } from '../channels/registry';
 import { SecretBox } from '../crypto/secret-box';
@@ -97,6 +98,7 @@ async function compose(): Promise<{
       clock: systemClock,
       installId: deriveInstallId(masterKey),
       storeHostedMessage: hostedMessageStore(db.writer, heraldEvents),
+      dayCounts: sqlDayCounts(db.writer),
     };
     const secrets = new SecretBox(masterKey);
     const channels = new ChannelService({

@@ -71,6 +71,8 @@ describe('a new channel: the kind first, from a grid', () => {
       'feishu',
       'wecom_app',
       'aliyun_sms',
+      'pushplus',
+      'serverchan',
     ]);
     expect(inGroup('email_webhook')).toEqual(['email', 'webhook']);
     expect(inGroup('hosted')).toEqual(['hosted']);

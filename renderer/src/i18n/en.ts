@@ -551,7 +551,8 @@ const en = {
     wxpusherAppToken: 'WxPusher admin (wxpusher.zjiecode.com/admin) → the app → appToken (AT_…).',
     wxpusherUids:
       'UIDs of users who follow the app (admin → users). A dynamic-recipient instance sends to the UIDs of each call’s recipients instead.',
-    wxpusherTopicIds: 'Topic ids (numbers, at most 5): every subscriber of a topic gets the message.',
+    wxpusherTopicIds:
+      'Topic ids (numbers, at most 5): every subscriber of a topic gets the message.',
     wxpusherSpt:
       'The SPT_… you got by scanning WxPusher’s simple-push QR code; several (up to 10) separated by commas.',
     wxpusherContentType:

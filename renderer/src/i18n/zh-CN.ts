@@ -512,7 +512,8 @@ const zhCN: MessageSchema = {
     aliyunMarkers: '取值中可用 {markers}，其余文字原样发送。',
     aliyunEndpoint: '留空即 dysmsapi.aliyuncs.com。',
     pushMeKey: 'PushMe App 里显示的 push_key。',
-    pushPlusToken: 'PushPlus 个人中心里的用户 token（pushplus.plus → 个人中心）。账号需先实名认证才能发送。',
+    pushPlusToken:
+      'PushPlus 个人中心里的用户 token（pushplus.plus → 个人中心）。账号需先实名认证才能发送。',
     pushPlusTemplate:
       'PushPlus 如何展示内容。跟随实例的格式时，文本用 txt、HTML 用 html、Markdown 用 markdown；json 用于 JSON 内容。',
     pushPlusTopic: '群组编码：消息发给该群组的订阅者，而不是你自己。',
@@ -528,9 +529,11 @@ const zhCN: MessageSchema = {
     serverChanNoip: '仅 Turbo 版：消息中不显示调用方 IP。',
     serverChanBaseUrl:
       '留空即官方地址（sctapi.ftqq.com，或 key 对应的 push.ft07.com 地址）；中转地址收到相同的路径。',
-    wxpusherMode: '应用方式用 appToken 发给下面的 UID 和主题；极简推送无需应用，只要每个人的 SPT（最多 10 个）。',
+    wxpusherMode:
+      '应用方式用 appToken 发给下面的 UID 和主题；极简推送无需应用，只要每个人的 SPT（最多 10 个）。',
     wxpusherAppToken: 'WxPusher 管理后台（wxpusher.zjiecode.com/admin）→ 应用 → appToken（AT_…）。',
-    wxpusherUids: '关注了该应用的用户 UID（后台 → 用户管理）。动态收件人实例改为发给每次调用的 recipients。',
+    wxpusherUids:
+      '关注了该应用的用户 UID（后台 → 用户管理）。动态收件人实例改为发给每次调用的 recipients。',
     wxpusherTopicIds: '主题 ID（数字，最多 5 个）：订阅该主题的人都会收到。',
     wxpusherSpt: '扫描 WxPusher 极简推送二维码得到的 SPT_…；多个（最多 10 个）用逗号分隔。',
     wxpusherContentType: '留空：按各实例的格式发送。选定：每条消息都转换成这种格式。',
@@ -540,7 +543,8 @@ const zhCN: MessageSchema = {
     dingtalkWorkAppKey:
       '钉钉开发者后台（open-dev.dingtalk.com）→ 企业内部应用 → 凭证与基础信息：AppKey、AppSecret 和 AgentId。',
     dingtalkWorkAppSecret: '同一页面上的 AppSecret；加密保存。',
-    dingtalkWorkUserIds: '钉钉 userid（不是手机号），最多 5000 个。动态收件人实例改为发给每次调用的 recipients。',
+    dingtalkWorkUserIds:
+      '钉钉 userid（不是手机号），最多 5000 个。动态收件人实例改为发给每次调用的 recipients。',
     dingtalkWorkDeptIds: '部门 ID（数字，最多 500 个），包含子部门。',
     dingtalkWorkToAllUser: '发给全员；钉钉每天最多允许 3 次。',
     dingtalkWorkBaseUrl: '留空即 oapi.dingtalk.com；也可填兼容的中转地址。',

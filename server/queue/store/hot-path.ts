@@ -391,21 +391,30 @@ export async function requeue(sql: SqlExecutor, id: number, now: number, wallNow
 const DEFER = perDialect(
   ({ param: p, dateParam: at }) =>
     `UPDATE deliveries SET status = CASE WHEN attempts > 0 THEN 'retrying' ELSE 'queued' END,
-       next_attempt_at = ${p(2)}, lease_until = NULL, lease_token = NULL, updated_at = ${at(3)}
+       next_attempt_at = ${p(2)}, lease_until = NULL, lease_token = NULL, updated_at = ${at(3)},
+       last_error = COALESCE(${p(5)}, last_error)
      WHERE id = ${p(1)} AND status IN (${DEFER_FROM}) AND lease_token = ${p(4)}`,
 );
 
 /**
- * Puts a claimed delivery back for later without counting an attempt (rate limit); false
- * when it is no longer `sending` under the claim `lease`.
+ * Puts a claimed delivery back for later without counting an attempt (rate limit, or an
+ * adapter's DeliveryError.deferred with its `reason`, kept as last_error); false when it is no
+ * longer `sending` under the claim `lease`.
  */
 export async function defer(
   sql: SqlExecutor,
   claim: { id: number; lease: string },
   at: number,
   wallNow: number,
+  reason?: string,
 ) {
   const d = dialectOf(sql);
-  const { changes } = await sql.run(DEFER[d.name], [claim.id, at, d.date(wallNow), claim.lease]);
+  const { changes } = await sql.run(DEFER[d.name], [
+    claim.id,
+    at,
+    d.date(wallNow),
+    claim.lease,
+    reason ?? null,
+  ]);
   return changes > 0;
 }

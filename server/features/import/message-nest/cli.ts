@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 
 import sqlite3 from 'sqlite3';
 
+import { sqlDayCounts } from '../../../channels/day-counts';
 import { hostedMessageStore } from '../../../channels/hosted-store';
 import { createChannelRegistry } from '../../../channels/registry';
 import { SecretBox } from '../../../crypto/secret-box';
@@ -250,6 +251,7 @@ function importDeps(db: Database, key: Buffer): ImportDeps {
       clock,
       installId: deriveInstallId(key),
       storeHostedMessage: hostedMessageStore(writeLock, events),
+      dayCounts: sqlDayCounts(writeLock),
     },
   });
   const schedules = new ScheduleService({

@@ -191,8 +191,8 @@ export const wxPusherConfig = declareChannelConfig({
     spt: {
       secret: true,
       placeholder: 'SPT_…',
+      // Shown in both modes: a value typed in app mode is refused with a msg saying why.
       help: 'channelHelp.wxpusherSpt',
-      dependsOn: { key: 'mode', oneOf: ['spt'] },
     },
     contentType: {
       options: [

@@ -73,6 +73,8 @@ describe('a new channel: the kind first, from a grid', () => {
       'aliyun_sms',
       'pushplus',
       'serverchan',
+      'wxpusher',
+      'dingtalk-work',
     ]);
     expect(inGroup('email_webhook')).toEqual(['email', 'webhook']);
     expect(inGroup('hosted')).toEqual(['hosted']);

@@ -554,7 +554,7 @@ const en = {
     wxpusherTopicIds:
       'Topic ids (numbers, at most 5): every subscriber of a topic gets the message.',
     wxpusherSpt:
-      'The SPT_… you got by scanning WxPusher’s simple-push QR code; several (up to 10) separated by commas.',
+      'Simple-push mode only: the SPT_… you got by scanning WxPusher’s simple-push QR code; several (up to 10) separated by commas.',
     wxpusherContentType:
       'Empty: each instance’s format. Set: every message is converted to this format.',
     wxpusherUrl: 'The link the message opens; a send’s own url replaces it.',

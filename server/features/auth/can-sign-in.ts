@@ -7,7 +7,10 @@ import type { User } from '../../db/models';
  * (set by an administrator, or by accepting an invite); an invite never accepted is none, so
  * such an account administers nothing and does not count as "another administrator". This is
  * the one place the rule lives: a sign-in by SSO (an account bound to its provider) is added
- * here when it lands.
+ * here when it lands. The trusted proxy header (features/sso/auth-proxy.ts) can sign in any
+ * enabled account it names, password or not; it is not counted here, which errs towards
+ * refusing: two administrators the proxy made (no password) are both "the last" until one of
+ * them has a password.
  */
 export const CAN_SIGN_IN = {
   disabled: false,

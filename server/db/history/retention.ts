@@ -14,6 +14,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export const PRUNE_BATCH_ROWS = 500;
 /** How long a closed dedup window is kept, so a late repeat still learns its run's count. */
 export const DEDUP_WINDOWS_KEPT_MS = 7 * DAY_MS;
+/** How long a channel's daily send counts are kept. */
+const DAY_COUNTS_KEPT_MS = 7 * DAY_MS;
 /** Pages returned to the file system per write transaction (incremental auto-vacuum only). */
 const VACUUM_BATCH_PAGES = 2000;
 
@@ -102,6 +104,14 @@ export async function pruneHistory(
   await writeLock.run(({ transaction }) =>
     sequelize.query('DELETE FROM dedup_windows WHERE window_until < :before', {
       replacements: { before: now - DEDUP_WINDOWS_KEPT_MS },
+      transaction,
+    }),
+  );
+  // Daily send counts (server/channels/day-counts.ts) only ever count today: a week back is kept
+  // for reading, whatever the clock's zone.
+  await writeLock.run(({ transaction }) =>
+    sequelize.query('DELETE FROM channel_day_counts WHERE day < :before', {
+      replacements: { before: new Date(now - DAY_COUNTS_KEPT_MS).toISOString().slice(0, 10) },
       transaction,
     }),
   );

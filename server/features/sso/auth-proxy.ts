@@ -140,6 +140,8 @@ export function proxyGroups(value: string): string[] {
 export class AuthProxySignIn {
   private readonly trusted: (address: string | undefined) => boolean;
   private readonly loggedPeers = new Set<string>();
+  /** Set once an account exists; none is ever deleted back to zero (the last admin stays). */
+  private setUp = false;
 
   constructor(private readonly deps: AuthProxyDeps) {
     this.trusted = trustedPeers(deps.trustProxy);
@@ -168,6 +170,13 @@ export class AuthProxySignIn {
     if (!this.trusted(req.peer)) {
       this.noteUntrusted(req.peer);
       return null;
+    }
+    // Before the first administrator exists the header signs no one in: a person the proxy
+    // named would become a viewer, and nobody could then administer Herald. The setup page
+    // (its one-time code, or HERALD_ADMIN_USER) makes the first one.
+    if (!this.setUp) {
+      if (await this.deps.auth.setupRequired()) return null;
+      this.setUp = true;
     }
     checkUsername(name, config.names.header);
     const role = config.groupsHeader

@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { User } from '../../../server/db/models';
-import { startTestHerald, type TestHerald } from '../../helpers/herald';
+import { ADMIN, ConsoleClient, startTestHerald, type TestHerald } from '../../helpers/herald';
 import { keepLogLines } from '../../helpers/log-lines';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- tests read loosely typed JSON answers */
@@ -78,9 +78,9 @@ const PROXY_ENV = {
 };
 
 /** Starts a Herald behind a proxy at 127.0.0.1 with these HERALD_* variables set meanwhile. */
-async function startBehindProxy(env: Record<string, string>): Promise<TestHerald> {
+async function startBehindProxy(env: Record<string, string>, setup = true): Promise<TestHerald> {
   for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
-  return startTestHerald({ trustProxy: PROXY });
+  return startTestHerald({ trustProxy: PROXY, setup });
 }
 
 describe('signing in from a trusted reverse proxy header', () => {
@@ -274,6 +274,29 @@ describe('with HERALD_AUTH_PROXY_AUTO_CREATE=0', () => {
     expect(stranger.body.msg).toContain('HERALD_AUTH_PROXY_AUTO_CREATE');
     expect(await User.count({ where: { username: 'stranger' } })).toBe(0);
     const admin = await call(herald, '/api/console/me', { user: 'admin' });
+    expect(admin.body.data.user).toMatchObject({ username: 'admin', role: 'admin' });
+  });
+});
+
+describe('before the first administrator exists', () => {
+  let herald: TestHerald;
+
+  beforeAll(async () => {
+    herald = await startBehindProxy(PROXY_ENV, false);
+  });
+  afterAll(async () => {
+    await herald.close(true);
+    vi.unstubAllEnvs();
+  });
+
+  it('the header signs no one in, so the setup page makes the administrator; then it does', async () => {
+    const early = await call(herald, '/api/console/status', { user: 'early', groups: 'ops' });
+    expect(early.body.data).toMatchObject({ setupRequired: true, user: null });
+    expect(early.cookie).toBeNull();
+    expect(await User.count()).toBe(0);
+    const page = new ConsoleClient(herald.url);
+    await page.ok('POST', '/setup', { ...ADMIN, setupCode: herald.server.setupCode() });
+    const admin = await call(herald, '/api/console/status', { user: ADMIN.username });
     expect(admin.body.data.user).toMatchObject({ username: 'admin', role: 'admin' });
   });
 });

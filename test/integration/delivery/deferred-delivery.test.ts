@@ -7,8 +7,6 @@ import { startTestHerald, type TestHerald } from '../../helpers/herald';
 import { ManualClock } from '../../helpers/manual-clock';
 import { openFolderDatabase } from '../../helpers/test-database';
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- tests read loosely typed JSON answers */
-
 /**
  * DeliveryError.deferred (docs/architecture.md "Deferred deliveries"), through a real Herald and
  * PushPlus's daily limit: a delivery waits, `queued` with its release time and reason in the

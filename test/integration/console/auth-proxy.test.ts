@@ -69,6 +69,35 @@ function call(herald: TestHerald, path: string, c: Call = {}): Promise<Answer> {
   });
 }
 
+/** Opens the console's event stream through the proxy; resolves once it answered. */
+function openStream(
+  herald: TestHerald,
+  c: Call,
+): Promise<{ status: number; type: string; ended: Promise<void>; close(): void }> {
+  const headers: Record<string, string> = {};
+  if (c.user !== undefined) headers['Remote-User'] = c.user;
+  if (c.groups !== undefined) headers['Remote-Groups'] = c.groups;
+  if (c.cookie) headers.Cookie = c.cookie;
+  return new Promise((resolve, reject) => {
+    const req = request(
+      new URL('/api/console/events', herald.url),
+      { localAddress: c.from ?? PROXY, headers },
+      (res) => {
+        const ended = new Promise<void>((done) => res.on('end', done).on('close', done));
+        res.resume();
+        resolve({
+          status: res.statusCode ?? 0,
+          type: String(res.headers['content-type']),
+          ended,
+          close: () => req.destroy(),
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 const PROXY_ENV = {
   HERALD_AUTH_PROXY_HEADER: 'Remote-User',
   HERALD_AUTH_PROXY_GROUPS_HEADER: 'Remote-Groups',
@@ -156,6 +185,35 @@ describe('signing in from a trusted reverse proxy header', () => {
     });
     expect(demoted.status).toBe(403);
     expect((await User.findOne({ where: { username: 'bert' } }))?.role).toBe('editor');
+  });
+
+  it('a live event stream opens for the person the proxy names, and ends when the groups change their role', async () => {
+    const signed = await call(herald, '/api/console/me', { user: 'hana', groups: 'ops' });
+    const stream = await openStream(herald, {
+      user: 'hana',
+      groups: 'ops',
+      cookie: signed.cookie!,
+    });
+    try {
+      expect(stream.status).toBe(200);
+      expect(stream.type).toMatch(/^text\/event-stream/);
+      const promoted = await call(herald, '/api/console/me', {
+        user: 'hana',
+        groups: 'herald-admins',
+        cookie: signed.cookie!,
+      });
+      expect(promoted.body.data.user.role).toBe('admin');
+      // Opened as an editor: it ends, and the console reconnects as the administrator.
+      await stream.ended;
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('a name in UTF-8 (as proxies send it) is read as UTF-8', async () => {
+    const utf8 = Buffer.from('josé', 'utf8').toString('latin1');
+    const jose = await call(herald, '/api/console/me', { user: utf8 });
+    expect(jose.body.data.user.username).toBe('josé');
   });
 
   it('a header naming someone else switches the browser to them and ends the old session', async () => {

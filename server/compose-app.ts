@@ -16,7 +16,10 @@ import { HookService } from './features/hooks/hook-service';
 import { MessageService } from './features/hosted/message-service';
 import { ProxyHostNotice } from './features/ops/proxy-host-notice';
 import { AuthProxySignIn } from './features/sso/auth-proxy';
-import { parseGroupList } from './features/sso/group-roles';
+import { OidcClient } from './features/sso/oidc-client';
+import { createSignInConfig } from './features/sso/sign-in-config';
+import { ssoSignOut } from './features/sso/sso-sign-out';
+import { publicBaseUrl } from './features/hosted/share-links';
 import { SendRateLimiter } from './features/sending/rate-limiter';
 import { InstanceService } from './features/sources/instance-service';
 import { TaskService } from './features/sources/task-service';
@@ -37,6 +40,25 @@ export function composeApp(
   const { sequelize, writeLock, clock, settings, tokens, registry, events, attachments } = parts;
   const instances = new InstanceService({ writeLock, registry });
   const proxyHost = new ProxyHostNotice(parts);
+  // Settings → Sign-in over HERALD_OIDC_* (issue 44): OpenID Connect, password sign-in, and the
+  // group → role mapping both SSO ways read (signInConfig.groupRoles()).
+  const signInConfig = createSignInConfig({
+    writeLock,
+    secrets: parts.secrets,
+    env: config.oidc,
+    publicBase: () => publicBaseUrl(parts).replace(/\/+$/, ''),
+    // HERALD_AUTH_PROXY_*, shown read-only in Settings → Sign-in; its logout URL on the sign-in page.
+    proxy: () =>
+      config.authProxy
+        ? {
+            header: config.authProxy.names.header,
+            groupsHeader: config.authProxy.names.groupsHeader,
+            logoutUrl: config.authProxy.logoutUrl,
+            autoCreate: config.authProxy.autoCreate,
+          }
+        : null,
+  });
+  const oidc = new OidcClient(clock);
   // The trusted proxy's header (HERALD_AUTH_PROXY_HEADER); the config refused it without proxies.
   const authProxy =
     config.authProxy && config.trustProxy
@@ -46,13 +68,8 @@ export function composeApp(
           writeLock,
           auth,
           audit: parts.audit,
-          // HERALD_OIDC_*_GROUPS, the mapping OpenID Connect reads too.
-          groupRoles: () =>
-            Promise.resolve({
-              admin: parseGroupList(process.env.HERALD_OIDC_ADMIN_GROUPS),
-              editor: parseGroupList(process.env.HERALD_OIDC_EDITOR_GROUPS),
-              viewer: parseGroupList(process.env.HERALD_OIDC_VIEWER_GROUPS),
-            }),
+          // The mapping OpenID Connect reads too: HERALD_OIDC_*_GROUPS over Settings → Sign-in.
+          groupRoles: () => signInConfig.groupRoles(),
         })
       : null;
   return createApp({
@@ -76,6 +93,10 @@ export function composeApp(
         version: parts.version,
         desktopSecret: parts.desktopSecret,
         setupCode: parts.setupCode,
+        sso: {
+          passwordAllowed: (username) => signInConfig.passwordAllowed(username),
+          signOutRedirect: ssoSignOut(signInConfig, oidc),
+        },
         proxy: authProxy,
       },
       account: {
@@ -132,6 +153,14 @@ export function composeApp(
       backups: { backups, audit: parts.audit },
       push: { keys: webPush.keys, subscriptions: webPush.subscriptions },
       imageProxy: parts.imageProxy,
+      signIn: {
+        config: signInConfig,
+        oidc,
+        secrets: parts.secrets,
+        clock,
+        writeLock,
+        audit: parts.audit,
+      },
     },
   });
 }

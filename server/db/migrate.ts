@@ -26,7 +26,10 @@ import * as webPush from './migrations/2026-12-02-1000-web-push';
 import * as attachments from './migrations/2026-12-02-1100-attachments';
 import * as remoteImageChoices from './migrations/2026-12-02-1200-remote-image-choices';
 import * as hostedAttachments from './migrations/2026-12-02-1300-hosted-attachments';
+import * as ssoIdentities from './migrations/2026-12-03-1000-sso-identities';
 import * as channelDayCounts from './migrations/2026-12-03-1100-channel-day-counts';
+import * as quietHours from './migrations/2026-12-03-1200-quiet-hours';
+import * as digests from './migrations/2026-12-03-1300-digests';
 
 /**
  * What a migration may need that db/ does not hold: sealing a secret needs the server key, which
@@ -72,7 +75,10 @@ const migrations: Array<[string, MigrationModule]> = [
   ['2026-12-02-1100-attachments', attachments],
   ['2026-12-02-1200-remote-image-choices', remoteImageChoices],
   ['2026-12-02-1300-hosted-attachments', hostedAttachments],
+  ['2026-12-03-1000-sso-identities', ssoIdentities],
   ['2026-12-03-1100-channel-day-counts', channelDayCounts],
+  ['2026-12-03-1200-quiet-hours', quietHours],
+  ['2026-12-03-1300-digests', digests],
 ];
 
 /** The names this code knows, in order: a database that lacks one is behind the code. */

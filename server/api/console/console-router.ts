@@ -44,6 +44,7 @@ import type { MessageService } from '../../features/hosted/message-service';
 import { createScheduleRouter } from './schedules/schedule-router';
 import type { ScheduleService } from '../../features/schedules/schedule-service';
 import { createSettingsRouter, type SettingsRouterDeps } from './settings/settings-router';
+import { createSignInRouters, type SignInRouterDeps } from './sign-in/sign-in-router';
 import { createStatsRouter } from './stats/stats-router';
 import type { StatsService } from '../../features/history/stats-service';
 import type { DashboardNotice } from '../../../contract';
@@ -111,6 +112,8 @@ export interface ConsoleRouterDeps {
   push: PushRouterDeps;
   /** The image proxy and each person's remote-image choices. */
   imageProxy: ImageProxyRouterDeps;
+  /** Settings → Sign-in and OpenID Connect (issue 44). */
+  signIn: SignInRouterDeps;
 }
 
 export function createConsoleRouter(deps: ConsoleRouterDeps): Router {
@@ -127,8 +130,11 @@ export function createConsoleRouter(deps: ConsoleRouterDeps): Router {
   const streams = new LiveStreams();
   const auth = createAuth(deps.auth, streams, deps.audit.log);
   router.use(auth.router);
+  const signIn = createSignInRouters(deps.signIn, auth, streams);
+  router.use(signIn.open);
   router.use(createInviteRouter(deps.account, auth));
   router.use(auth.guarded);
+  router.use(signIn.admin);
   router.use(createAccountRouter(deps.account, auth, streams));
   router.use(createTwoFactorRouter(deps.auth.twoFactor, deps.auth.auth, auth));
   router.use(createUserRouter(deps.account.users, deps.account.sessions, streams));

@@ -16,6 +16,10 @@ export class Session extends Model<InferAttributes<Session>, InferCreationAttrib
   declare ip: CreationOptional<string | null>;
   declare userAgent: CreationOptional<string | null>;
   declare lastSeenAt: CreationOptional<Date | null>;
+  /** How it was opened: `oidc` (OpenID Connect); null for a password (and the older sessions). */
+  declare signInMethod: CreationOptional<string | null>;
+  /** The provider's ID token (OpenID Connect): sign-out's `id_token_hint`. */
+  declare idToken: CreationOptional<string | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -28,6 +32,8 @@ export class Session extends Model<InferAttributes<Session>, InferCreationAttrib
         ip: { type: DataTypes.STRING(64), allowNull: true, defaultValue: null },
         userAgent: { type: DataTypes.STRING(300), allowNull: true, defaultValue: null },
         lastSeenAt: { type: DataTypes.DATE, allowNull: true, defaultValue: null },
+        signInMethod: { type: DataTypes.STRING(16), allowNull: true, defaultValue: null },
+        idToken: { type: DataTypes.TEXT, allowNull: true, defaultValue: null },
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },

@@ -27,6 +27,12 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
   declare totpLastStep: CreationOptional<number | null>;
   /** JSON array of the SHA-256 of each unused recovery code. */
   declare recoveryCodes: CreationOptional<string | null>;
+  /**
+   * The OpenID Connect identity the account is bound to (issuer + subject, unique together);
+   * null for an account that has never signed in with the provider.
+   */
+  declare ssoIssuer: CreationOptional<string | null>;
+  declare ssoSubject: CreationOptional<string | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -44,6 +50,8 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
         totpPending: { type: DataTypes.STRING(255), allowNull: true, defaultValue: null },
         totpLastStep: { type: DataTypes.INTEGER, allowNull: true, defaultValue: null },
         recoveryCodes: { type: DataTypes.TEXT, allowNull: true, defaultValue: null },
+        ssoIssuer: { type: DataTypes.STRING(500), allowNull: true, defaultValue: null },
+        ssoSubject: { type: DataTypes.STRING(255), allowNull: true, defaultValue: null },
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },

@@ -27,6 +27,12 @@ export interface SessionUser {
   twoFactor: TwoFactorState;
 }
 
+/** A session opened other than with a password: `oidc` (with the provider's ID token). */
+export interface SessionVia {
+  method: string;
+  idToken?: string | null;
+}
+
 /** Where a session was opened, as the person's list of sessions shows it. */
 export interface SessionOrigin {
   ip: string | null;
@@ -100,7 +106,12 @@ export class AuthService {
     );
   }
 
-  async createSession(userId: number, origin: SessionOrigin): Promise<string> {
+  async createSession(
+    userId: number,
+    origin: SessionOrigin,
+    /** How the person signed in, when not with a password (features/sso/). */
+    via?: SessionVia,
+  ): Promise<string> {
     const token = randomBytes(32).toString('base64url');
     const now = new Date(this.deps.clock.now());
     await this.deps.writeLock.run(async () => {
@@ -112,6 +123,8 @@ export class AuthService {
         ip: origin.ip?.slice(0, 64) ?? null,
         userAgent: origin.userAgent?.slice(0, 300) ?? null,
         lastSeenAt: now,
+        signInMethod: via?.method ?? null,
+        idToken: via?.idToken ?? null,
       });
     });
     return token;
@@ -130,14 +143,23 @@ export class AuthService {
         Session.update({ lastSeenAt: new Date(now) }, { where: { id: session.id } }),
       );
     }
+    // requireTwoFactor is for password sign-ins: a provider's session is its own second factor
+    // (docs/security.md "Two-factor sign-in").
+    if (session.signInMethod) return sessionUserOf(user, false);
     return this.sessionUser(user);
   }
 
-  async endSession(token: string | undefined): Promise<void> {
-    if (!token) return;
-    await this.deps.writeLock.run(() =>
-      Session.destroy({ where: { id: hashSessionToken(token) } }),
-    );
+  /** Ends the session; answers how it was opened (sign-out also ends a provider's session). */
+  async endSession(token: string | undefined): Promise<SessionVia | null> {
+    if (!token) return null;
+    return this.deps.writeLock.run(async ({ transaction }) => {
+      const id = hashSessionToken(token);
+      const session = await Session.findByPk(id, { transaction });
+      await Session.destroy({ where: { id } });
+      return session?.signInMethod
+        ? { method: session.signInMethod, idToken: session.idToken ?? null }
+        : null;
+    });
   }
 
   /** Changes the password and signs out every other session of the user. */

@@ -40,6 +40,7 @@ export const SEALED_VALUES: readonly SealedValues[] = [
     shape: 'text',
   },
   // Any sealed string in a setting's value: the Web Push VAPID private key
-  // (web-push/vapid-keys.ts, the `web-push-vapid` row).
+  // (web-push/vapid-keys.ts, the `web-push-vapid` row), the OpenID Connect client secret
+  // (sso/sign-in-config.ts, the `sign-in` row).
   { what: 'sealed settings', table: 'settings', key: 'key', column: 'value', shape: 'json' },
 ];

@@ -135,6 +135,11 @@ export class SignInConfig {
     return `${this.deps.publicBase()}${OIDC_CALLBACK_PATH}`;
   }
 
+  /** Where the provider sends the browser after ending its session (post_logout_redirect_uri). */
+  signInPageUrl(): string {
+    return `${this.deps.publicBase()}/sign-in`;
+  }
+
   /** What the sign-in page shows before anyone is signed in. */
   async methods(): Promise<SignInMethods> {
     const s = await this.effective();
@@ -151,13 +156,10 @@ export class SignInConfig {
    * else only the break-glass account (which must still be an administrator: checked by the
    * caller once the password proved who it is).
    */
-  async passwordAllowed(username: string): Promise<{ allowed: boolean; breakGlass: string }> {
+  async passwordAllowed(username: string): Promise<{ allowed: boolean; everyone: boolean }> {
     const s = await this.effective();
-    const breakGlass = s.breakGlassUsername;
-    return {
-      allowed: s.passwordSignIn || (breakGlass !== '' && username === breakGlass),
-      breakGlass,
-    };
+    const breakGlass = s.breakGlassUsername !== '' && username === s.breakGlassUsername;
+    return { allowed: s.passwordSignIn || breakGlass, everyone: s.passwordSignIn };
   }
 
   /** Settings → Sign-in as the console shows it. */

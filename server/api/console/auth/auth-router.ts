@@ -15,6 +15,7 @@ import {
   SESSION_TTL_MS,
   sessionKey,
   type SessionUser,
+  type SessionVia,
 } from '../../../features/auth/auth-service';
 import { type TwoFactorService, wrongCode } from '../../../features/auth/two-factor-service';
 import { LoginThrottle, describeWait } from '../../../features/auth/login-throttle';
@@ -39,6 +40,10 @@ declare module 'express-serve-static-core' {
   }
 }
 
+/** The 403 for a password sign-in while Settings → Sign-in has passwords switched off. */
+export const PASSWORD_SIGN_IN_OFF =
+  "password sign-in is switched off here; sign in with your organisation's single sign-on instead";
+
 /** Sets Retry-After and builds the 429 that says when to try again. */
 function tooManyTries(res: Response, waitMs: number, what: string): AppError {
   res.setHeader('Retry-After', String(Math.ceil(waitMs / 1000)));
@@ -54,6 +59,14 @@ export type AuthRouterDeps = Pick<
   twoFactor: TwoFactorService;
   /** Where failures are counted; unset, this process's memory (one process, SQLite). */
   throttle?: SignInThrottle;
+  /**
+   * Settings → Sign-in (features/sso/): whether passwords still sign in (else only the
+   * break-glass administrator), and where sign-out sends a provider's session.
+   */
+  sso?: {
+    passwordAllowed(username: string): Promise<{ allowed: boolean; everyone: boolean }>;
+    signOutRedirect(via: SessionVia): Promise<string | null>;
+  };
   /** The trusted reverse proxy's header sign-in (HERALD_AUTH_PROXY_HEADER), or none. */
   proxy?: AuthProxySignIn | null;
 };
@@ -87,11 +100,13 @@ export function createAuth(deps: AuthRouterDeps, streams: LiveStreams, audit: Au
     maxAge: SESSION_TTL_MS,
   });
 
-  const signIn = async (req: Request, res: Response, user: SessionUser) => {
-    const token = await auth.createSession(user.id, {
-      ip: req.ip ?? null,
-      userAgent: req.get('user-agent') ?? null,
-    });
+  /** Opens a session for the person; `via` says how when it was not a password (SSO). */
+  const signIn = async (req: Request, res: Response, user: SessionUser, via?: SessionVia) => {
+    const token = await auth.createSession(
+      user.id,
+      { ip: req.ip ?? null, userAgent: req.get('user-agent') ?? null },
+      via,
+    );
     res.cookie(SESSION_COOKIE, token, cookieOptions(req));
   };
 
@@ -179,10 +194,22 @@ export function createAuth(deps: AuthRouterDeps, streams: LiveStreams, audit: Au
     const keys = passwordKeys(body.username, req.ip);
     const wait = await throttle.begin(keys);
     if (wait > 0) throw tooManyTries(res, wait, 'failed sign-ins');
+    // Password sign-in switched off (Settings → Sign-in): refused before the password is
+    // checked, so it tells nothing about the password; only the break-glass account goes on.
+    const passwordAllowed = deps.sso ? await deps.sso.passwordAllowed(body.username) : null;
+    if (passwordAllowed && !passwordAllowed.allowed) {
+      await recordAuth(req, 'auth.sign-in-failed', null, body.username);
+      throw new AppError(403, PASSWORD_SIGN_IN_OFF);
+    }
     const user = await auth.verify(body.username, body.password);
     if (!user) {
       await recordAuth(req, 'auth.sign-in-failed', null, body.username);
       throw unauthorized('wrong username or password');
+    }
+    // The break-glass account keeps its password only while it administers Herald.
+    if (passwordAllowed && !passwordAllowed.everyone && user.role !== 'admin') {
+      await recordAuth(req, 'auth.sign-in-failed', null, body.username);
+      throw new AppError(403, PASSWORD_SIGN_IN_OFF);
     }
     // Without the right code the try stays counted: otherwise someone who has the password
     // could clear the count between wrong codes by asking once without one.
@@ -242,13 +269,16 @@ export function createAuth(deps: AuthRouterDeps, streams: LiveStreams, audit: Au
   const serveGuarded = consoleRoutesOn(guarded);
 
   serveGuarded(routes.logout, async (_input, req, res) => {
-    await auth.endSession(readCookie(req, SESSION_COOKIE));
+    const via = await auth.endSession(readCookie(req, SESSION_COOKIE));
     streams.endSession(req.sessionKey!);
     res.clearCookie(SESSION_COOKIE, { path: '/' });
     await recordAuth(req, 'auth.sign-out', req.user!);
-    // A trusted proxy's session ends at HERALD_AUTH_PROXY_LOGOUT_URL too.
+    // A provider's session (OpenID Connect) ends at its end_session_endpoint; a trusted
+    // proxy's at HERALD_AUTH_PROXY_LOGOUT_URL.
+    const providerLogout = via && deps.sso ? await deps.sso.signOutRedirect(via) : null;
     return {
-      redirectTo: deps.proxy?.logoutRedirect(req.socket.remoteAddress, req.headers) ?? null,
+      redirectTo:
+        providerLogout ?? deps.proxy?.logoutRedirect(req.socket.remoteAddress, req.headers) ?? null,
     };
   });
 

@@ -67,6 +67,10 @@ describe('the declared sealed values', () => {
     'server/features/auth/two-factor-service.ts': ['users.totp_pending', 'users.totp_secret'],
     // The VAPID private key: a settings row (web-push-vapid).
     'server/features/web-push/vapid-keys.ts': ['settings.value'],
+    // The OpenID Connect client secret: the settings row `sign-in` (Settings → Sign-in).
+    'server/features/sso/sign-in-config.ts': ['settings.value'],
+    // A pending OpenID Connect sign-in: sealed into a cookie, never stored.
+    'server/features/sso/pending-login.ts': [],
     // Build the box for the parts above (the proxy migration, the import's channels) or to open.
     'server/composition.ts': ['channels.config'],
     'server/features/import/message-nest/cli.ts': ['channels.config'],

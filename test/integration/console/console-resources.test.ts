@@ -172,7 +172,7 @@ describe('console API resources', () => {
       dynamicRecipients: true,
     });
     expect(hostedDyn.body.msg).toBe(
-      'dynamicRecipients: a Hosted message channel has no dynamic recipients (only Email (SMTP), WeChat official account, WeCom app, Aliyun SMS)',
+      'dynamicRecipients: a Hosted message channel has no dynamic recipients (only Email (SMTP), WeChat official account, WeCom app, Aliyun SMS, PushPlus, WxPusher, DingTalk work notice)',
     );
     const mention = await herald.console.post(path, {
       channelId: hostedId,

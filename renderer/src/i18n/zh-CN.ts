@@ -535,7 +535,8 @@ const zhCN: MessageSchema = {
     wxpusherUids:
       '关注了该应用的用户 UID（后台 → 用户管理）。动态收件人实例改为发给每次调用的 recipients。',
     wxpusherTopicIds: '主题 ID（数字，最多 5 个）：订阅该主题的人都会收到。',
-    wxpusherSpt: '仅用于极简推送方式：扫描 WxPusher 极简推送二维码得到的 SPT_…；多个（最多 10 个）用逗号分隔。',
+    wxpusherSpt:
+      '仅用于极简推送方式：扫描 WxPusher 极简推送二维码得到的 SPT_…；多个（最多 10 个）用逗号分隔。',
     wxpusherContentType: '留空：按各实例的格式发送。选定：每条消息都转换成这种格式。',
     wxpusherUrl: '点开消息时打开的链接；发送时自带的 url 优先。',
     wxpusherBaseUrl: '留空即 wxpusher.zjiecode.com；也可填兼容的中转地址。',

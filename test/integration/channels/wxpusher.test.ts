@@ -3,11 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createWxPusherAdapter, type WxPusherConfig } from '../../../server/channels/wxpusher';
 import { Channel, Delivery } from '../../../server/db/models';
 import { rejectionOf } from '../../fixtures/peers/expect-delivery-error';
-import {
-  adapterRuntime,
-  manualClock,
-  outboundMessage,
-} from '../../fixtures/peers/outbound-message';
+import { adapterRuntime, outboundMessage } from '../../fixtures/peers/outbound-message';
 import { busiestWindow } from '../../fixtures/peers/platform-peer';
 import {
   startWxPusherPeer,

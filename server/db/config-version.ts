@@ -1,15 +1,15 @@
 import type { ModelStatic, Model } from 'sequelize';
 
-import { Channel, Instance, Task, Template } from './models';
+import { Channel, Instance, QuietHoursRuleRow, Task, Template } from './models';
 
 let version = 0;
 const HOOK_NAME = 'herald-config-version';
 const listeners = new Set<() => void>();
 
 /**
- * A counter that moves whenever a channel, task, template or instance is written, so the send
- * path can keep what it looked up (a template and its enabled instances) until the
- * configuration changes, instead of reading it again for every message.
+ * A counter that moves whenever a channel, task, template, instance or quiet-hours rule is
+ * written, so the send path can keep what it looked up (a template and its enabled instances)
+ * until the configuration changes, instead of reading it again for every message.
  */
 export function configVersion(): number {
   return version;
@@ -56,6 +56,8 @@ export function registerConfigVersionHooks(): void {
   const models: ModelStatic<Model>[] = [
     Channel,
     Instance,
+    // Quiet-hours rules are read at every attempt (features/quiet-hours), from a cache.
+    QuietHoursRuleRow,
     Task,
     Template,
   ] as unknown as ModelStatic<Model>[];

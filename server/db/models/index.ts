@@ -8,6 +8,7 @@ import { IdempotencyKey } from './idempotency-key';
 import { ImportMap } from './import-map';
 import { Instance } from './instance';
 import { PushSubscription } from './push-subscription';
+import { QuietHoursRuleRow } from './quiet-hours-rule';
 import { Schedule } from './schedule';
 import { Send } from './send';
 import { Session } from './session';
@@ -25,6 +26,7 @@ export {
   ImportMap,
   Instance,
   PushSubscription,
+  QuietHoursRuleRow,
   Schedule,
   Send,
   Session,
@@ -45,6 +47,7 @@ export function initModels(sequelize: Sequelize): void {
     ImportMap,
     Instance,
     PushSubscription,
+    QuietHoursRuleRow,
     Schedule,
     Send,
     Session,

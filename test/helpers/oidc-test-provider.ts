@@ -61,7 +61,7 @@ export async function startOidcProvider(): Promise<OidcTestProvider> {
         clients: clients.map((c) => ({
           client_id: c.clientId,
           ...(c.clientSecret
-            ? { client_secret: c.clientSecret, token_endpoint_auth_method: 'client_secret_post' }
+            ? { client_secret: c.clientSecret, token_endpoint_auth_method: 'client_secret_basic' }
             : { token_endpoint_auth_method: 'none' }),
           redirect_uris: [`${c.heraldUrl}/api/console/sso/oidc/callback`],
           post_logout_redirect_uris: [`${c.heraldUrl}/sign-in`],

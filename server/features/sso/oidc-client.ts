@@ -41,8 +41,9 @@ export class OidcClient {
       new URL(s.issuer),
       s.clientId,
       s.clientSecret === '' ? undefined : s.clientSecret,
-      // A public client (no secret): PKCE is what binds the code to this browser.
-      s.clientSecret === '' ? oidc.None() : undefined,
+      // HTTP Basic, the method OpenID Connect registers a client with unless told otherwise
+      // (Authelia enforces the registered one); a public client (no secret) has PKCE alone.
+      s.clientSecret === '' ? oidc.None() : oidc.ClientSecretBasic(s.clientSecret),
       {
         timeout: REQUEST_TIMEOUT_S,
         // Plain http only when HERALD_OIDC_ALLOW_HTTP=1 said so (a home lab).

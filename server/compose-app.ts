@@ -15,7 +15,7 @@ import { StatsService } from './features/history/stats-service';
 import { HookService } from './features/hooks/hook-service';
 import { MessageService } from './features/hosted/message-service';
 import { ProxyHostNotice } from './features/ops/proxy-host-notice';
-import { AuthProxySignIn } from './features/sso/auth-proxy';
+import { AuthProxySignIn, proxySettings } from './features/sso/auth-proxy';
 import { OidcClient } from './features/sso/oidc-client';
 import { createSignInConfig } from './features/sso/sign-in-config';
 import { ssoSignOut } from './features/sso/sso-sign-out';
@@ -48,15 +48,7 @@ export function composeApp(
     env: config.oidc,
     publicBase: () => publicBaseUrl(parts).replace(/\/+$/, ''),
     // HERALD_AUTH_PROXY_*, shown read-only in Settings → Sign-in; its logout URL on the sign-in page.
-    proxy: () =>
-      config.authProxy
-        ? {
-            header: config.authProxy.names.header,
-            groupsHeader: config.authProxy.names.groupsHeader,
-            logoutUrl: config.authProxy.logoutUrl,
-            autoCreate: config.authProxy.autoCreate,
-          }
-        : null,
+    proxy: () => proxySettings(config.authProxy),
   });
   const oidc = new OidcClient(clock);
   // The trusted proxy's header (HERALD_AUTH_PROXY_HEADER); the config refused it without proxies.

@@ -204,7 +204,10 @@ export class AuthProxySignIn {
       await this.deps.auth.endSession(req.cookieToken);
       ended = sessionKey(req.cookieToken);
     }
-    const token = await this.deps.auth.createSession(user.id, req.origin);
+    // Marked as the proxy's: requireTwoFactor then holds it to nothing on later requests either.
+    const token = await this.deps.auth.createSession(user.id, req.origin, {
+      method: PROXY_PROVIDER,
+    });
     const signedIn = proxyView({ ...user, role: role ?? user.role });
     await this.record(req, signedIn, {
       action: 'auth.sign-in',

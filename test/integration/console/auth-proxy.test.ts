@@ -299,6 +299,18 @@ describe('signing in from a trusted reverse proxy header', () => {
     expect(total).toBe(0);
   });
 
+  it('the sign-in page learns the proxy’s logout URL, and Settings → Sign-in shows the header settings', async () => {
+    const methods = await new ConsoleClient(herald.url).ok('GET', '/sign-in/methods');
+    expect(methods.proxyLogoutUrl).toBe(LOGOUT_URL);
+    const settings = await herald.console.ok('GET', '/settings/sign-in');
+    expect(settings.proxy).toEqual({
+      header: 'Remote-User',
+      groupsHeader: 'Remote-Groups',
+      logoutUrl: LOGOUT_URL,
+      autoCreate: true,
+    });
+  });
+
   it('sign-out from behind the proxy answers the proxy’s logout URL; a password session gets null', async () => {
     const fay = await call(herald, '/api/console/me', { user: 'fay' });
     const out = await call(herald, '/api/console/logout', {
@@ -333,6 +345,22 @@ describe('with HERALD_AUTH_PROXY_AUTO_CREATE=0', () => {
     expect(await User.count({ where: { username: 'stranger' } })).toBe(0);
     const admin = await call(herald, '/api/console/me', { user: 'admin' });
     expect(admin.body.data.user).toMatchObject({ username: 'admin', role: 'admin' });
+  });
+
+  it('requireTwoFactor holds password sessions, not the ones the proxy signs in (its second factor is the proxy’s job)', async () => {
+    await herald.console.ok('PUT', '/settings', { requireTwoFactor: true });
+    // The administrator's password session must now set up a second factor first.
+    expect((await herald.console.get('/channels')).status).toBe(403);
+    const proxied = await call(herald, '/api/console/channels', { user: 'admin' });
+    expect(proxied.status).toBe(200);
+    const me = await call(herald, '/api/console/me', { user: 'admin', cookie: proxied.cookie! });
+    expect(me.body.data.user.twoFactor).toBe('off');
+    // The session is marked as the proxy's: its cookie alone is not held to it either.
+    const cookieOnly = await call(herald, '/api/console/channels', {
+      from: OUTSIDER,
+      cookie: proxied.cookie!,
+    });
+    expect(cookieOnly.status).toBe(200);
   });
 });
 

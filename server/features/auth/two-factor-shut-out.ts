@@ -7,14 +7,17 @@ import { twoFactorStateOf } from './auth-service';
  * whose open streams must end when the administrator turns `requireTwoFactor` on. The account
  * is judged by twoFactorStateOf, the rule every request's session is judged by.
  *
- * Sessions rather than accounts, because the requirement is to be about how a session signed
- * in: once single sign-on lands (issue 44 §1), a session opened through the provider is exempt
- * (the provider is its second factor), and that session filter belongs in the query below.
+ * Sessions rather than accounts, because the requirement is about how a session signed in: a
+ * session opened through OpenID Connect (`signInMethod` set) is exempt, the provider being its
+ * second factor (AuthService.userForSession), so its streams carry on.
  */
 export async function sessionsAwaitingTwoFactor(): Promise<string[]> {
   const users = await User.findAll({ where: { totpSecret: null } });
   const shutOut = users.filter((u) => twoFactorStateOf(u, true) === 'required').map((u) => u.id);
   if (shutOut.length === 0) return [];
-  const sessions = await Session.findAll({ where: { userId: shutOut }, attributes: ['id'] });
+  const sessions = await Session.findAll({
+    where: { userId: shutOut, signInMethod: null },
+    attributes: ['id'],
+  });
   return sessions.map((s) => s.id);
 }

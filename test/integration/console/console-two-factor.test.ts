@@ -6,6 +6,8 @@ import {
   TWO_FACTOR_FIRST,
   accessOf,
 } from '../../../server/api/console/route-access';
+import { Session } from '../../../server/db/models';
+import { sessionKey } from '../../../server/features/auth/auth-service';
 import { openEventStream } from '../../helpers/event-stream';
 import { ConsoleClient, startTestHerald, type TestHerald } from '../../helpers/herald';
 import { ManualClock } from '../../helpers/manual-clock';
@@ -269,7 +271,15 @@ describe('an administrator requires two-factor for everyone', () => {
       const viewerBrowser = await browserOf(viewer);
       const unprotected = await openEventStream(herald.url, viewerBrowser);
       const enrolled = await openEventStream(herald.url, boss);
-      await Promise.all([unprotected, enrolled].map((s) => s.until((t) => t.includes('retry:'))));
+      // The same viewer signed in through OpenID Connect, as sso-accounts marks such a session:
+      // the provider is its second factor, so the requirement does not reach it.
+      const viaProvider = await browserOf(viewer);
+      const token = viaProvider.cookie.slice(viaProvider.cookie.indexOf('=') + 1);
+      await Session.update({ signInMethod: 'oidc' }, { where: { id: sessionKey(token) } });
+      const provided = await openEventStream(herald.url, viaProvider);
+      await Promise.all(
+        [unprotected, enrolled, provided].map((s) => s.until((t) => t.includes('retry:'))),
+      );
       await boss.ok('PUT', '/settings', { requireTwoFactor: true });
       herald.server.events.emit('send', { id: 4433, status: 'sent' });
       // The viewer's stream ended before this event (`until` throws when the stream ends);
@@ -278,9 +288,11 @@ describe('an administrator requires two-factor for everyone', () => {
         /the stream ended/,
       );
       await expect(openEventStream(herald.url, viewerBrowser)).rejects.toThrow(/answered 403/);
-      // The administrator with a second factor keeps streaming.
+      // The administrator with a second factor keeps streaming, as does the provider's session.
       await enrolled.until((t) => t.includes('"id":4433'));
+      await provided.until((t) => t.includes('"id":4433'));
       enrolled.close();
+      provided.close();
     } finally {
       await boss.ok('PUT', '/settings', { requireTwoFactor: true });
     }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { User } from '../../../server/db/models';
 import { ADMIN, ConsoleClient, startTestHerald, type TestHerald } from '../../helpers/herald';
 import { ManualClock } from '../../helpers/manual-clock';
 
@@ -163,6 +164,14 @@ describe('console users and accounts', () => {
         expect(res.body.msg).toMatch(/^the last administrator cannot be/);
       }
       expect((await admin.ok('GET', '/me')).user.role).toBe('admin');
+      // Bound to an OpenID Connect identity (as a sign-in through the provider binds an invite),
+      // it can sign in: now it counts, and the first administrator may step down.
+      await User.update(
+        { ssoIssuer: 'https://id.example.test', ssoSubject: `sub-${pending.id}` },
+        { where: { id: pending.id } },
+      );
+      await admin.ok('PATCH', `/users/${me.id}`, { role: 'editor' });
+      await User.update({ role: 'admin' }, { where: { id: me.id } });
     } finally {
       await admin.del(`/users/${pending.id}`);
     }

@@ -50,5 +50,8 @@ export const AUDIT_ACTIONS = [
   'backup.schedule-update',
   'push.subscribe',
   'push.unsubscribe',
+  'quiethours.create',
+  'quiethours.update',
+  'quiethours.delete',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -6,6 +6,7 @@ import type { HeraldConfig } from './config/herald-config';
 import type { SharedState } from './db/postgres/shared-state';
 import { AuditStates } from './features/audit/audit-states';
 import type { AuthService } from './features/auth/auth-service';
+import { QuietHoursService } from './features/quiet-hours/quiet-hours-service';
 import { SessionList } from './features/auth/session-list';
 import { TwoFactorService } from './features/auth/two-factor-service';
 import { UserService } from './features/auth/user-service';
@@ -118,6 +119,7 @@ export function composeApp(
         images: parts.imageProxy.messageImages(),
       }),
       schedules: parts.schedules,
+      quietHours: new QuietHoursService({ writeLock, clock }),
       stats: new StatsService({ clock, sequelize, attachments }),
       notices: () => proxyHost.notices(),
       settings: {

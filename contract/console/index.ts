@@ -11,6 +11,7 @@ import { logRoutes } from './logs';
 import { maintenanceRoutes } from './maintenance';
 import { messageRoutes } from './messages';
 import { pushRoutes } from './push';
+import { quietHoursRoutes } from './quiet-hours';
 import { scheduleRoutes } from './schedules';
 import { settingsRoutes } from './settings';
 import { signInRoutes } from './sign-in';
@@ -44,6 +45,7 @@ export const consoleRoutes = {
   audit: auditRoutes,
   backup: backupRoutes,
   push: pushRoutes,
+  quietHours: quietHoursRoutes,
   imageProxy: imageProxyRoutes,
   signIn: signInRoutes,
 };
@@ -61,6 +63,7 @@ export * from './logs';
 export * from './maintenance';
 export * from './messages';
 export * from './push';
+export * from './quiet-hours';
 export * from './schedules';
 export * from './settings';
 export * from './sign-in';

@@ -169,6 +169,9 @@ const en = {
     backupScheduleUpdate: '{who} changed the scheduled backups',
     pushSubscribe: '{who} turned on notifications on the device {target}',
     pushUnsubscribe: '{who} turned off notifications on the device {target}',
+    quiethoursCreate: '{who} set quiet hours for {target}',
+    quiethoursUpdate: '{who} changed the quiet hours of {target}',
+    quiethoursDelete: '{who} removed the quiet hours of {target}',
     unknown: '{who}: {action} {target}',
   },
   live: {

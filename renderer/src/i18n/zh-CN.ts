@@ -167,6 +167,9 @@ const zhCN: MessageSchema = {
     backupScheduleUpdate: '{who} 修改了定时备份',
     pushSubscribe: '{who} 为设备 {target} 开启了推送通知',
     pushUnsubscribe: '{who} 关闭了设备 {target} 的推送通知',
+    quiethoursCreate: '{who} 为 {target} 设置了免打扰时段',
+    quiethoursUpdate: '{who} 修改了 {target} 的免打扰时段',
+    quiethoursDelete: '{who} 删除了 {target} 的免打扰时段',
     unknown: '{who}：{action} {target}',
   },
   live: {

@@ -41,7 +41,9 @@ import {
 import { createMessageRouter } from './messages/message-router';
 import { createPushRouter, type PushRouterDeps } from './push/push-router';
 import type { MessageService } from '../../features/hosted/message-service';
+import { createQuietHoursRouter } from './quiet-hours/quiet-hours-router';
 import { createScheduleRouter } from './schedules/schedule-router';
+import type { QuietHoursService } from '../../features/quiet-hours/quiet-hours-service';
 import type { ScheduleService } from '../../features/schedules/schedule-service';
 import { createSettingsRouter, type SettingsRouterDeps } from './settings/settings-router';
 import { createSignInRouters, type SignInRouterDeps } from './sign-in/sign-in-router';
@@ -99,6 +101,8 @@ export interface ConsoleRouterDeps {
   logs: LogService;
   messages: MessageService;
   schedules: ScheduleService;
+  /** Quiet-hours rules of instances, channels and people (issue 46 §1). */
+  quietHours: QuietHoursService;
   stats: StatsService;
   /** The dashboard's notices (a reverse proxy without publicBaseUrl). */
   notices?: () => DashboardNotice[];
@@ -145,6 +149,7 @@ export function createConsoleRouter(deps: ConsoleRouterDeps): Router {
   router.use(createLogRouter(deps.logs));
   router.use(createMessageRouter(deps.messages));
   router.use(createScheduleRouter(deps.schedules));
+  router.use(createQuietHoursRouter(deps.quietHours));
   router.use(createSettingsRouter(deps.settings, streams));
   router.use(createStatsRouter(deps.stats, deps.notices));
   router.use(createEventRouter(deps.events, streams));

@@ -125,6 +125,15 @@ export const ROUTE_ACCESS: AccessTable = {
   backup: { download: 'admin', schedule: 'admin', updateSchedule: 'admin' },
   // Each person's own devices: a subscription reaches only messages its owner may read.
   push: { key: 'viewer', list: 'viewer', create: 'viewer', remove: 'viewer' },
+  // Everyone has their own person rule; the service refuses a viewer a channel's or instance's
+  // rules and anyone but an administrator another person's (quiet-hours-service.ts).
+  quietHours: {
+    list: 'viewer',
+    create: 'viewer',
+    preview: 'viewer',
+    update: 'viewer',
+    remove: 'viewer',
+  },
   // Everyone who reads messages sees their images, and each person's choices are their own.
   imageProxy: {
     image: 'viewer',

@@ -3,6 +3,7 @@ import type { AuditAction, AuditChange } from '../../../../contract';
 import { importedChanges } from '../../../features/audit/audit-actions';
 import type { AuditState } from '../../../features/audit/audit-diff';
 import type { AuditStates } from '../../../features/audit/audit-states';
+import { quietHoursAuditState } from '../../../features/quiet-hours/quiet-hours-service';
 import { pushAuditState } from '../../../features/web-push/subscription-service';
 
 /** A request as the rule sees it: the route's parsed input and what the handler answered. */
@@ -57,6 +58,7 @@ export function routeAuditTable(states: AuditStates): RouteAuditTable {
   const message = (id: number | null) => (id === null ? null : states.message(id));
   const user = (id: number | null) => (id === null ? null : states.user(id));
   const pushSubscription = (id: number | null) => (id === null ? null : pushAuditState(id));
+  const quietRule = (id: number | null) => (id === null ? null : quietHoursAuditState(id));
   /** A change to the signed-in person's own account (the target is whoever asked). */
   const own = (action: AuditAction): AuditRule => ({
     action,
@@ -223,6 +225,13 @@ export function routeAuditTable(states: AuditStates): RouteAuditTable {
       list: null,
       create: rule('push.subscribe', 'push-subscription', 'answer', pushSubscription),
       remove: rule('push.unsubscribe', 'push-subscription', 'params', pushSubscription),
+    },
+    quietHours: {
+      list: null,
+      create: rule('quiethours.create', 'quiet-hours', 'answer', quietRule),
+      preview: null,
+      update: rule('quiethours.update', 'quiet-hours', 'params', quietRule),
+      remove: rule('quiethours.delete', 'quiet-hours', 'params', quietRule),
     },
     // A reader's own view of messages, like their read state: not a change to the install.
     imageProxy: {

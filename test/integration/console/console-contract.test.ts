@@ -71,10 +71,12 @@ describe('the console routes, the contract and the OpenAPI document', () => {
       // HEAD for the event stream: its headers, without a stream to close.
       const method = spec === consoleRoutes.events.stream ? 'HEAD' : spec.method.toUpperCase();
       const withBody = method !== 'GET' && method !== 'HEAD';
-      if (spec.answers === 'attachment') {
-        // A file to download, not JSON: the status says whether a route of its own answered.
+      if (spec.answers === 'attachment' || spec.answers === 'redirect') {
+        // A file to download or a redirect (the OpenID Connect round trip), not JSON: the status
+        // says whether a route of its own answered.
         const file = await fetch(`${herald.url}${spec.path}`, {
           headers: { Cookie: herald.console.cookie },
+          redirect: 'manual',
         });
         await file.arrayBuffer();
         if (file.status === 404) unanswered.push(label(spec));
@@ -100,7 +102,10 @@ describe('the console routes, the contract and the OpenAPI document', () => {
           ? {}
           : { headers: { 'Content-Type': 'application/json' }, body: '{}' }),
       });
-      const body = (await res.json()) as { msg: string };
+      // A redirect (the OpenID Connect round trip) answers no envelope.
+      const body = (
+        res.headers.get('content-type')?.includes('json') ? await res.json() : { msg: '' }
+      ) as { msg: string };
       const refused = res.status === 401 && body.msg === 'not signed in';
       if (refused !== !spec.public) wrong.push(`${label(spec)}: ${res.status} ${body.msg}`);
     }

@@ -95,7 +95,10 @@ describe('OpenID Connect sign-in', () => {
 
   beforeAll(async () => {
     herald = await withEnv({ HERALD_OIDC_ALLOW_HTTP: '1' }, () => startTestHerald());
-    provider.register([{ clientId: 'herald', clientSecret: SECRET, heraldUrl: herald.url }]);
+    provider.register([
+      { clientId: 'herald', clientSecret: SECRET, heraldUrl: herald.url },
+      { clientId: 'herald-public', heraldUrl: herald.url },
+    ]);
     admin = herald.console;
     await admin.ok('PUT', '/settings/sign-in', {
       issuer: provider.issuer,
@@ -233,6 +236,18 @@ describe('OpenID Connect sign-in', () => {
     expect((await ssoSignIn(herald, 'sub-checks', '/messages/3')).location).toBe('/messages/3');
   });
 
+  it('signs in as a public client, PKCE alone tying the code to the browser', async () => {
+    await admin.ok('PUT', '/settings/sign-in', { clientId: 'herald-public', clientSecret: '' });
+    try {
+      expect((await admin.ok('GET', '/settings/sign-in')).clientSecretSet).toBe(false);
+      provider.people.set('sub-public', { preferred_username: 'pubby' });
+      const landing = await ssoSignIn(herald, 'sub-public');
+      expect((await landing.client.ok('GET', '/me')).user.username).toBe('pubby');
+    } finally {
+      await admin.ok('PUT', '/settings/sign-in', { clientId: 'herald', clientSecret: SECRET });
+    }
+  });
+
   it('answers the provider end-session address at sign-out', async () => {
     provider.people.set('sub-out', { preferred_username: 'outgoing' });
     const landing = await ssoSignIn(herald, 'sub-out');
@@ -348,6 +363,21 @@ describe('OpenID Connect sign-in', () => {
         (await breakGlass.post('/login', { username: 'admin', password: 'correct horse battery' }))
           .status,
       ).toBe(200);
+      // An invite link no longer sets a password (the invite is taken up through the provider).
+      const invited = await admin.ok('POST', '/users', {
+        username: 'no-pw-invitee',
+        role: 'viewer',
+      });
+      const token = new URL(invited.inviteUrl).searchParams.get('token');
+      const accept = await new ConsoleClient(herald.url).post('/invite', {
+        token,
+        password: 'a long enough password',
+      });
+      expect(accept.status).toBe(403);
+      expect(accept.body.msg).toMatch(/password sign-in is switched off/);
+      expect(
+        (await admin.ok('GET', '/users')).items.find((u: any) => u.id === invited.id).invited,
+      ).toBe(true);
       // SSO still signs in.
       provider.people.set('sub-ed', { preferred_username: 'edna', groups: ['herald-editors'] });
       expect((await ssoSignIn(herald, 'sub-ed')).location).toBe('/');

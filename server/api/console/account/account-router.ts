@@ -2,12 +2,17 @@ import { Router, type Request, type Response } from 'express';
 
 import { consoleRoutes, type AuditAction } from '../../../../contract';
 import { SESSION_COOKIE, type SessionUser } from '../../../features/auth/auth-service';
+import { AppError } from '../../../lib/errors';
 import type { SessionList } from '../../../features/auth/session-list';
 import type { UserService } from '../../../features/auth/user-service';
 import { consoleRoutesOn } from '../console-route';
 import type { LiveStreams } from '../events/live-streams';
 
 const routes = consoleRoutes.account;
+
+/** The 403 for setting a password through an invite while password sign-in is off. */
+const INVITE_PASSWORD_OFF =
+  "password sign-in is switched off here; sign in with your organisation's single sign-on instead, and this account is yours";
 
 export interface AccountRouterDeps {
   users: UserService;
@@ -26,6 +31,8 @@ export interface SignInParts {
   ): Promise<void>;
   /** Records a sign-in kind of event in the audit log, as the sign-in routes do. */
   recordAuth(req: Request, action: AuditAction, user: SessionUser | null): Promise<void>;
+  /** False while password sign-in is off for this username (Settings → Sign-in). */
+  passwordAllowed?(username: string): Promise<boolean>;
 }
 
 /** The invite link's routes, answered without a session. */
@@ -37,6 +44,12 @@ export function createInviteRouter(deps: AccountRouterDeps, parts: SignInParts):
     return { username: user.username, role: user.role };
   });
   serve(routes.acceptInvite, async ({ body }, req, res) => {
+    // With password sign-in off, an invite is taken up by signing in with the provider (the
+    // account is bound then); only the break-glass account still sets a password here.
+    const invitee = await deps.users.invitee(body.token);
+    if (parts.passwordAllowed && !(await parts.passwordAllowed(invitee.username))) {
+      throw new AppError(403, INVITE_PASSWORD_OFF);
+    }
     const user = await deps.users.acceptInvite(body.token, body.password);
     await parts.signIn(req, res, user);
     await parts.recordAuth(req, 'user.accept-invite', user);

@@ -346,5 +346,8 @@ export function createAuth(deps: AuthRouterDeps, streams: LiveStreams, audit: Au
     changeOwnPassword,
     recordAuth,
     throttledCheck,
+    /** Whether this username may set or use a password now (Settings → Sign-in). */
+    passwordAllowed: async (username: string) =>
+      deps.sso ? (await deps.sso.passwordAllowed(username)).allowed : true,
   };
 }

@@ -4,7 +4,7 @@ import { BlockList, isIPv4, isIPv6 } from 'node:net';
 import type { SignInSettings, UserRole } from '../../../contract';
 import { User } from '../../db/models';
 import type { AuthProxyConfig } from '../../config/auth-proxy-config';
-import { AppError } from '../../lib/errors';
+import { AppError, errorMessage } from '../../lib/errors';
 import { createLogger } from '../../lib/logger';
 import type { HeraldParts } from '../../parts';
 import type { AuditLog, AuditRecord } from '../audit/audit-log';
@@ -297,7 +297,7 @@ export class AuthProxySignIn {
       });
     } catch (err) {
       // The sign-in stands, as a password sign-in's does when its entry fails.
-      log.error(`${entry.action}: not recorded: ${err instanceof Error ? err.message : err}`);
+      log.error(`${entry.action}: not recorded: ${errorMessage(err)}`);
     }
   }
 

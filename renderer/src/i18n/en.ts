@@ -989,7 +989,7 @@ const en = {
       'Not configured. To let a reverse proxy that signs people in (Authelia, oauth2-proxy…) name the user, set HERALD_AUTH_PROXY_HEADER, with HERALD_TRUST_PROXY.',
     yes: 'Yes',
     no: 'No',
-    docs: 'Tested provider settings and the proxy header: docs/running-for-a-team.md, “Signing in with your team’s provider”.',
+    docs: 'Tested settings for Authentik, Keycloak, Authelia and Pocket-ID, and the proxy header: docs/running-for-a-team.md, “Signing in with OpenID Connect” and “Signing in behind a reverse proxy”.',
   },
   preview: {
     notFound:

@@ -960,7 +960,7 @@ const zhCN: MessageSchema = {
       '未配置。若要让负责登录的反向代理（Authelia、oauth2-proxy 等）告知用户名，请设置 HERALD_AUTH_PROXY_HEADER，并同时设置 HERALD_TRUST_PROXY。',
     yes: '是',
     no: '否',
-    docs: '经过测试的身份提供方设置和代理请求头：见 docs/running-for-a-team.md 中“用团队的身份提供方登录”一节。',
+    docs: 'Authentik、Keycloak、Authelia 和 Pocket-ID 的已测试设置，以及代理请求头：见 docs/running-for-a-team.md 中的“Signing in with OpenID Connect”和“Signing in behind a reverse proxy”两节。',
   },
   preview: {
     notFound: '这个链接打不开消息：链接已被撤销、消息已删除，或链接有误。',

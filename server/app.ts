@@ -6,6 +6,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import { consoleFiles } from './api/console-files/console-files';
 import { openApiDocument } from './api/openapi';
 import { createConsoleRouter, type ConsoleRouterDeps } from './api/console/console-router';
+import { isSsoNavigation } from './api/console/sign-in/sso-navigation';
 import { createPreviewRouter, type PreviewRouterDeps } from './api/public/preview-router';
 import { createTokenKindRouter, type TokenKindRouterDeps } from './api/public/token-kind-router';
 import {
@@ -135,10 +136,15 @@ export function createApp(deps: AppDeps): Express {
     }),
     createHookRouter({ files: deps.send, ...deps.hooks }),
   );
-  app.use(
-    '/api/console',
-    createCrossSiteGuard({ what: 'the console API', corsOrigins: [], corsHint: false }),
-  );
+  const consoleCrossSite = createCrossSiteGuard({
+    what: 'the console API',
+    corsOrigins: [],
+    corsHint: false,
+  });
+  // The provider's redirect back to the OpenID Connect callback is a cross-site navigation.
+  const consoleGuard: RequestHandler = (req, res, next) =>
+    isSsoNavigation(req) ? next() : consoleCrossSite(req, res, next);
+  app.use('/api/console', consoleGuard);
   // Share links are opened as top-level navigations to the console page, whose fetch is
   // same-origin: other sites' pages have no business calling this either.
   app.use(

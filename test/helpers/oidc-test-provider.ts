@@ -1,5 +1,11 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import Provider, { type Configuration } from 'oidc-provider';
@@ -125,8 +131,9 @@ export async function startOidcProvider(): Promise<OidcTestProvider> {
 export class CookieJar {
   private readonly cookies = new Map<string, string>();
 
-  take(res: Response): void {
-    for (const line of res.headers.getSetCookie()) {
+  /** Takes the Set-Cookie lines of an answer. */
+  take(setCookies: readonly string[]): void {
+    for (const line of setCookies) {
       const [pair, ...attributes] = line.split(';');
       const eq = pair!.indexOf('=');
       const name = pair!.slice(0, eq).trim();
@@ -152,26 +159,57 @@ export class CookieJar {
   }
 }
 
-/** One GET or form POST without following redirects, the jar's cookies sent and kept. */
-export async function step(
+/** A browser's top-level navigation from another site (the provider's redirect back). */
+export const CROSS_SITE_NAVIGATION = {
+  'Sec-Fetch-Site': 'cross-site',
+  'Sec-Fetch-Mode': 'navigate',
+  'Sec-Fetch-Dest': 'document',
+};
+
+/**
+ * One GET or form POST without following redirects, the jar's cookies sent and kept. Over
+ * node:http rather than fetch, which would replace a Sec-Fetch-Mode header with its own `cors`.
+ */
+export function step(
   jar: CookieJar,
   url: string,
   form?: Record<string, string>,
+  /** Headers a browser adds (Fetch Metadata). */
+  extra: Record<string, string> = {},
 ): Promise<{ status: number; location: string | null; body: string }> {
-  const res = await fetch(url, {
-    method: form ? 'POST' : 'GET',
-    redirect: 'manual',
-    headers: {
-      ...(jar.header() ? { Cookie: jar.header() } : {}),
-      ...(form ? { 'Content-Type': 'application/x-www-form-urlencoded' } : {}),
-    },
-    body: form ? new URLSearchParams(form).toString() : undefined,
+  const body = form ? new URLSearchParams(form).toString() : undefined;
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: form ? 'POST' : 'GET',
+        headers: {
+          ...(jar.header() ? { Cookie: jar.header() } : {}),
+          ...(body !== undefined
+            ? {
+                'Content-Type': 'application/x-www-form-urlencoded',
+                'Content-Length': Buffer.byteLength(body),
+              }
+            : {}),
+          ...extra,
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () => {
+          jar.take(res.headers['set-cookie'] ?? []);
+          const location = res.headers.location;
+          resolve({
+            status: res.statusCode ?? 0,
+            location: location === undefined ? null : new URL(location, url).href,
+            body: Buffer.concat(chunks).toString('utf8'),
+          });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
   });
-  jar.take(res);
-  const location = res.headers.get('location');
-  return {
-    status: res.status,
-    location: location === null ? null : new URL(location, url).href,
-    body: await res.text(),
-  };
 }

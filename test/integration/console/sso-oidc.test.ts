@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readHeraldConfig } from '../../../server/config/herald-config';
 import { ConsoleClient, startTestHerald, type TestHerald } from '../../helpers/herald';
 import {
+  CROSS_SITE_NAVIGATION,
   CookieJar,
   startOidcProvider,
   step,
@@ -68,7 +69,8 @@ async function ssoSignIn(herald: TestHerald, accountId: string, next?: string): 
   }
   const callbackUrl = at.location!;
   expect(callbackUrl.startsWith(`${herald.url}/api/console/sso/oidc/callback?`)).toBe(true);
-  const done = await step(jar, callbackUrl);
+  // As a browser arrives from the provider: a cross-site top-level navigation.
+  const done = await step(jar, callbackUrl, undefined, CROSS_SITE_NAVIGATION);
   expect(done.status).toBe(302);
   const client = new ConsoleClient(herald.url);
   client.cookie = jar.get('herald_session') ? `herald_session=${jar.get('herald_session')}` : '';
@@ -200,6 +202,25 @@ describe('OpenID Connect sign-in', () => {
     const reused = await step(replay, landing.callbackUrl);
     expect(reused.location).toBe(`${herald.url}/sign-in?error=sso-failed`);
     expect(replay.get('herald_session')).toBeUndefined();
+
+    // Only a browser's navigation passes the console's cross-site guard: a script on another
+    // site fetching the callback (or any other console route) is refused as before.
+    const fetched = await step(replay, landing.callbackUrl, undefined, {
+      'Sec-Fetch-Site': 'cross-site',
+      'Sec-Fetch-Mode': 'cors',
+      'Sec-Fetch-Dest': 'empty',
+    });
+    expect(fetched.status).toBe(403);
+    expect(
+      (
+        await step(
+          new CookieJar(),
+          `${herald.url}/api/console/sign-in/methods`,
+          undefined,
+          CROSS_SITE_NAVIGATION,
+        )
+      ).status,
+    ).toBe(403);
 
     // A state that is not the one this browser's sign-in started with.
     const jar = new CookieJar();

@@ -58,6 +58,7 @@ import { Dispatcher } from './queue/dispatcher';
 import { deliveryThreadFor } from './queue/delivery-thread/delivery-thread';
 import { ScheduleRunner } from './features/schedules/schedule-runner';
 import { Scheduler } from './features/schedules/scheduler';
+import { DigestService } from './features/digests/digest-service';
 import { readVersion } from './version';
 
 const log = createLogger('server');
@@ -242,7 +243,19 @@ async function composeParts(
     if (e.name === 'delivery') void dispatcher.recordedElsewhere(e.payload);
     if (e.name === 'send' && e.payload.status === 'pending') dispatcher.wake();
   });
+  // Digests (issue 46 §2): sends their rules collect, closed and delivered once per window.
+  const digests = new DigestService({
+    sequelize,
+    writeLock,
+    clock,
+    events,
+    dispatcher,
+    registry,
+    settings,
+    listenUrl,
+  });
   const sends = new SendService({
+    digests,
     deliveries,
     dispatcher,
     registry,
@@ -304,6 +317,7 @@ async function composeParts(
     attachments,
     scheduleRunner,
     schedules,
+    digests,
     audit,
     imageProxy: new ImageProxyService({
       sequelize,
@@ -362,6 +376,7 @@ async function composeParts(
       void searchBackfill.start();
       // After the dispatcher: runs missed while Herald was closed are sent (or skipped) here.
       await scheduler.start();
+      await digests.start();
       stopJobs = startJobs([
         ...housekeepingJobs({ sequelize, writeLock, settings, clock, events, shared, attachments }),
         { name: 'scheduled backup', everyMs: SCHEDULE_CHECK_MS, run: () => backups.runScheduled() },
@@ -373,6 +388,7 @@ async function composeParts(
       stopJobs();
       stopConfigRelay();
       await scheduler.stop();
+      await digests.stop();
       webPush.fanout.stop();
       await searchBackfill.stop();
       // No new attempts before the database goes; the thread's connection closes first.

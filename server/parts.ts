@@ -3,6 +3,7 @@ import type { Sequelize } from 'sequelize';
 import type { AttachmentService } from './features/attachments/attachment-service';
 import type { ChannelService } from './features/channel-config/channel-service';
 import type { ScheduleService } from './features/schedules/schedule-service';
+import type { DigestService } from './features/digests/digest-service';
 import type { SetupCode } from './features/auth/setup-code';
 import type { SendService } from './features/sending/send-service';
 import type { AdapterRuntime } from './channels/channel-adapter';
@@ -63,6 +64,8 @@ export interface HeraldParts {
   scheduleRunner: ScheduleRunner;
   /** Schedules as the console edits them. */
   schedules: ScheduleService;
+  /** Digests: their rules, the send path's collecting, and closing each window once. */
+  digests: DigestService;
   /** The audit log: the console's changes and sign-ins, and the command line's operations. */
   audit: AuditLog;
   /** Hosted messages' remote images fetched by Herald, at addresses it signs (issue 43 §3). */

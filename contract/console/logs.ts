@@ -16,8 +16,16 @@ import { route } from '../route';
 /**
  * `suppressed`: accepted and recorded but not delivered, because an earlier send with the same
  * dedup key on the same task or template opened a window still open (docs/send-api.md).
+ * `collected`: accepted and recorded, delivered inside a digest (issue 46 §2).
  */
-export const SEND_STATUSES = ['pending', 'sent', 'partial', 'failed', 'suppressed'] as const;
+export const SEND_STATUSES = [
+  'pending',
+  'sent',
+  'partial',
+  'failed',
+  'suppressed',
+  'collected',
+] as const;
 export const sendStatusSchema = named('SendStatus', z.enum(SEND_STATUSES));
 export type SendStatus = z.infer<typeof sendStatusSchema>;
 
@@ -176,6 +184,27 @@ export const sendDetailSchema = named(
     deliveries: z.array(loggedDeliverySchema),
     /** The files sent with it that are still kept (expired ones are gone); [] for none. */
     attachments: z.array(loggedAttachmentSchema),
+    /**
+     * A `collected` send: the digest it waits in, until when, and the digest's own send once
+     * the window closed (null while it is open). Null for any other send.
+     */
+    collectedInto: z
+      .strictObject({
+        digestId: z.number().int().positive(),
+        until: timestampSchema,
+        digestSendId: z.number().int().positive().nullable(),
+      })
+      .nullable(),
+    /** A digest's own send: the sends it carried, oldest first. Null for any other send. */
+    digestOf: z
+      .array(
+        z.strictObject({
+          id: z.number().int().positive(),
+          title: z.string(),
+          createdAt: timestampSchema,
+        }),
+      )
+      .nullable(),
   }),
 );
 export type SendDetail = z.infer<typeof sendDetailSchema>;

@@ -24,6 +24,8 @@ export const statsSchema = named(
         pending: count,
         /** Sends a dedup window kept from delivery. */
         suppressed: count,
+        /** Sends a digest collected (each digest is a send of its own, counted by its status). */
+        collected: count,
       }),
     ),
     totals: z.strictObject({

@@ -37,7 +37,7 @@ const given = (value: unknown) => (value === '' ? undefined : value);
 const numeric = (value: unknown) =>
   typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : given(value);
 
-const { priority, dedupKey, dedupWindow } = v2RequestSchema.shape;
+const { priority, dedupKey, dedupWindow, digestKey } = v2RequestSchema.shape;
 
 /**
  * The query a hook takes: V2's own `priority`, `dedupKey` and `dedupWindow`, checked by V2's
@@ -50,6 +50,8 @@ export const hookQuerySchema = z.object({
   dedupKey: z.preprocess(given, dedupKey),
   /** Seconds, 1 to 86,400; 300 when left out. */
   dedupWindow: z.preprocess(numeric, dedupWindow),
+  /** The digest a collected send joins (issue 46 §2); left out: the template's own. */
+  digestKey: z.preprocess(given, digestKey),
 });
 export type HookQuery = z.infer<typeof hookQuerySchema>;
 

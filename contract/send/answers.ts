@@ -25,6 +25,15 @@ const dedupFields = {
   firstSendId: z.number().int().positive().optional(),
 };
 
+/**
+ * Only on a send a digest collected (issue 46 §2): it is stored `collected` and goes out with
+ * the digest's one message per channel when the window closes, at `until` (ISO time; a digest
+ * whose window ended while it was being closed goes out as soon as it is).
+ */
+const digestField = {
+  digest: z.strictObject({ until: z.string() }).optional(),
+};
+
 /** One delivery of a V1 answer that is not simply `sent`. */
 export const v1ResultSchema = named(
   'V1Result',
@@ -43,24 +52,25 @@ export type V1Result = z.infer<typeof v1ResultSchema>;
 /**
  * V1: how far delivery got within the wait. `sent`: every delivery; `partial`, `retrying` and
  * `queued` (also `mode: "sync"` answers whose wait ran out) carry `results`; `queued` without
- * `results` is `mode: "async"`; `suppressed`: a dedup window kept it from delivery. None of
- * them should be sent again.
+ * `results` is `mode: "async"`; `suppressed`: a dedup window kept it from delivery; `collected`: a digest
+ * collected it (`digest.until`). None of them should be sent again.
  */
 export const v1AnswerSchema = named(
   'V1Answer',
   z.strictObject({
-    status: z.enum(['sent', 'partial', 'retrying', 'queued', 'suppressed']),
+    status: z.enum(['sent', 'partial', 'retrying', 'queued', 'suppressed', 'collected']),
     sendId: z.number().int().positive(),
     results: z.array(v1ResultSchema).optional(),
     hostMessageUrl,
     ...dedupFields,
+    ...digestField,
   }),
 );
 export type V1Answer = z.infer<typeof v1AnswerSchema>;
 
 /**
  * V2: queued; `count` is the number of enabled instances the message was queued to (0 when a
- * dedup window suppressed it).
+ * dedup window suppressed it, or a digest collected it: `digest.until`).
  */
 export const v2AnswerSchema = named(
   'V2Answer',
@@ -70,6 +80,7 @@ export const v2AnswerSchema = named(
     count: z.number().int().min(0),
     hostMessageUrl,
     ...dedupFields,
+    ...digestField,
     /**
      * Only when there are any: one sentence per placeholder key the send left unfilled (its
      * marker delivered as written) or gave a value the template does not declare. The send was

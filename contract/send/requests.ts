@@ -95,6 +95,12 @@ const dedupKey = text({ error: 'must be a string' })
   .min(1, 'must not be empty')
   .max(LIMITS.dedupKeyChars, `must be at most ${LIMITS.dedupKeyChars} characters`);
 
+/** `digestKey`: which digest of a collecting task or template a send joins (issue 46 §2). */
+const digestKey = text({ error: 'must be a string' })
+  .trim()
+  .min(1, 'must not be empty')
+  .max(LIMITS.dedupKeyChars, `must be at most ${LIMITS.dedupKeyChars} characters`);
+
 /** `dedupWindow`: seconds, 300 when left out, at most a day. */
 const dedupWindow = z
   .number({ error: 'must be a whole number of seconds' })
@@ -143,6 +149,10 @@ const sendExtras = {
   dedupWindow: described(
     'Seconds the window of a dedupKey stays open from its first send: 300 when left out, at most 86400',
     optional(dedupWindow),
+  ),
+  digestKey: described(
+    'Digests: where the task, template or instance collects its messages, sends with the same key are collected into one digest (left out: one digest per task or template)',
+    optional(digestKey),
   ),
 };
 

@@ -19,6 +19,8 @@ export const CRASH_POINTS = [
   'during-cycle',
   /** A channel answered an attempt; its outcome is not recorded yet. */
   'during-delivery',
+  /** A digest's window is claimed and its send and deliveries inserted; COMMIT has not run. */
+  'digest-before-commit',
 ] as const;
 export type CrashPoint = (typeof CRASH_POINTS)[number];
 

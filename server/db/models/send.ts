@@ -13,7 +13,7 @@ import type { PlaceholderWarning } from '../../../contract';
  * `suppressed`: accepted and recorded, not delivered, because an earlier send with the same
  * dedup key on the same task or template opened a window that was still open.
  */
-export type SendStatus = 'pending' | 'sent' | 'partial' | 'failed' | 'suppressed';
+export type SendStatus = 'pending' | 'sent' | 'partial' | 'failed' | 'suppressed' | 'collected';
 
 /** What opened a send: Herald's token or task id, or an imported task's Message Nest ones. */
 export type SendCredential = 'token' | 'legacy_token' | 'task_id' | 'legacy_task_id';

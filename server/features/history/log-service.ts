@@ -13,6 +13,7 @@ import type { SendLogStatus } from '../../../contract';
 import type { SendStatus } from '../../db/models/send';
 import { listSendIds } from '../../db/history/history-search';
 import { notFound } from '../../lib/errors';
+import { digestLinksOf } from '../digests/digest-links';
 import { pageOf, type Paging } from '../../lib/paging';
 import type { HeraldParts } from '../../parts';
 
@@ -155,6 +156,7 @@ export class LogService {
       url: send.url,
       request: send.request,
       attachments: files.map((f) => ({ name: f.filename, type: f.mime, size: f.size, url: f.url })),
+      ...(await digestLinksOf(this.deps.sequelize, id)),
       deliveries: deliveries.map((d) => ({
         ...this.deliveryDto(d),
         channelName: channels.get(d.channelId)?.name ?? `(deleted channel ${d.channelId})`,

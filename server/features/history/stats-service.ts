@@ -42,11 +42,20 @@ export class StatsService {
         failed: number;
         pending: number;
         suppressed: number;
+        collected: number;
       }
     >();
     for (let i = days - 1; i >= 0; i--) {
       const date = isoDay(todayStart - i * DAY_MS);
-      byDay.set(date, { date, sent: 0, partial: 0, failed: 0, pending: 0, suppressed: 0 });
+      byDay.set(date, {
+        date,
+        sent: 0,
+        partial: 0,
+        failed: 0,
+        pending: 0,
+        suppressed: 0,
+        collected: 0,
+      });
     }
     const totals = { today: 0, last7: 0, last30: 0 };
     for (const row of perDay) {
@@ -62,7 +71,8 @@ export class StatsService {
           row.status === 'partial' ||
           row.status === 'failed' ||
           row.status === 'pending' ||
-          row.status === 'suppressed')
+          row.status === 'suppressed' ||
+          row.status === 'collected')
       ) {
         bucket[row.status] += n;
       }

@@ -121,7 +121,7 @@ export class HookService {
       else if (own.has(definition.key) && !definition.default) placeholders[definition.key] = '';
     }
     const title = clip(message.title.trim() || template.name, LIMITS.titleChars);
-    const { priority, dedupKey, dedupWindow } = call.query;
+    const { priority, dedupKey, dedupWindow, digestKey } = call.query;
     return parseInput(v2RequestSchema, {
       token: call.token,
       title,
@@ -129,6 +129,7 @@ export class HookService {
       priority,
       dedupKey: dedupKey ?? dedupKeyOf(message.dedupKey),
       dedupWindow,
+      digestKey,
     });
   }
 }

@@ -7,6 +7,7 @@ import type {
   AttachmentService,
   StagedUpload,
 } from '../attachments/attachment-service';
+import type { DigestCollector } from '../digests/digest-service';
 import { CredentialResolver } from './credential-resolver';
 import { withIdempotency } from './idempotency';
 import type { RateLimiter } from './rate-limiter';
@@ -70,6 +71,8 @@ export type SendServiceDeps = Pick<
   limiter: RateLimiter;
   /** Files sent with a message; unset, a send with files is refused. */
   attachments?: AttachmentService;
+  /** Digests that collect a task's or template's sends (issue 46 §2); unset, none do. */
+  digests?: DigestCollector;
 };
 
 /**

@@ -3,15 +3,20 @@ import type { HeraldParts } from '../../parts';
 import type { DedupGate } from '../../queue/delivery-state';
 import { acceptInputOf, acceptedDeliveries, type SendToStore } from './send-rows';
 import type { AcceptedDelivery } from './v1-answer';
+import type { DigestCollector } from '../digests/digest-service';
 
-/** What storing a send uses of the composed parts. */
-export type StoreSendDeps = Pick<HeraldParts, 'deliveries' | 'dispatcher'>;
+/** What storing a send uses of the composed parts, and the digests that may collect it. */
+export type StoreSendDeps = Pick<HeraldParts, 'deliveries' | 'dispatcher'> & {
+  digests?: DigestCollector;
+};
 
 export interface StoredSend {
   send: { id: number };
   deliveries: AcceptedDelivery[];
   /** Set when an open dedup window kept the send from delivery: the window's first send. */
   suppressedBy: number | null;
+  /** Set when a digest collected the send: when its window closes (epoch ms). */
+  collectedUntil?: number;
 }
 
 /**
@@ -33,6 +38,22 @@ export async function storeSend(
   const paused = deps.dispatcher.paused;
   const gate = gateOf(input);
   let stored = input;
+  if (input.digest && deps.digests) {
+    // Dedup first, in the same transaction: a suppressed send is never collected.
+    const collected = await deps.digests.collect(input.digest, gate, (repeats) =>
+      acceptInputOf(render ? { ...input, ...render(repeats) } : input, paused, repeats),
+    );
+    input.origin?.stored?.(collected.sendId);
+    await input.files?.stored(collected.sendId);
+    return collected.suppressed
+      ? { send: { id: collected.sendId }, deliveries: [], suppressedBy: collected.firstSendId }
+      : {
+          send: { id: collected.sendId },
+          deliveries: [],
+          suppressedBy: null,
+          collectedUntil: collected.until,
+        };
+  }
   const outcome = gate
     ? await deps.deliveries.acceptOnce(gate, (repeats) => {
         stored = render ? { ...input, ...render(repeats) } : input;

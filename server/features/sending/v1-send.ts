@@ -9,11 +9,12 @@ import { checkRecipients, hostMessageUrl, planDeliveries } from './delivery-plan
 import type { SendResponse } from './send-service';
 import { dedupOf, redact, type SendFiles, type SendOrigin } from './send-rows';
 import type { V1Request } from '../../../contract';
-import { storeSend } from './store-send';
+import { storeSend, type StoreSendDeps } from './store-send';
 import { summariseV1 } from './v1-answer';
 
 /** What a V1 send uses of the composed parts. */
-export type V1SendDeps = Pick<HeraldParts, 'deliveries' | 'dispatcher' | 'settings' | 'listenUrl'>;
+export type V1SendDeps = Pick<HeraldParts, 'deliveries' | 'dispatcher' | 'settings' | 'listenUrl'> &
+  Pick<StoreSendDeps, 'digests'>;
 
 /**
  * A V1 send to the task its credential opened: the request's own content and mentions,
@@ -43,7 +44,12 @@ export async function sendV1(
   };
   const planned = planDeliveries(targets.enabled, bodies, recipients, requestMentions);
   const host = hostMessageUrl(deps, planned);
-  const { send, deliveries, suppressedBy } = await storeSend(deps, {
+  const digest = await deps.digests?.slotFor(
+    { taskId: task.id },
+    req.priority ?? null,
+    req.digestKey,
+  );
+  const { send, deliveries, suppressedBy, collectedUntil } = await storeSend(deps, {
     api: 'v1',
     taskId: task.id,
     templateId: null,
@@ -58,6 +64,7 @@ export async function sendV1(
     priority: req.priority ?? null,
     dedup,
     ...(files && { files }),
+    ...(digest && { digest }),
   });
   if (suppressedBy !== null) {
     return {
@@ -72,6 +79,18 @@ export async function sendV1(
     };
   }
   const dedupAnswer = dedup && { deduplicated: false };
+  if (collectedUntil !== undefined) {
+    return {
+      code: 200,
+      msg: 'success',
+      data: {
+        status: 'collected',
+        sendId: send.id,
+        ...dedupAnswer,
+        digest: { until: new Date(collectedUntil).toISOString() },
+      },
+    };
+  }
   if (req.mode === 'async') {
     return {
       code: 200,

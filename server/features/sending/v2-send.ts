@@ -15,7 +15,7 @@ import { checkFilledSize, checkRecipients, hostMessageUrl, planDeliveries } from
 import { dedupOf, redact, type SendFiles, type SendOrigin } from './send-rows';
 import type { SendResponse } from './send-service';
 import type { V2Request } from '../../../contract';
-import { storeSend, type RenderWithRepeats } from './store-send';
+import { storeSend, type RenderWithRepeats, type StoreSendDeps } from './store-send';
 import { textUse, textWarning } from './v2-text';
 
 /** The contract's V2 msg strings, verbatim. */
@@ -28,7 +28,8 @@ export const V2_MSG = {
 } as const;
 
 /** What a V2 send uses of the composed parts. */
-export type V2SendDeps = Pick<HeraldParts, 'deliveries' | 'dispatcher' | 'settings' | 'listenUrl'>;
+export type V2SendDeps = Pick<HeraldParts, 'deliveries' | 'dispatcher' | 'settings' | 'listenUrl'> &
+  Pick<StoreSendDeps, 'digests'>;
 
 /**
  * A V2 send of the template its token opened, filled with the request's placeholder values;
@@ -107,6 +108,11 @@ export async function sendV2(
       })),
     };
   };
+  const digest = await deps.digests?.slotFor(
+    { templateId: template.id },
+    req.priority ?? null,
+    req.digestKey,
+  );
   const stored = await storeSend(
     deps,
     {
@@ -125,6 +131,7 @@ export async function sendV2(
       dedup,
       warnings,
       ...(files && { files }),
+      ...(digest && { digest }),
     },
     render,
   );
@@ -140,6 +147,19 @@ export async function sendV2(
         count: 0,
         deduplicated: true,
         firstSendId: stored.suppressedBy,
+        ...warned,
+      },
+    };
+  }
+  if (stored.collectedUntil !== undefined) {
+    return {
+      code: 200,
+      msg: 'success',
+      data: {
+        token: req.token,
+        count: 0,
+        ...(dedup && { deduplicated: false }),
+        digest: { until: new Date(stored.collectedUntil).toISOString() },
         ...warned,
       },
     };

@@ -25,9 +25,10 @@ export interface NewSend {
   credential?: string | null;
   /**
    * `sent` when every delivery of it is stored with the accept; `suppressed` for a send its
-   * dedup key kept from delivery (it has none); `pending` otherwise.
+   * dedup key kept from delivery (it has none); `collected` for a send a digest collected (it
+   * has none either: server/features/digests); `pending` otherwise.
    */
-  status?: 'pending' | 'sent' | 'suppressed';
+  status?: 'pending' | 'sent' | 'suppressed' | 'collected';
   /** 1 … 5, or null: none given. */
   priority?: number | null;
   dedupKey?: string | null;

@@ -523,7 +523,7 @@ const zhCN: MessageSchema = {
     pushPlusTopic: '群组编码：消息发给该群组的订阅者，而不是你自己。',
     pushPlusChannel: 'PushPlus 的发送渠道；留空即微信公众号。',
     pushPlusTo:
-      '好友令牌，多个用逗号分隔（cp 渠道填企业微信用户 id）。使用动态接收人的实例改为发给请求中的每个接收人。',
+      '好友令牌，多个用逗号分隔（cp 渠道填企业微信用户 id）。动态接收者实例改为发给请求中的每个接收者（recipients）。',
     pushPlusDailyLimit:
       'PushPlus 账号一天发送超过 200 条会被封禁。当天（北京时间）发送达到此数后，消息排队等到北京时间零点再发；未达到时立即发送。计数保存在数据库中，所有 Herald 进程共用。账号受限（PushPlus 返回 900）时同样等到次日。',
     pushPlusBaseUrl: '留空即 www.pushplus.plus；也可填兼容的中转地址。',

@@ -247,6 +247,12 @@ export class SignInConfig {
     const scopes = scopesProblem(s.scopes);
     if (scopes) throw badRequest(`scopes: ${scopes}`);
     if (!s.passwordSignIn) {
+      // Without a provider or a proxy header, only the break-glass account could sign in.
+      if (!oidcConfigured(s) && !this.deps.proxy?.()) {
+        throw badRequest(
+          'passwordSignIn: can be switched off only while OpenID Connect (or a trusted proxy header) signs people in',
+        );
+      }
       const name = s.breakGlassUsername;
       if (name === '') {
         throw badRequest(

@@ -356,6 +356,18 @@ describe('OpenID Connect sign-in', () => {
     const refused = await admin.put('/settings/sign-in', { passwordSignIn: false });
     expect(refused.status).toBe(400);
     expect(refused.body.msg).toMatch(/^breakGlassUsername: /);
+    // Not without a way in besides the break-glass account; nothing of the change is kept.
+    const noProvider = await admin.put('/settings/sign-in', {
+      issuer: '',
+      passwordSignIn: false,
+      breakGlassUsername: 'admin',
+    });
+    expect(noProvider.body.msg).toMatch(/^passwordSignIn: can be switched off only while/);
+    expect(await admin.ok('GET', '/settings/sign-in')).toMatchObject({
+      issuer: provider.issuer,
+      passwordSignIn: true,
+      breakGlassUsername: '',
+    });
     const { username: editorName } = (await herald.signedInAs('editor', 'pw-editor')).user;
     expect(
       (

@@ -5,6 +5,7 @@ import { hashesAtTestCost } from './features/auth/password-hash';
 import { SetupCode } from './features/auth/setup-code';
 import { ChannelService } from './features/channel-config/channel-service';
 import { proxySealing } from './features/channel-config/proxy-credentials';
+import { QuietHoursLookup } from './features/quiet-hours/quiet-hours-lookup';
 import { ScheduleService } from './features/schedules/schedule-service';
 import { AttachmentService } from './features/attachments/attachment-service';
 import { SendRateLimiter } from './features/sending/rate-limiter';
@@ -215,6 +216,7 @@ async function composeParts(
     loadChannel: (id) => channels.loadRuntime(id),
     loadAttachments: (ids) => attachments.load(ids),
     deliveryKinds: webPush.kinds,
+    quietHours: new QuietHoursLookup(sequelize),
     random: config.random,
     pacer: shared?.pacer,
     onSaturated: () => deliveryThread?.demand(),

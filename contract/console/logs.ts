@@ -37,7 +37,15 @@ export const SEND_LOG_STATUSES = [...SEND_STATUSES, 'retrying'] as const;
 export const sendLogStatusSchema = named('SendLogStatus', z.enum(SEND_LOG_STATUSES));
 export type SendLogStatus = z.infer<typeof sendLogStatusSchema>;
 
-export const DELIVERY_STATUSES = ['queued', 'sending', 'retrying', 'sent', 'failed'] as const;
+/** `suppressed`: not sent, on purpose: a quiet-hours rule dropped it, the reason its lastError. */
+export const DELIVERY_STATUSES = [
+  'queued',
+  'sending',
+  'retrying',
+  'sent',
+  'failed',
+  'suppressed',
+] as const;
 export const deliveryStatusSchema = named('DeliveryStatus', z.enum(DELIVERY_STATUSES));
 export type DeliveryStatus = z.infer<typeof deliveryStatusSchema>;
 
@@ -140,7 +148,7 @@ export const attemptSchema = named(
   'Attempt',
   z.strictObject({
     attempt: z.number().int().min(1),
-    outcome: z.enum(['sent', 'transient', 'permanent']),
+    outcome: z.enum(['sent', 'transient', 'permanent', 'suppressed']),
     error: z.string().nullable(),
     reply: z.string().nullable(),
     durationMs: z.number().min(0),

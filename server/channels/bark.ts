@@ -67,7 +67,7 @@ export interface BarkBody {
 export function buildBarkBody(
   config: Pick<BarkConfig, 'deviceKey' | 'group' | 'sound' | 'level' | 'icon'>,
   original: Pick<OutboundMessage, 'title' | 'content' | 'contentType' | 'url'> &
-    Partial<Pick<OutboundMessage, 'priority' | 'attachments'>>,
+    Partial<Pick<OutboundMessage, 'priority' | 'attachments' | 'silent'>>,
 ): BarkBody {
   const files = original.attachments ?? [];
   const image = files.find((a) => a.inline);
@@ -88,7 +88,13 @@ export function buildBarkBody(
   if (config.sound) body.sound = config.sound;
   // The instance's level is only the default; no `volume` at critical, so the app's own
   // critical-alert volume applies.
-  const level = message.priority ? BARK_LEVEL_BY_PRIORITY[message.priority] : config.level;
+  // Softened (quiet hours): `passive` adds it to the notification list without lighting the
+  // screen or sounding.
+  const level = original.silent
+    ? 'passive'
+    : message.priority
+      ? BARK_LEVEL_BY_PRIORITY[message.priority]
+      : config.level;
   if (level) body.level = level;
   if (config.icon) body.icon = config.icon;
   if (message.url) body.url = message.url;

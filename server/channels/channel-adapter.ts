@@ -69,6 +69,11 @@ export interface OutboundMessage {
   templateCode?: string | null;
   /** The send's files, in the order given; absent or empty when it has none. */
   attachments?: readonly MessageAttachment[];
+  /**
+   * Deliver without alerting (a quiet-hours rule's `soften`, issue 46 §1): each adapter in its
+   * platform's own silent mode (docs/send-api.md "Quiet hours"). Absent: as usual.
+   */
+  silent?: boolean;
 }
 
 /** A stored hosted message, as the hosted channel hands it to the reader. */

@@ -44,7 +44,12 @@ export interface DiscordBody {
   allowed_mentions: { parse: Array<'everyone'>; users: string[] };
   /** With files: which `files[n]` part is which (ids are the n). */
   attachments?: Array<{ id: number; filename: string }>;
+  /** SUPPRESS_NOTIFICATIONS (1 << 12) when softened: posted without a push or a sound. */
+  flags?: number;
 }
+
+/** Discord's message flag SUPPRESS_NOTIFICATIONS: the message makes no push or desktop alert. */
+export const DISCORD_SUPPRESS_NOTIFICATIONS = 1 << 12;
 
 /**
  * Escapes Discord markdown so plain text shows as written: the inline markers anywhere, and
@@ -79,13 +84,13 @@ export function discordMentions(mentions: Mentions): {
 export function buildDiscordBody(
   config: Pick<DiscordConfig, 'username' | 'avatarUrl' | 'mentionAtUrgent'>,
   message: Pick<OutboundMessage, 'title' | 'content' | 'contentType' | 'url' | 'mentions'> &
-    Partial<Pick<OutboundMessage, 'priority'>>,
+    Partial<Pick<OutboundMessage, 'priority' | 'silent'>>,
 ): DiscordBody {
   const title = message.title.trim();
   const markdown = message.contentType === 'markdown';
   const { prefix, allowed } = discordMentions(message.mentions);
   // First, so the ping shows in the notification's preview; parse 'everyone' covers @here.
-  const here = config.mentionAtUrgent === true && message.priority === 5;
+  const here = config.mentionAtUrgent === true && message.priority === 5 && !message.silent;
   if (here) allowed.parse = ['everyone'];
   const content = joinLines(
     here ? '@here' : '',
@@ -97,6 +102,7 @@ export function buildDiscordBody(
   const body: DiscordBody = { content, allowed_mentions: allowed };
   if (config.username) body.username = config.username;
   if (config.avatarUrl) body.avatar_url = config.avatarUrl;
+  if (message.silent) body.flags = DISCORD_SUPPRESS_NOTIFICATIONS;
   return body;
 }
 

@@ -77,7 +77,7 @@ export interface EmailFile {
 export function buildEmail(
   config: Pick<EmailConfig, 'from' | 'fromName'>,
   message: Pick<OutboundMessage, 'title' | 'content' | 'contentType'> &
-    Partial<Pick<OutboundMessage, 'priority'>>,
+    Partial<Pick<OutboundMessage, 'priority' | 'silent'>>,
   to: string[],
   files: readonly EmailFile[] = [],
 ): Mail.Options {
@@ -88,7 +88,8 @@ export function buildEmail(
     // Keeps vacation responders and ticket systems from answering a notification.
     headers: { 'Auto-Submitted': 'auto-generated' },
   };
-  const priority = emailPriority(message.priority ?? null);
+  // Softened (quiet hours): low priority (X-Priority 5, X-MSMail-Priority Low, Importance Low).
+  const priority = message.silent ? 'low' : emailPriority(message.priority ?? null);
   if (priority) mail.priority = priority;
   const html = message.contentType === 'html';
   if (html) {

@@ -53,7 +53,7 @@ export interface NtfyBody {
 export function buildNtfyBody(
   config: Pick<NtfyConfig, 'topic' | 'priority' | 'tags'>,
   message: Pick<OutboundMessage, 'title' | 'content' | 'contentType' | 'url'> &
-    Partial<Pick<OutboundMessage, 'priority' | 'attachments'>>,
+    Partial<Pick<OutboundMessage, 'priority' | 'attachments' | 'silent'>>,
 ): NtfyBody {
   const [first, ...others] = message.attachments ?? [];
   const content = withAttachmentLinks(
@@ -72,6 +72,9 @@ export function buildNtfyBody(
   // priority is only its default.
   const priority = message.priority ?? config.priority;
   if (priority !== undefined) body.priority = priority;
+  // Softened (quiet hours): ntfy's 2 ("low") shows no pop-up and makes no sound or vibration;
+  // a 1 the sender chose stays 1.
+  if (message.silent) body.priority = Math.min(body.priority ?? 2, 2);
   if (config.tags?.length) body.tags = config.tags;
   if (message.contentType === 'markdown') body.markdown = true;
   if (message.url) body.click = message.url;

@@ -90,7 +90,7 @@ export function telegramLength(text: string, parseMode: 'HTML' | undefined): num
 export function buildTelegramBody(
   config: Pick<TelegramConfig, 'chatId' | 'messageThreadId' | 'disableNotification'>,
   message: Pick<OutboundMessage, 'title' | 'content' | 'contentType' | 'url'> &
-    Partial<Pick<OutboundMessage, 'priority'>>,
+    Partial<Pick<OutboundMessage, 'priority' | 'silent'>>,
 ): TelegramSendMessage {
   const { text, parseMode } = telegramText(message);
   const length = telegramLength(text, parseMode);
@@ -103,7 +103,10 @@ export function buildTelegramBody(
   const body: TelegramSendMessage = { chat_id: config.chatId, text };
   if (parseMode) body.parse_mode = parseMode;
   if (config.messageThreadId !== undefined) body.message_thread_id = config.messageThreadId;
-  if (telegramSilent(config, message.priority ?? null)) body.disable_notification = true;
+  // Softened (quiet hours) is silent whatever the priority.
+  if (message.silent || telegramSilent(config, message.priority ?? null)) {
+    body.disable_notification = true;
+  }
   return body;
 }
 

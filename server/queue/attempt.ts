@@ -1,5 +1,9 @@
 import { parsePriority } from '../../contract/priority';
-import type { AdapterRuntime, MessageAttachment } from '../channels/channel-adapter';
+import {
+  noMentions,
+  type AdapterRuntime,
+  type MessageAttachment,
+} from '../channels/channel-adapter';
 import { DeliveryError } from '../channels/delivery-error';
 import { adapterFor, isChannelType, type ChannelRegistry } from '../channels/registry';
 import type { RetryPolicy } from '../config/settings-schema';
@@ -8,6 +12,7 @@ import type { Clock } from '../lib/clock';
 import { errorMessage } from '../lib/errors';
 import { nextAttemptAt } from './backoff';
 import type { ChannelPacer } from './pacer';
+import type { QuietDecision } from '../domain/quiet-decision';
 
 /** An adapter that neither resolves nor rejects is cut off here and counted as a transient failure. */
 const ATTEMPT_TIMEOUT_MS = 120_000;
@@ -42,6 +47,16 @@ export interface AttemptDeps {
    * files hands its adapter on every try. Files already removed (expired) are left out.
    */
   loadAttachments?(ids: readonly string[]): Promise<MessageAttachment[]>;
+  /**
+   * The quiet-hours rules of a delivery's instance and channel (features/quiet-hours), asked at
+   * every attempt so a rule changed after the send was accepted still counts.
+   */
+  quietHours?: {
+    forDelivery(
+      delivery: { id: number; channelId: number; priority: number | null },
+      at: number,
+    ): Promise<QuietDecision | null>;
+  };
   random?: () => number;
 }
 
@@ -105,6 +120,36 @@ export async function runAttempt(
     const why = channel ? `unknown channel kind "${channel.type}"` : 'the channel was deleted';
     return finished('permanent', why, null, null);
   }
+  // Quiet hours come before the rate limit: a held delivery takes no place in its window.
+  let quiet: QuietDecision | null = null;
+  if (deps.quietHours) {
+    try {
+      quiet = await deps.quietHours.forDelivery(delivery, startedAt);
+    } catch (err) {
+      return failure(
+        DeliveryError.transient(`reading the quiet-hours rules failed: ${errorMessage(err)}`),
+      );
+    }
+  }
+  if (quiet?.action === 'hold') {
+    return { deferUntil: quiet.until, reason: quietReason('held', quiet) };
+  }
+  if (quiet?.action === 'drop') {
+    return {
+      outcome: {
+        id: delivery.id,
+        lease: delivery.lease,
+        status: 'suppressed',
+        outcome: 'suppressed',
+        error: quietReason('dropped', quiet),
+        reply: null,
+        startedAt,
+        durationMs: deps.clock.now() - startedAt,
+        retryAt: null,
+      },
+      channelType: channel.type,
+    };
+  }
   const limit = adapter.rateLimit?.(channel.config);
   if (limit) {
     let wait: number;
@@ -139,11 +184,13 @@ export async function runAttempt(
           contentType: delivery.contentType,
           url: delivery.url,
           recipient: delivery.recipient,
-          mentions: delivery.mentions,
+          // Softened: nobody is @mentioned (DingTalk, WeCom and every robot that pings).
+          mentions: quiet?.action === 'soften' ? noMentions() : delivery.mentions,
           priority: parsePriority(delivery.priority) ?? null,
           repeats: delivery.repeats,
           templateCode: delivery.templateCode,
           ...(attachments && { attachments }),
+          ...(quiet?.action === 'soften' && { silent: true }),
         },
         deps.runtime,
       ),
@@ -167,6 +214,14 @@ export async function runAttempt(
         : de.message;
     return finished(de.retryable ? 'transient' : 'permanent', error, de.reply ?? null, retryAt);
   }
+}
+
+/** What the send log shows of a hold or a drop: which rule, and until when. */
+function quietReason(what: 'held' | 'dropped', quiet: QuietDecision): string {
+  const until = new Date(quiet.until).toISOString();
+  return what === 'held'
+    ? `held by quiet-hours rule ${quiet.ruleId} until ${until}`
+    : `dropped by quiet-hours rule ${quiet.ruleId} (quiet until ${until})`;
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {

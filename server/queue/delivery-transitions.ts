@@ -9,6 +9,7 @@ export const DELIVERY_STATUSES: readonly DeliveryStatus[] = [
   'retrying',
   'sent',
   'failed',
+  'suppressed',
 ];
 
 /** Not finished yet: the send they belong to is still pending. */
@@ -20,7 +21,7 @@ export const OPEN_STATUSES: readonly DeliveryStatus[] = ['queued', 'sending', 'r
  * recorded (delivery-programs.ts), and never takes part in these events.
  */
 export type DeliveryEvent =
-  'claim' | 'succeed' | 'retry' | 'fail' | 'defer' | 'requeue' | 'recover';
+  'claim' | 'succeed' | 'retry' | 'fail' | 'suppress' | 'defer' | 'requeue' | 'recover';
 
 export interface Transition {
   /** The states the event may start from; from any other state it is refused. */
@@ -56,6 +57,11 @@ export const TRANSITIONS: Readonly<Record<DeliveryEvent, Transition>> = {
     from: ['sending'],
     to: 'failed',
     by: 'dispatcher, a permanent failure, the last attempt used up, or the channel is gone',
+  },
+  suppress: {
+    from: ['sending'],
+    to: 'suppressed',
+    by: "dispatcher, a quiet-hours rule's drop (its reason kept as last_error); nothing is sent",
   },
   defer: {
     from: ['sending'],
@@ -98,14 +104,15 @@ export function nextStatus(
 
 /**
  * A send's status from its deliveries' statuses: pending while any is open, then sent,
- * partial or failed. hot-path.ts computes the same in SQL; a unit test holds them together.
+ * partial or failed (or suppressed, when every delivery was dropped). hot-path.ts computes the same in SQL; a unit test holds them together.
  */
 export function statusFromCounts(c: Partial<Record<DeliveryStatus, number>>): SendStatus {
   const sent = c.sent ?? 0;
   const failed = c.failed ?? 0;
   const open = OPEN_STATUSES.reduce((n, s) => n + (c[s] ?? 0), 0);
   if (open > 0) return 'pending';
-  if (failed === 0) return sent > 0 ? 'sent' : 'pending';
+  // Dropped deliveries (quiet hours) count as neither: a send all of whose are is suppressed.
+  if (failed === 0) return sent > 0 ? 'sent' : (c.suppressed ?? 0) > 0 ? 'suppressed' : 'pending';
   return sent > 0 ? 'partial' : 'failed';
 }
 

@@ -17,7 +17,7 @@ export type { AttemptResult, LoadedChannel };
 const log = createLogger('dispatcher');
 
 /** The statuses an attempt ends in (a requeue's `queued` is not an attempt). */
-const ATTEMPT_OUTCOMES = new Set<DeliveryStatus>(['sent', 'failed', 'retrying']);
+const ATTEMPT_OUTCOMES = new Set<DeliveryStatus>(['sent', 'failed', 'retrying', 'suppressed']);
 
 /** Upper bound between two looks at the table, in case a timer was lost. */
 const MAX_IDLE_MS = 30_000;
@@ -33,6 +33,8 @@ export interface DispatcherDeps {
   loadAttachments?: AttemptDeps['loadAttachments'];
   /** Deliveries of kinds that are not a channel's (Web Push), by kind. */
   deliveryKinds?: ReadonlyMap<string, DeliveryKind>;
+  /** Quiet-hours rules, asked before each channel attempt (AttemptDeps.quietHours). */
+  quietHours?: AttemptDeps['quietHours'];
   /** Attempts under way at once. */
   concurrency?: number;
   /** Where channels' rate windows are kept; unset, this process's memory. */

@@ -22,6 +22,7 @@ import { WriteTurn } from '../db/write-turn';
 import { HeraldEvents } from '../events';
 import { AttachmentService } from '../features/attachments/attachment-service';
 import { ChannelService } from '../features/channel-config/channel-service';
+import { QuietHoursLookup } from '../features/quiet-hours/quiet-hours-lookup';
 import { SettingsStore } from '../features/settings/settings-store';
 import { PushSender } from '../features/web-push/push-sender';
 import { VapidKeys } from '../features/web-push/vapid-keys';
@@ -153,6 +154,7 @@ async function compose(): Promise<{
       ...(attachments && { loadAttachments: (ids) => attachments.load(ids) }),
       // The pushes it claims go out from here, as they would from the main thread.
       deliveryKinds: new Map([[WEB_PUSH_KIND, pushSender]]),
+      quietHours: new QuietHoursLookup(db.sequelize),
       concurrency: start.concurrency,
     });
     // Paused until the main thread hands over, with its own pause state.

@@ -7,7 +7,8 @@ import {
   type Sequelize,
 } from 'sequelize';
 
-export type AttemptOutcome = 'sent' | 'transient' | 'permanent';
+/** `suppressed`: not sent, on purpose (a quiet-hours rule's drop). */
+export type AttemptOutcome = 'sent' | 'transient' | 'permanent' | 'suppressed';
 
 export class DeliveryAttempt extends Model<
   InferAttributes<DeliveryAttempt>,

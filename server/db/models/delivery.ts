@@ -9,7 +9,11 @@ import {
 
 import type { ContentType, Mentions } from '../../channels/channel-adapter';
 
-export type DeliveryStatus = 'queued' | 'sending' | 'retrying' | 'sent' | 'failed';
+/**
+ * `suppressed`: finished without being sent, on purpose: a quiet-hours rule dropped it (issue 46
+ * §1), its reason in last_error.
+ */
+export type DeliveryStatus = 'queued' | 'sending' | 'retrying' | 'sent' | 'failed' | 'suppressed';
 
 /**
  * One message to one instance (and one recipient, for dynamic recipients). It carries the

@@ -103,7 +103,7 @@ export interface OutcomeRecord {
   id: number;
   /** The lease token of the claim the attempt ran under (ClaimedDelivery.lease). */
   lease: string;
-  status: Extract<DeliveryStatus, 'sent' | 'retrying' | 'failed'>;
+  status: Extract<DeliveryStatus, 'sent' | 'retrying' | 'failed' | 'suppressed'>;
   outcome: AttemptOutcome;
   error: string | null;
   reply: string | null;

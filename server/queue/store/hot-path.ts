@@ -344,7 +344,9 @@ const ROLL_UP_SENDS = perDialect(
      FROM (SELECT send_id,
              CASE WHEN ${n(`status IN (${OPEN})`)} > 0 THEN 'pending'
                   WHEN ${n(`status = 'failed'`)} = 0 THEN
-                    CASE WHEN ${n(`status = 'sent'`)} > 0 THEN 'sent' ELSE 'pending' END
+                    CASE WHEN ${n(`status = 'sent'`)} > 0 THEN 'sent'
+                         WHEN ${n(`status = 'suppressed'`)} > 0 THEN 'suppressed'
+                         ELSE 'pending' END
                   WHEN ${n(`status = 'sent'`)} > 0 THEN 'partial'
                   ELSE 'failed' END AS next
            FROM deliveries WHERE send_id IN ${ids(1)}

@@ -26,12 +26,15 @@ const EXPECTED: Record<
   (from: DeliveryStatus, attempts: number) => DeliveryStatus | null
 > = {
   // Facts here: the delivery is due and, if `sending`, its lease ran out (see the test below).
-  claim: (from) => (from === 'sent' || from === 'failed' ? null : 'sending'),
+  claim: (from) =>
+    from === 'sent' || from === 'failed' || from === 'suppressed' ? null : 'sending',
   succeed: (from) => (from === 'sending' ? 'sent' : null),
   retry: (from) => (from === 'sending' ? 'retrying' : null),
   fail: (from) => (from === 'sending' ? 'failed' : null),
+  suppress: (from) => (from === 'sending' ? 'suppressed' : null),
   defer: (from, attempts) => (from === 'sending' ? waiting(attempts) : null),
-  requeue: (from) => (from === 'sent' || from === 'sending' ? null : 'queued'),
+  requeue: (from) =>
+    from === 'sent' || from === 'sending' || from === 'suppressed' ? null : 'queued',
   recover: (from, attempts) => (from === 'sending' ? waiting(attempts) : null),
 };
 const EVENTS = Object.keys(EXPECTED) as DeliveryEvent[];
@@ -127,11 +130,15 @@ describe('DeliveryState', () => {
 
   const statusOf = async (id: number) => (await state.current([id]))[0].status;
 
-  const outcome = (id: number, status: 'sent' | 'retrying' | 'failed', lease = LEASE) => ({
+  const outcome = (
+    id: number,
+    status: 'sent' | 'retrying' | 'failed' | 'suppressed',
+    lease = LEASE,
+  ) => ({
     id,
     lease,
     status,
-    outcome: status === 'sent' ? ('sent' as const) : ('transient' as const),
+    outcome: status === 'sent' || status === 'suppressed' ? status : ('transient' as const),
     error: status === 'sent' ? null : 'boom',
     reply: null,
     startedAt: clock.now(),
@@ -152,6 +159,8 @@ describe('DeliveryState', () => {
         return (await state.record(outcome(id, 'retrying'))).recorded ? 'done' : 'refused';
       case 'fail':
         return (await state.record(outcome(id, 'failed'))).recorded ? 'done' : 'refused';
+      case 'suppress':
+        return (await state.record(outcome(id, 'suppressed'))).recorded ? 'done' : 'refused';
       case 'defer':
         return (await state.defer({ id, lease: LEASE }, clock.now() + 500)) ? 'done' : 'refused';
       case 'requeue':
@@ -343,6 +352,10 @@ describe('DeliveryState', () => {
       ['sending', 'sent'],
       ['sent', 'sent', 'failed'],
       ['retrying'],
+      ['suppressed'],
+      ['suppressed', 'sent'],
+      ['suppressed', 'failed'],
+      ['suppressed', 'queued'],
     ];
     for (const mix of mixes) {
       const { sendId, deliveryIds } = await accept(mix.length);

@@ -9,6 +9,13 @@ describe('statusFromCounts()', () => {
     expect(statusFromCounts({ failed: 2 })).toBe('failed');
   });
 
+  it('counts deliveries dropped by quiet hours as neither sent nor failed', () => {
+    expect(statusFromCounts({ suppressed: 2 })).toBe('suppressed');
+    expect(statusFromCounts({ suppressed: 1, sent: 1 })).toBe('sent');
+    expect(statusFromCounts({ suppressed: 1, failed: 1 })).toBe('failed');
+    expect(statusFromCounts({ suppressed: 1, queued: 1 })).toBe('pending');
+  });
+
   it('keeps a send pending while any delivery is still open', () => {
     for (const open of OPEN_STATUSES) {
       expect(statusFromCounts({ sent: 1, [open]: 1 })).toBe('pending');

@@ -7,6 +7,7 @@ import type { SharedState } from './db/postgres/shared-state';
 import { AuditStates } from './features/audit/audit-states';
 import type { AuthService } from './features/auth/auth-service';
 import { QuietHoursService } from './features/quiet-hours/quiet-hours-service';
+import { DigestConsole } from './features/digests/digest-console';
 import { SessionList } from './features/auth/session-list';
 import { TwoFactorService } from './features/auth/two-factor-service';
 import { UserService } from './features/auth/user-service';
@@ -120,6 +121,7 @@ export function composeApp(
       }),
       schedules: parts.schedules,
       quietHours: new QuietHoursService({ writeLock, clock }),
+      digests: new DigestConsole(parts.digests.rules),
       stats: new StatsService({ clock, sequelize, attachments }),
       notices: () => proxyHost.notices(),
       settings: {

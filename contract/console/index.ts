@@ -3,6 +3,7 @@ import { auditRoutes } from './audit';
 import { authRoutes } from './auth';
 import { backupRoutes } from './backup';
 import { channelRoutes } from './channels';
+import { digestRoutes } from './digests';
 import { eventRoutes } from './events';
 import { imageProxyRoutes } from './image-proxy';
 import { importRoutes } from './import';
@@ -46,6 +47,7 @@ export const consoleRoutes = {
   backup: backupRoutes,
   push: pushRoutes,
   quietHours: quietHoursRoutes,
+  digests: digestRoutes,
   imageProxy: imageProxyRoutes,
   signIn: signInRoutes,
 };
@@ -55,6 +57,7 @@ export * from './audit';
 export * from './auth';
 export * from './backup';
 export * from './channels';
+export * from './digests';
 export * from './events';
 export * from './image-proxy';
 export * from './import';

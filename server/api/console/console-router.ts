@@ -42,6 +42,8 @@ import { createMessageRouter } from './messages/message-router';
 import { createPushRouter, type PushRouterDeps } from './push/push-router';
 import type { MessageService } from '../../features/hosted/message-service';
 import { createQuietHoursRouter } from './quiet-hours/quiet-hours-router';
+import { createDigestRouter } from './digests/digest-router';
+import type { DigestConsole } from '../../features/digests/digest-console';
 import { createScheduleRouter } from './schedules/schedule-router';
 import type { QuietHoursService } from '../../features/quiet-hours/quiet-hours-service';
 import type { ScheduleService } from '../../features/schedules/schedule-service';
@@ -103,6 +105,8 @@ export interface ConsoleRouterDeps {
   schedules: ScheduleService;
   /** Quiet-hours rules of instances, channels and people (issue 46 §1). */
   quietHours: QuietHoursService;
+  /** Tasks' and templates' digest rules (issue 46 §2). */
+  digests: DigestConsole;
   stats: StatsService;
   /** The dashboard's notices (a reverse proxy without publicBaseUrl). */
   notices?: () => DashboardNotice[];
@@ -150,6 +154,7 @@ export function createConsoleRouter(deps: ConsoleRouterDeps): Router {
   router.use(createMessageRouter(deps.messages));
   router.use(createScheduleRouter(deps.schedules));
   router.use(createQuietHoursRouter(deps.quietHours));
+  router.use(createDigestRouter(deps.digests));
   router.use(createSettingsRouter(deps.settings, streams));
   router.use(createStatsRouter(deps.stats, deps.notices));
   router.use(createEventRouter(deps.events, streams));

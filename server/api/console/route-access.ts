@@ -134,6 +134,15 @@ export const ROUTE_ACCESS: AccessTable = {
     update: 'viewer',
     remove: 'viewer',
   },
+  // A digest rule is part of its task's or template's configuration: editors'.
+  digests: {
+    taskGet: 'editor',
+    taskPut: 'editor',
+    taskRemove: 'editor',
+    templateGet: 'editor',
+    templatePut: 'editor',
+    templateRemove: 'editor',
+  },
   // Everyone who reads messages sees their images, and each person's choices are their own.
   imageProxy: {
     image: 'viewer',

@@ -33,6 +33,8 @@ const log = createLogger('digests');
 
 /** Upper bound between two looks at the table (another process's digests, a lost timer). */
 const MAX_SLEEP_MS = 30_000;
+/** At least this long between looks: a digest that fails to close is not retried in a spin. */
+const MIN_SLEEP_MS = 1_000;
 /** Digests closed per look; the rest follow at once. */
 const BATCH = 50;
 
@@ -372,7 +374,10 @@ export class DigestService implements DigestCollector {
         { type: QueryTypes.SELECT },
       );
       if (row?.next != null) {
-        delay = Math.min(MAX_SLEEP_MS, Math.max(0, Number(row.next) - this.deps.clock.now()));
+        delay = Math.min(
+          MAX_SLEEP_MS,
+          Math.max(MIN_SLEEP_MS, Number(row.next) - this.deps.clock.now()),
+        );
       }
     } catch (err) {
       log.error(`looking for the next digest failed: ${errorMessage(err)}`);

@@ -22,6 +22,8 @@ beforeAll(async () => {
   clock = new ManualClock(T0);
   peer = await startHttpPeer();
   herald = await startTestHerald({ clock, settings: { allowTaskId: true } });
+  // Only the test's own ticks close digests: the background look would race them on the moved clock.
+  await herald.server.ctx.digests.stop();
 });
 afterAll(async () => {
   await herald.close(true);

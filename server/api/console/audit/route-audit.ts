@@ -3,6 +3,7 @@ import type { AuditAction, AuditChange } from '../../../../contract';
 import { importedChanges } from '../../../features/audit/audit-actions';
 import type { AuditState } from '../../../features/audit/audit-diff';
 import type { AuditStates } from '../../../features/audit/audit-states';
+import { digestAuditState } from '../../../features/digests/digest-console';
 import { quietHoursAuditState } from '../../../features/quiet-hours/quiet-hours-service';
 import { pushAuditState } from '../../../features/web-push/subscription-service';
 
@@ -59,6 +60,8 @@ export function routeAuditTable(states: AuditStates): RouteAuditTable {
   const user = (id: number | null) => (id === null ? null : states.user(id));
   const pushSubscription = (id: number | null) => (id === null ? null : pushAuditState(id));
   const quietRule = (id: number | null) => (id === null ? null : quietHoursAuditState(id));
+  const digestState = (owner: 'task' | 'template') => (id: number | null) =>
+    id === null ? null : digestAuditState(owner, id);
   /** A change to the signed-in person's own account (the target is whoever asked). */
   const own = (action: AuditAction): AuditRule => ({
     action,
@@ -232,6 +235,15 @@ export function routeAuditTable(states: AuditStates): RouteAuditTable {
       preview: null,
       update: rule('quiethours.update', 'quiet-hours', 'params', quietRule),
       remove: rule('quiethours.delete', 'quiet-hours', 'params', quietRule),
+    },
+    // A digest rule is a change to its task or template, named by it.
+    digests: {
+      taskGet: null,
+      taskPut: rule('task.update', 'task', 'params', digestState('task')),
+      taskRemove: rule('task.update', 'task', 'params', digestState('task')),
+      templateGet: null,
+      templatePut: rule('template.update', 'template', 'params', digestState('template')),
+      templateRemove: rule('template.update', 'template', 'params', digestState('template')),
     },
     // A reader's own view of messages, like their read state: not a change to the install.
     imageProxy: {

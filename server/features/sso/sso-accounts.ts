@@ -81,11 +81,12 @@ export class SsoAccounts {
         this.resolve(person, mapped, autoCreate, transaction),
       );
     } catch (err) {
-      // Two processes creating the same person's account at once (PostgreSQL): the one that
-      // lost finds the account the other made.
+      // Two processes creating an account at once (PostgreSQL), for this person or for another
+      // with the same username: the one that lost tries once more, and finds this person's
+      // account the other made, or the next free name.
       if (!(err instanceof UniqueConstraintError)) throw err;
       return this.deps.writeLock.run(({ transaction }) =>
-        this.resolve(person, mapped, false, transaction),
+        this.resolve(person, mapped, autoCreate, transaction),
       );
     }
   }

@@ -55,12 +55,16 @@ export function openPendingLogin(
   return login;
 }
 
+/** The longest `next` kept. */
+const NEXT_MAX = 1000;
+
 /**
- * `next` when it is a path on this Herald, else '/': one '/' then not another '/' or a '\'
+ * `next` when it is a path on this Herald (at most 1000 characters), else '/': one '/' then not another '/' or a '\'
  * (browsers read `//host` and `/\host` as another site), no scheme, no control characters.
  */
 export function localPath(next: string | undefined): string {
-  if (next === undefined || next === '') return '/';
+  // Longer would not fit the pending-login cookie (browsers keep at most 4 KiB).
+  if (next === undefined || next === '' || next.length > NEXT_MAX) return '/';
   if (!next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return '/';
   // eslint-disable-next-line no-control-regex -- control characters are what is refused
   if (/[\u0000-\u001f\u007f\\]/.test(next)) return '/';

@@ -75,6 +75,7 @@ describe('where an OpenID Connect sign-in may land', () => {
       '/x\u0000y',
       '/x\ny',
       ' /x',
+      `/${'x'.repeat(1000)}`,
     ]) {
       expect(localPath(refused), String(refused)).toBe('/');
     }

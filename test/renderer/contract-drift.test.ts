@@ -24,6 +24,7 @@ import { remoteImagesApi } from '../../renderer/src/api/remote-images-api';
 import { schedulesApi } from '../../renderer/src/api/schedules-api';
 import { sessionApi } from '../../renderer/src/api/session-api';
 import { settingsApi } from '../../renderer/src/api/settings-api';
+import { signInApi } from '../../renderer/src/api/sign-in-api';
 import { tasksApi } from '../../renderer/src/api/tasks-api';
 import { templatesApi } from '../../renderer/src/api/templates-api';
 import { usersApi } from '../../renderer/src/api/users-api';
@@ -54,6 +55,7 @@ const API_MODULES = {
   schedulesApi,
   sessionApi,
   settingsApi,
+  signInApi,
   tasksApi,
   templatesApi,
   usersApi,
@@ -71,6 +73,9 @@ const NOT_CALLED: Record<string, string> = {
   'GET /api/console/messages/unread-count': 'the message list answers unreadCount too',
   'PATCH /api/console/templates/{id}': 'the console saves with PUT',
   'POST /api/console/password': 'the Account page changes it with POST /account/password',
+  'GET /api/console/sso/oidc/login':
+    'the sign-in page links to it (the provider takes the whole window), not fetch',
+  'GET /api/console/sso/oidc/callback': 'the provider sends the browser there, not the console',
   'POST /api/public/token-kind':
     'for `herald send` (cli/), which tells task from template tokens with it',
 };

@@ -1,5 +1,7 @@
 import type { SignInSettings, SignInSettingsPatch } from '@contract';
 
+import { ApiError } from '../api/http-client';
+
 /** A field of Settings → Sign-in as the API names it. */
 export type SignInField = keyof SignInSettingsPatch;
 
@@ -82,4 +84,9 @@ export function fieldRefusals(msg: string): Partial<Record<SignInField, string>>
     found[field] = found[field] ? `${found[field]}; ${m[2]!}` : m[2]!;
   }
   return found;
+}
+
+/** The field refusals of a failed save: a 400 whose msg names fields of the form, else null. */
+export function fieldRefusalsOf(err: unknown): Partial<Record<SignInField, string>> | null {
+  return err instanceof ApiError && err.code === 400 ? fieldRefusals(err.msg) : null;
 }

@@ -3,7 +3,7 @@ import type { Request } from 'express';
 import { consoleRoutes } from '../../../../contract';
 
 /** The OpenID Connect round trip's two addresses: the browser is sent to them, it does not call them. */
-const ROUND_TRIP = new Set([
+const ROUND_TRIP = new Set<string>([
   consoleRoutes.signIn.oidcLogin.path,
   consoleRoutes.signIn.oidcCallback.path,
 ]);

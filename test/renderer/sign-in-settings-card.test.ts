@@ -38,7 +38,7 @@ const account = (id: number, username: string, role: string, more: object = {}) 
   disabled: false,
   invited: false,
   inviteExpiresAt: null,
-  twoFactor: 'off',
+  twoFactor: false,
   createdAt: '2026-11-01T00:00:00.000Z',
   ...more,
 });

@@ -175,6 +175,8 @@ self.addEventListener('push', (event) => {
       icon: '/icon-192.png',
       // Priority 5 stays on screen until the person acts on it.
       requireInteraction: shown.urgent,
+      // The person's quiet hours softened it: no sound or vibration.
+      silent: shown.silent,
     }),
   );
 });

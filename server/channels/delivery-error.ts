@@ -14,10 +14,18 @@ export class DeliveryError extends Error {
    * tried again. Not a failure: no attempt is spent, and the message is the reason shown.
    */
   readonly deferUntil: number | undefined;
+  /** Set by `suppressed`: not sent on purpose (a person's quiet hours); no failure either. */
+  readonly suppressed: boolean;
 
   constructor(
     message: string,
-    opts: { retryable: boolean; retryAfterMs?: number; reply?: string; deferUntil?: number },
+    opts: {
+      retryable: boolean;
+      retryAfterMs?: number;
+      reply?: string;
+      deferUntil?: number;
+      suppressed?: boolean;
+    },
   ) {
     super(message);
     this.name = 'DeliveryError';
@@ -25,6 +33,7 @@ export class DeliveryError extends Error {
     this.retryAfterMs = opts.retryAfterMs;
     this.reply = opts.reply === undefined ? undefined : truncateReply(opts.reply);
     this.deferUntil = opts.deferUntil;
+    this.suppressed = opts.suppressed === true;
   }
 
   static transient(
@@ -46,6 +55,14 @@ export class DeliveryError extends Error {
    */
   static deferred(reason: string, untilMs: number, opts: { reply?: string } = {}): DeliveryError {
     return new DeliveryError(reason, { ...opts, retryable: true, deferUntil: untilMs });
+  }
+
+  /**
+   * "Not at all, on purpose": the delivery ends `suppressed` with `reason` (a quiet-hours drop,
+   * docs/architecture.md "Quiet hours"). Never retried.
+   */
+  static suppressed(reason: string): DeliveryError {
+    return new DeliveryError(reason, { retryable: false, suppressed: true });
   }
 }
 

@@ -134,22 +134,7 @@ export async function runAttempt(
   if (quiet?.action === 'hold') {
     return { deferUntil: quiet.until, reason: quietReason('held', quiet) };
   }
-  if (quiet?.action === 'drop') {
-    return {
-      outcome: {
-        id: delivery.id,
-        lease: delivery.lease,
-        status: 'suppressed',
-        outcome: 'suppressed',
-        error: quietReason('dropped', quiet),
-        reply: null,
-        startedAt,
-        durationMs: deps.clock.now() - startedAt,
-        retryAt: null,
-      },
-      channelType: channel.type,
-    };
-  }
+  if (quiet?.action === 'drop') return suppressed(quietReason('dropped', quiet));
   const limit = adapter.rateLimit?.(channel.config);
   if (limit) {
     let wait: number;
@@ -201,9 +186,27 @@ export async function runAttempt(
     return failure(err instanceof DeliveryError ? err : DeliveryError.transient(errorMessage(err)));
   }
 
+  function suppressed(reason: string): AttemptRun {
+    return {
+      outcome: {
+        id: delivery.id,
+        lease: delivery.lease,
+        status: 'suppressed',
+        outcome: 'suppressed',
+        error: reason,
+        reply: null,
+        startedAt,
+        durationMs: deps.clock.now() - startedAt,
+        retryAt: null,
+      },
+      channelType: channel?.type ?? null,
+    };
+  }
+
   function failure(de: DeliveryError): AttemptRun {
     // Not a failure: the adapter says when it may go. No attempt is spent.
     if (de.deferUntil !== undefined) return { deferUntil: de.deferUntil, reason: de.message };
+    if (de.suppressed) return suppressed(de.message);
     const attemptNo = delivery.attempts + 1;
     const retryAt = de.retryable
       ? nextAttemptAt(attemptNo, deps.retryPolicy(), deps.clock.now(), de.retryAfterMs, deps.random)

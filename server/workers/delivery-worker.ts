@@ -128,6 +128,7 @@ async function compose(): Promise<{
       keys: new VapidKeys({ writeLock: db.writer, secrets }),
       extraEndpoints: start.webPushEndpoints ?? [],
       subject: () => vapidSubject(settings.get().publicBaseUrl),
+      quietHours: new QuietHoursLookup(db.sequelize),
     });
     const state = new DeliveryState({
       writer: db.writer,

@@ -24,7 +24,14 @@ describe('notificationOfPush()', () => {
       tag: 'herald-message-42',
       data: { messageId: 42, priority: 4, url: '/messages/42' },
       urgent: false,
+      silent: false,
     });
+  });
+
+  it('shows a push the person’s quiet hours softened without sound', () => {
+    const text = JSON.stringify({ title: 'Backup done', messageId: 8, priority: 3, silent: true });
+    expect(notificationOfPush(text).silent).toBe(true);
+    expect(notificationOfPush(JSON.stringify({ title: 'x', silent: 'yes' })).silent).toBe(false);
   });
 
   it('keeps priority 5 on screen, and reads `summary` where `body` is missing', () => {
@@ -43,6 +50,7 @@ describe('notificationOfPush()', () => {
       tag: 'herald',
       data: reader,
       urgent: false,
+      silent: false,
     });
     expect(notificationOfPush('the build is green')).toMatchObject({
       title: 'Herald',

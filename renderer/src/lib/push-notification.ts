@@ -12,6 +12,8 @@ export interface PushNotice {
   data: { messageId: number | null; priority: number | null; url: string };
   /** Priority 5: kept on screen until the person acts on it. */
   urgent: boolean;
+  /** Softened by the person's quiet hours: shown without sound or vibration. */
+  silent: boolean;
 }
 
 /** The reader's address of a message (history mode), or the reader itself. */
@@ -53,6 +55,7 @@ export function notificationOfPush(text: string | null): PushNotice {
     tag: messageId === null ? 'herald' : `herald-message-${messageId}`,
     data: { messageId, priority, url: messagePath(messageId) },
     urgent: priority === 5,
+    silent: field(payload, 'silent') === true,
   };
 }
 

@@ -14,6 +14,8 @@ export interface PushPayload {
   messageId: number;
   priority: Priority;
   url: string | null;
+  /** Softened by the person's quiet hours: the notification is shown without sound or vibration. */
+  silent?: boolean;
 }
 
 /**
@@ -34,6 +36,7 @@ export function pushPayloadOf(message: {
   format: string;
   url: string | null;
   priority: number | null;
+  silent?: boolean;
 }): PushPayload {
   const titleChars = Array.from(message.title);
   const title =
@@ -46,6 +49,7 @@ export function pushPayloadOf(message: {
     messageId: message.id,
     priority: parsePriority(message.priority) ?? DEFAULT_PRIORITY,
     url: message.url && message.url.length <= 1000 ? message.url : null,
+    ...(message.silent && { silent: true }),
   };
   const room = MAX_PAYLOAD_BYTES - Buffer.byteLength(JSON.stringify(base), 'utf8');
   return { ...base, body: cutToBytes(plainTextOf(message.content, message.format).trim(), room) };

@@ -7,6 +7,7 @@ import { assertHttpOk, httpRequest, replyOf } from '../../channels/http-client';
 import { PushSubscription } from '../../db/models/push-subscription';
 import type { WriteLock } from '../../db/writer';
 import { errorMessage } from '../../lib/errors';
+import type { QuietHoursLookup } from '../quiet-hours/quiet-hours-lookup';
 import { createLogger } from '../../lib/logger';
 import type { DeliveryKind } from '../../queue/attempt';
 import type { ClaimedDelivery } from '../../queue/store/hot-path-rows';
@@ -28,6 +29,7 @@ interface PushTarget {
   endpoint: string | null;
   p256dh: string | null;
   auth: string | null;
+  user_id: number | null;
   username: string | null;
   role: string | null;
   disabled: boolean | number | null;
@@ -47,6 +49,13 @@ export interface PushSenderDeps {
   extraEndpoints: readonly string[];
   /** VAPID's `sub`: whom a push service contacts about Herald's pushes. */
   subject(): string;
+  /**
+   * The subscription owner's own quiet hours (issue 46 §1), asked before each push: a hold
+   * waits, a drop suppresses, a soften pushes silently. Unset: none.
+   */
+  quietHours?: Pick<QuietHoursLookup, 'forPerson'>;
+  /** The delivery clock, for the quiet hours; default the system's. */
+  now?: () => number;
 }
 
 /**
@@ -78,6 +87,28 @@ export class PushSender implements DeliveryKind {
     if (refusal) throw DeliveryError.permanent(`the subscription's endpoint ${refusal}`);
 
     const priority = parsePriority(delivery.priority) ?? DEFAULT_PRIORITY;
+    const quiet =
+      target.user_id === null
+        ? null
+        : await this.deps.quietHours?.forPerson(
+            Number(target.user_id),
+            priority,
+            this.deps.now?.() ?? Date.now(),
+          );
+    if (quiet?.action === 'hold') {
+      const until = new Date(quiet.until).toISOString();
+      throw DeliveryError.deferred(
+        `held by quiet-hours rule ${quiet.ruleId} until ${until}`,
+        quiet.until,
+      );
+    }
+    if (quiet?.action === 'drop') {
+      const until = new Date(quiet.until).toISOString();
+      throw DeliveryError.suppressed(
+        `dropped by quiet-hours rule ${quiet.ruleId} (quiet until ${until})`,
+      );
+    }
+    const silent = quiet?.action === 'soften';
     const payload = pushPayloadOf({
       id: target.message_id,
       title: target.title,
@@ -85,9 +116,10 @@ export class PushSender implements DeliveryKind {
       format: target.format ?? 'text',
       url: target.url,
       priority,
+      silent,
     });
     const vapid = await this.deps.keys.load();
-    const request = this.encrypted(target, payload, priority, vapid);
+    const request = this.encrypted(target, payload, priority, vapid, silent);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(request.headers)) headers[name] = String(value);
     const res = await httpRequest({
@@ -115,6 +147,7 @@ export class PushSender implements DeliveryKind {
     payload: PushPayload,
     priority: Priority,
     vapid: VapidKeyPair,
+    silent: boolean,
   ): webpush.RequestDetails {
     try {
       return webpush.generateRequestDetails(
@@ -127,7 +160,8 @@ export class PushSender implements DeliveryKind {
             privateKey: vapid.privateKey,
           },
           TTL: ttlOf(priority),
-          urgency: urgencyOf(priority),
+          // Softened: RFC 8030's `low`, so a phone on battery is not woken for it.
+          urgency: silent ? 'low' : urgencyOf(priority),
           topic: target.topic,
           contentEncoding: 'aes128gcm',
         },
@@ -141,7 +175,7 @@ export class PushSender implements DeliveryKind {
   private async target(deliveryId: number): Promise<PushTarget | null> {
     const [row] = await this.deps.sequelize.query<PushTarget>(
       `SELECT pd.message_id, pd.topic, pd.subscription_id, p.endpoint, p.p256dh, p.auth,
-              u.username, u.role, u.disabled, s.task_id, s.template_id,
+              p.user_id, u.username, u.role, u.disabled, s.task_id, s.template_id,
               m.title, m.content, m.format, m.url
          FROM push_deliveries pd
          JOIN deliveries d ON d.id = pd.delivery_id

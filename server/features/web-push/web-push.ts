@@ -3,6 +3,7 @@ import type { SecretBox } from '../../crypto/secret-box';
 import type { Database } from '../../db/database';
 import type { HeraldEvents } from '../../events';
 import type { DeliveryKind } from '../../queue/attempt';
+import { QuietHoursLookup } from '../quiet-hours/quiet-hours-lookup';
 import type { SettingsStore } from '../settings/settings-store';
 import { PushFanout, WEB_PUSH_KIND } from './push-fanout';
 import { PushSender } from './push-sender';
@@ -60,6 +61,8 @@ export async function composeWebPush(
     keys,
     extraEndpoints,
     subject: () => vapidSubject(settings.get().publicBaseUrl),
+    quietHours: new QuietHoursLookup(sequelize),
+    now: () => config.clock.now(),
   });
   return {
     keys,

@@ -12,6 +12,7 @@ import { auditApi } from '../../renderer/src/api/audit-api';
 import { backupApi } from '../../renderer/src/api/backup-api';
 import { accountApi } from '../../renderer/src/api/account-api';
 import { channelsApi } from '../../renderer/src/api/channels-api';
+import { digestsApi } from '../../renderer/src/api/digests-api';
 import { call, type PathOf } from '../../renderer/src/api/http-client';
 import { importApi } from '../../renderer/src/api/import-api';
 import { instancesApi } from '../../renderer/src/api/instances-api';
@@ -44,6 +45,7 @@ const API_MODULES = {
   backupApi,
   accountApi,
   channelsApi,
+  digestsApi,
   importApi,
   instancesApi,
   logsApi,

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 
 import type { SignInSettings } from '../../contract';
 import SignInSettingsCard from '../../renderer/src/components/settings/SignInSettingsCard.vue';
-import { fieldRefusals, patchOf } from '../../renderer/src/lib/sign-in-settings';
+import { fieldRefusals, patchOf, wordRefusal } from '../../renderer/src/lib/sign-in-settings';
+import { createAppI18n } from '../../renderer/src/i18n';
 import { type FakeRequest, fail, installFakeApi, ok } from './helpers/fake-api';
 import { mountWithApp, settle, signedInContext } from './helpers/mount';
 
@@ -183,7 +184,9 @@ describe('Settings → Sign-in card', () => {
     const field = wrapper.get('[data-testid="sign-in-field-issuer"]');
     // Element Plus shows a field's error a moment after its state turns (a debounce).
     await vi.waitFor(() =>
-      expect(field.get('.el-form-item__error').text()).toBe('must be an http(s) address'),
+      expect(field.get('.el-form-item__error').text()).toBe(
+        'Must be an https:// address (http:// only with HERALD_OIDC_ALLOW_HTTP=1).',
+      ),
     );
     expect(field.classes()).toContain('is-error');
     expect(wrapper.find('[data-testid="sign-in-settings-error"]').exists()).toBe(false);
@@ -200,10 +203,13 @@ describe('Settings → Sign-in card', () => {
   });
 
   it('password sign-in off: the break-glass admin is chosen from enabled administrators; a refusal without one shows', async () => {
-    const { api, wrapper } = await mountCard(SETTINGS, 'en', (req) => {
+    const { api, wrapper } = await mountCard(SETTINGS, 'zh-CN', (req) => {
       const body = req.body as { passwordSignIn?: boolean; breakGlassUsername?: string };
       return body.passwordSignIn === false && !body.breakGlassUsername
-        ? fail(400, 'breakGlassUsername: name an enabled administrator who keeps password sign-in')
+        ? fail(
+            400,
+            'breakGlassUsername: is required to switch password sign-in off: name the administrator account that keeps it',
+          )
         : null;
     });
     await wrapper.get('[data-testid="sign-in-passwordSignIn"]').trigger('click');
@@ -211,7 +217,7 @@ describe('Settings → Sign-in card', () => {
     await vi.waitFor(() =>
       expect(
         wrapper.get('[data-testid="sign-in-field-breakGlassUsername"] .el-form-item__error').text(),
-      ).toBe('name an enabled administrator who keeps password sign-in'),
+      ).toBe('关闭密码登录前，请先选择保留密码登录的管理员账户。'),
     );
 
     // Only root can be chosen: ed is an editor, gone is disabled, newbie never set a password.
@@ -288,5 +294,18 @@ describe('sign-in settings helpers', () => {
       viewerGroups: ['staff'],
     };
     expect(patchOf(loaded, draft, 'typed')).toEqual({ viewerGroups: ['staff'] });
+  });
+
+  it('wordRefusal says the server’s known refusals in the person’s language, and others as sent', () => {
+    const zh = createAppI18n('zh-CN').global.t;
+    const en = createAppI18n('en').global.t;
+    expect(
+      wordRefusal("is set by HERALD_OIDC_ISSUER in Herald's environment; change it there", zh),
+    ).toBe('由 HERALD_OIDC_ISSUER 设置；请在那里修改。');
+    expect(wordRefusal('"bob" is not an enabled administrator account with a password', en)).toBe(
+      '“bob” is not an enabled administrator account with a password.',
+    );
+    expect(wordRefusal('must include openid', zh)).toBe('必须包含 openid。');
+    expect(wordRefusal('something new the server says', zh)).toBe('something new the server says');
   });
 });

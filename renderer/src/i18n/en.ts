@@ -750,6 +750,7 @@ const en = {
     attemptsCount: 'Attempts: {n}',
     sentAt: 'sent',
     nextAttempt: 'next attempt',
+    heldUntil: 'held by quiet hours until',
     noAttempts: 'Not attempted yet',
     outcome: 'Outcome',
     duration: 'Took',
@@ -1009,6 +1010,20 @@ const en = {
       'Set in the environment (HERALD_AUTH_PROXY_*). The header counts only on requests from HERALD_TRUST_PROXY addresses.',
     proxyOff:
       'Not configured. To let a reverse proxy that signs people in (Authelia, oauth2-proxy…) name the user, set HERALD_AUTH_PROXY_HEADER, with HERALD_TRUST_PROXY.',
+    refusals: {
+      clientIdRequired: 'Required when an issuer is set.',
+      passwordOffNeedsSso:
+        'Can be switched off only while OpenID Connect (or a trusted proxy header) signs people in.',
+      breakGlassRequired:
+        'Choose the administrator account that keeps password sign-in before switching it off.',
+      breakGlassInvalid: '“{name}” is not an enabled administrator account with a password.',
+      issuerNotUrl: 'Not an address like https://id.example.com/application/o/herald/.',
+      issuerScheme: 'Must be an https:// address (http:// only with HERALD_OIDC_ALLOW_HTTP=1).',
+      issuerOnly: 'Only the issuer’s address: no query, fragment or credentials.',
+      issuerHttp:
+        'Uses plain http://. Use https, or set HERALD_OIDC_ALLOW_HTTP=1 for a provider in a home lab.',
+      scopesOpenid: 'Must include openid.',
+    },
     yes: 'Yes',
     no: 'No',
     docs: 'Tested settings for Authentik, Keycloak, Authelia and Pocket-ID, and the proxy header: docs/running-for-a-team.md, “Signing in with OpenID Connect” and “Signing in behind a reverse proxy”.',
@@ -1252,6 +1267,42 @@ const en = {
       placeholders: 'Placeholders',
       url: 'URL',
       code: 'Code',
+    },
+  },
+  quietHours: {
+    title: 'Quiet hours',
+    add: 'Add quiet hours',
+    help: {
+      channel:
+        'Inside these hours a message below the bypass priority is held until they end, delivered silently, or dropped, on every instance of this channel that has no quiet hours of its own.',
+      instance:
+        "Inside these hours a message below the bypass priority is held, delivered silently, or dropped on this instance; they come before its channel's.",
+      user: 'Your own quiet hours: they apply to your desktop notifications and to the devices you get Web Push on.',
+    },
+    timezone: 'Time zone',
+    weekdays: 'Starts on',
+    start: 'From',
+    end: 'Until',
+    timesHelp:
+      'Wall-clock times in the zone, HH:MM. An end before the start is the next morning (22:00 until 07:00).',
+    actionLabel: 'What happens',
+    action: { hold: 'Hold', soften: 'Deliver silently', drop: 'Drop' },
+    actionHelp: {
+      hold: 'Delivered when the quiet hours end; the send log shows when.',
+      soften: "Delivered now in each channel's silent mode, with no @mentions.",
+      drop: 'Not delivered: recorded in the send log as suppressed.',
+    },
+    bypass: 'Goes through as usual from priority',
+    bypassShort: 'priority {n} and up go through',
+    enabled: 'On',
+    everyDay: 'Every day',
+    saved: 'Quiet hours saved',
+    day: { 0: 'Sun', 1: 'Mon', 2: 'Tue', 3: 'Wed', 4: 'Thu', 5: 'Fri', 6: 'Sat' },
+    previewNow: {
+      none: 'A message sent now goes as usual.',
+      hold: 'A message sent now would be held until {until}.',
+      soften: 'A message sent now would be delivered silently (quiet until {until}).',
+      drop: 'A message sent now would be dropped (quiet until {until}).',
     },
   },
   push: {

@@ -724,6 +724,7 @@ const zhCN: MessageSchema = {
     attemptsCount: '尝试次数：{n}',
     sentAt: '送达于',
     nextAttempt: '下次尝试',
+    heldUntil: '免打扰暂缓至',
     noAttempts: '尚未尝试',
     outcome: '结果',
     duration: '耗时',
@@ -980,6 +981,18 @@ const zhCN: MessageSchema = {
       '在环境变量中设置（HERALD_AUTH_PROXY_*）。只有来自 HERALD_TRUST_PROXY 地址的请求，这个请求头才算数。',
     proxyOff:
       '未配置。若要让负责登录的反向代理（Authelia、oauth2-proxy 等）告知用户名，请设置 HERALD_AUTH_PROXY_HEADER，并同时设置 HERALD_TRUST_PROXY。',
+    refusals: {
+      clientIdRequired: '设置了签发者时必须填写。',
+      passwordOffNeedsSso: '只有在 OpenID Connect（或受信任的代理请求头）负责登录时才能关闭。',
+      breakGlassRequired: '关闭密码登录前，请先选择保留密码登录的管理员账户。',
+      breakGlassInvalid: '“{name}”不是已启用且设有密码的管理员账户。',
+      issuerNotUrl: '不是类似 https://id.example.com/application/o/herald/ 的地址。',
+      issuerScheme: '必须是 https:// 地址（设置 HERALD_OIDC_ALLOW_HTTP=1 时才可用 http://）。',
+      issuerOnly: '只填签发者地址，不要带查询参数、片段或凭据。',
+      issuerHttp:
+        '使用了明文 http://。请改用 https，或为家庭实验环境中的身份提供方设置 HERALD_OIDC_ALLOW_HTTP=1。',
+      scopesOpenid: '必须包含 openid。',
+    },
     yes: '是',
     no: '否',
     docs: 'Authentik、Keycloak、Authelia 和 Pocket-ID 的已测试设置，以及代理请求头：见 docs/running-for-a-team.md 中的“Signing in with OpenID Connect”和“Signing in behind a reverse proxy”两节。',
@@ -1201,6 +1214,41 @@ const zhCN: MessageSchema = {
       placeholders: '占位符',
       url: 'URL',
       code: '验证码',
+    },
+  },
+  quietHours: {
+    title: '免打扰时段',
+    add: '添加免打扰时段',
+    help: {
+      channel:
+        '在这些时段内，低于放行优先级的消息会被暂缓到时段结束、静默送达或丢弃；作用于此通道中没有自己免打扰时段的所有实例。',
+      instance:
+        '在这些时段内，低于放行优先级的消息在此实例上会被暂缓、静默送达或丢弃；优先于所属通道的设置。',
+      user: '你自己的免打扰时段：作用于你的桌面通知和接收 Web Push 的设备。',
+    },
+    timezone: '时区',
+    weekdays: '开始于',
+    start: '从',
+    end: '到',
+    timesHelp: '该时区的当地时间，格式 HH:MM。结束早于开始表示次日早晨（22:00 到 07:00）。',
+    actionLabel: '处理方式',
+    action: { hold: '暂缓', soften: '静默送达', drop: '丢弃' },
+    actionHelp: {
+      hold: '时段结束时送达；发送记录中会显示送达时间。',
+      soften: '立即以各通道的静默方式送达，不 @ 任何人。',
+      drop: '不送达：在发送记录中记为已抑制。',
+    },
+    bypass: '从此优先级起照常送达',
+    bypassShort: '优先级 {n} 及以上照常送达',
+    enabled: '启用',
+    everyDay: '每天',
+    saved: '免打扰时段已保存',
+    day: { 0: '周日', 1: '周一', 2: '周二', 3: '周三', 4: '周四', 5: '周五', 6: '周六' },
+    previewNow: {
+      none: '现在发送的消息会照常送达。',
+      hold: '现在发送的消息会暂缓到 {until}。',
+      soften: '现在发送的消息会静默送达（免打扰至 {until}）。',
+      drop: '现在发送的消息会被丢弃（免打扰至 {until}）。',
     },
   },
   push: {

@@ -90,3 +90,34 @@ export function fieldRefusals(msg: string): Partial<Record<SignInField, string>>
 export function fieldRefusalsOf(err: unknown): Partial<Record<SignInField, string>> | null {
   return err instanceof ApiError && err.code === 400 ? fieldRefusals(err.msg) : null;
 }
+
+/** vue-i18n's t(), or anything that answers a key with its text. */
+type Translate = (key: string, params?: Record<string, unknown>) => string;
+
+/** The server's refusals of a sign-in field (features/sso/sign-in-config.ts, the contract). */
+const REFUSALS: readonly (readonly [RegExp, string])[] = [
+  [/^is set by (HERALD_\w+) in Herald's environment/, 'fromEnv'],
+  [/^is required with an issuer$/, 'clientIdRequired'],
+  [/^can be switched off only while OpenID Connect/, 'passwordOffNeedsSso'],
+  [/^is required to switch password sign-in off/, 'breakGlassRequired'],
+  [/^"(.*)" is not an enabled administrator account with a password$/, 'breakGlassInvalid'],
+  [/^is not a URL like /, 'issuerNotUrl'],
+  [/^must be an (?:http\(s\)|https:\/\/) address$/, 'issuerScheme'],
+  [/^must be the issuer address only/, 'issuerOnly'],
+  [/^uses plain http:\/\//, 'issuerHttp'],
+  [/^must include openid$/, 'scopesOpenid'],
+];
+
+/**
+ * A field's refusal as the card shows it under the field: a sentence in the person's language
+ * where the console knows the refusal, else the server's words as sent.
+ */
+export function wordRefusal(detail: string, t: Translate): string {
+  for (const [pattern, key] of REFUSALS) {
+    const m = pattern.exec(detail);
+    if (!m) continue;
+    if (key === 'fromEnv') return t('signInSettings.fromEnv', { variable: m[1] });
+    return t(`signInSettings.refusals.${key}`, { name: m[1] ?? '' });
+  }
+  return detail;
+}

@@ -160,6 +160,7 @@ describe.skipIf(!haveChromium)(
       await ui.byTestId('sign-in-settings-save').click();
       const issuerError = ui.byTestId('sign-in-field-issuer').locator('.el-form-item__error');
       await issuerError.waitFor();
+      expect(await issuerError.textContent()).toContain('必须是 https:// 地址');
       expect((await stored()).issuer).toBe(provider.issuer);
 
       await ui.byTestId('sign-in-issuer').fill(provider.issuer);

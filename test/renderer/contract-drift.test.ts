@@ -21,6 +21,7 @@ import { maintenanceApi } from '../../renderer/src/api/maintenance-api';
 import { messagesApi } from '../../renderer/src/api/messages-api';
 import { publicApi } from '../../renderer/src/api/public-api';
 import { pushApi } from '../../renderer/src/api/push-api';
+import { quietHoursApi } from '../../renderer/src/api/quiet-hours-api';
 import { remoteImagesApi } from '../../renderer/src/api/remote-images-api';
 import { schedulesApi } from '../../renderer/src/api/schedules-api';
 import { sessionApi } from '../../renderer/src/api/session-api';
@@ -53,6 +54,7 @@ const API_MODULES = {
   messagesApi,
   publicApi,
   pushApi,
+  quietHoursApi,
   remoteImagesApi,
   schedulesApi,
   sessionApi,

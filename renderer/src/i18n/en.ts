@@ -1271,6 +1271,7 @@ const en = {
   },
   quietHours: {
     title: 'Quiet hours',
+    open: 'Quiet hours…',
     add: 'Add quiet hours',
     help: {
       channel:

@@ -1218,6 +1218,7 @@ const zhCN: MessageSchema = {
   },
   quietHours: {
     title: '免打扰时段',
+    open: '免打扰时段…',
     add: '添加免打扰时段',
     help: {
       channel:

@@ -50,11 +50,11 @@ export const digestRuleSchema = named(
 );
 export type DigestRule = z.infer<typeof digestRuleSchema>;
 
-/** A task's or template's digest rule; null: it delivers every send at once. */
+/** A task's, template's or instance's digest rule; null: it delivers every send at once. */
 export const digestAnswer = z.strictObject({ rule: digestRuleSchema.nullable() });
 export type DigestAnswer = z.infer<typeof digestAnswer>;
 
-const routesOf = (owner: 'tasks' | 'templates', one: string) => ({
+const routesOf = (owner: 'tasks' | 'templates' | 'instances', one: string) => ({
   get: route({
     method: 'get',
     path: `${CONSOLE_BASE}/${owner}/{id}/digest`,
@@ -81,6 +81,8 @@ const routesOf = (owner: 'tasks' | 'templates', one: string) => ({
 
 const task = routesOf('tasks', 'task');
 const template = routesOf('templates', 'template');
+/** An instance's own rule: only its deliveries are collected, the task's other instances' go at once. */
+const instance = routesOf('instances', 'instance');
 
 export const digestRoutes = {
   taskGet: task.get,
@@ -89,4 +91,7 @@ export const digestRoutes = {
   templateGet: template.get,
   templatePut: template.put,
   templateRemove: template.remove,
+  instanceGet: instance.get,
+  instancePut: instance.put,
+  instanceRemove: instance.remove,
 };

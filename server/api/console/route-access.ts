@@ -142,6 +142,9 @@ export const ROUTE_ACCESS: AccessTable = {
     templateGet: 'editor',
     templatePut: 'editor',
     templateRemove: 'editor',
+    instanceGet: 'editor',
+    instancePut: 'editor',
+    instanceRemove: 'editor',
   },
   // Everyone who reads messages sees their images, and each person's choices are their own.
   imageProxy: {

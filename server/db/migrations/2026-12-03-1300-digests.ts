@@ -7,11 +7,13 @@ import type { QueryInterface } from 'sequelize';
  *   (`owner_kind`, `owner_id`): a fixed window (`window_minutes`, 1 … 1440) or a cron
  *   expression in an IANA zone, the priority at or above which a send skips the digest, and how
  *   many titles a digest lists.
- * - `digests`: one per window. At most one is `open` per task or template (`scope`) and
- *   digest key: the partial unique index is what two processes collecting the same key at once
+ * - `digests`: one per window. At most one is `open` per task, template or instance
+ *   (`scope`: `task:<id>`, `template:<id>`, `instance:<id>`; an instance's digest also names
+ *   the instance, whose deliveries alone it carries) and digest key: the partial unique index is what two processes collecting the same key at once
  *   meet on. Closing sets `closed` and `send_id` (the digest's own send) in the transaction
  *   that stores that send, so a window is delivered once, whole, or not yet.
- * - `digest_sends`: the sends a window collected (each send is in at most one).
+ * - `digest_sends`: the sends a window collected (a send whose instances collect apart is in
+ *   one digest per instance).
  *
  * Times are epoch ms, as the delivery queue's are.
  */
@@ -33,6 +35,7 @@ const STATEMENTS = [
      digest_key TEXT NOT NULL,
      task_id INTEGER,
      template_id INTEGER,
+     instance_id INTEGER,
      status TEXT NOT NULL DEFAULT 'open',
      window_until BIGINT NOT NULL,
      first_at BIGINT NOT NULL,
@@ -46,11 +49,12 @@ const STATEMENTS = [
   `CREATE INDEX digests_due ON digests (status, window_until)`,
   `CREATE INDEX digests_send ON digests (send_id)`,
   `CREATE TABLE digest_sends (
-     send_id INTEGER PRIMARY KEY,
      digest_id INTEGER NOT NULL,
-     created_at BIGINT NOT NULL
+     send_id INTEGER NOT NULL,
+     created_at BIGINT NOT NULL,
+     PRIMARY KEY (digest_id, send_id)
    )`,
-  `CREATE INDEX digest_sends_digest ON digest_sends (digest_id, send_id)`,
+  `CREATE INDEX digest_sends_send ON digest_sends (send_id)`,
 ];
 
 export async function up({ context: qi }: { context: QueryInterface }): Promise<void> {

@@ -1,12 +1,19 @@
 import { QueryTypes } from 'sequelize';
 
 import type { DigestAnswer, DigestRuleBody } from '../../../contract';
-import { Task, Template } from '../../db/models';
+import { Instance, Task, Template } from '../../db/models';
 import { notFound } from '../../lib/errors';
 import type { DigestRules } from './digest-rules';
 import type { DigestRule } from './digest-rule';
 
-type Owner = 'task' | 'template';
+type Owner = 'task' | 'template' | 'instance';
+
+/** The owner's row (an instance: the row of its task or template's instance), or null. */
+async function ownerRow(owner: Owner, id: number) {
+  if (owner === 'task') return Task.findByPk(id);
+  if (owner === 'template') return Template.findByPk(id);
+  return Instance.findByPk(id);
+}
 
 const answerOf = (rule: DigestRule | null): DigestAnswer => ({
   rule: rule && {
@@ -51,7 +58,7 @@ export class DigestConsole {
  * task or template, its fields compared before and after.
  */
 export async function digestAuditState(owner: Owner, id: number) {
-  const source = owner === 'task' ? await Task.findByPk(id) : await Template.findByPk(id);
+  const source = await ownerRow(owner, id);
   if (!source?.sequelize) return null;
   const [row] = await source.sequelize.query<Record<string, unknown>>(
     `SELECT window_minutes, cron, timezone, priority_threshold, title_limit FROM digest_rules
@@ -67,10 +74,10 @@ export async function digestAuditState(owner: Owner, id: number) {
         titleLimit: Number(row.title_limit),
       }
     : null;
-  return { name: source.name, fields: { digest }, secrets: {} };
+  const name = 'name' in source ? String(source.name) : `instance ${id}`;
+  return { name, fields: { digest }, secrets: {} };
 }
 
 async function mustExist(owner: Owner, id: number): Promise<void> {
-  const found = owner === 'task' ? await Task.findByPk(id) : await Template.findByPk(id);
-  if (!found) throw notFound(`${owner} ${id} does not exist`);
+  if (!(await ownerRow(owner, id))) throw notFound(`${owner} ${id} does not exist`);
 }

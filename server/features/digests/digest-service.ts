@@ -2,7 +2,8 @@ import { QueryTypes } from 'sequelize';
 
 import { noMentions } from '../../channels/channel-adapter';
 import { insertDeliveries, insertSends } from '../../queue/store/hot-path';
-import type { AcceptInput } from '../../queue/delivery-state';
+import { acceptSends } from '../../queue/delivery-programs';
+import type { AcceptInput, Accepted } from '../../queue/delivery-state';
 import {
   countSuppressed,
   setFirstSend,
@@ -18,7 +19,7 @@ import { planDeliveries } from '../sending/delivery-plan';
 import { acceptInputOf } from '../sending/send-rows';
 import { SourceLookup, type DeliveryTarget } from '../sending/source-lookup';
 import { digestBodies, digestTitle } from './digest-message';
-import { windowUntil } from './digest-rule';
+import { windowUntil, type DigestRule } from './digest-rule';
 import { DigestRules } from './digest-rules';
 import {
   carriedSends,
@@ -31,6 +32,10 @@ import {
 
 const log = createLogger('digests');
 
+/** Urgent sends skip a digest; a send without a priority is collected. */
+const collects = (rule: DigestRule, priority: number | null) =>
+  priority === null || priority < rule.priorityThreshold;
+
 /** Upper bound between two looks at the table (another process's digests, a lost timer). */
 const MAX_SLEEP_MS = 30_000;
 /** At least this long between looks: a digest that fails to close is not retried in a spin. */
@@ -38,22 +43,39 @@ const MIN_SLEEP_MS = 1_000;
 /** Digests closed per look; the rest follow at once. */
 const BATCH = 50;
 
-/** What collecting a send came to: collected into a digest, or suppressed by its dedup key. */
+/**
+ * What collecting a send came to: collected (the earliest end of its digests' windows, and the
+ * deliveries stored for the instances that do not collect), or suppressed by its dedup key.
+ */
 export type Collected =
-  | { suppressed: false; sendId: number; digestId: number; until: number }
+  | { suppressed: false; sendId: number; until: number; accepted: Accepted | null }
   | { suppressed: true; sendId: number; firstSendId: number };
+
+/**
+ * Where a send's digests are: the task's or template's own (`instanceIds` null: the whole send
+ * is collected), or those of the instances that have a rule of their own (`instanceIds`: their
+ * deliveries are collected, the other instances' delivered at once).
+ */
+export interface DigestPlan {
+  slots: DigestSlot[];
+  instanceIds: ReadonlySet<number> | null;
+}
 
 /** What the send path uses of digests (server/features/sending/store-send.ts). */
 export interface DigestCollector {
-  /** The digest a send joins, or null: it is delivered at once. */
-  slotFor(
+  /** The digests a send joins, or null: it is delivered at once. */
+  planFor(
     source: { taskId: number } | { templateId: number },
+    instanceIds: readonly number[],
     priority: number | null,
     digestKey: string | undefined,
-  ): Promise<DigestSlot | null>;
-  /** Stores the send `collected` in the slot's digest (after its dedup gate, when it has one). */
+  ): Promise<DigestPlan | null>;
+  /**
+   * Stores the send in its digests (after its dedup gate, when it has one): `collected` when
+   * `build` gives it no delivery, else accepted with those deliveries.
+   */
   collect(
-    slot: DigestSlot,
+    plan: DigestPlan,
     gate: DedupGate | null,
     build: (repeats: number) => AcceptInput,
   ): Promise<Collected>;
@@ -89,37 +111,52 @@ export class DigestService implements DigestCollector {
     this.lookup = new SourceLookup(deps);
   }
 
-  async slotFor(
+  async planFor(
     source: { taskId: number } | { templateId: number },
+    instanceIds: readonly number[],
     priority: number | null,
     digestKey: string | undefined,
-  ): Promise<DigestSlot | null> {
+  ): Promise<DigestPlan | null> {
     const [kind, id] =
       'taskId' in source
         ? (['task', source.taskId] as const)
         : (['template', source.templateId] as const);
-    const rule = await this.rules.get(kind, id);
-    if (!rule) return null;
-    // Urgent sends skip the digest; a send without a priority is collected.
-    if (priority !== null && priority >= rule.priorityThreshold) return null;
-    const until = windowUntil(rule, this.deps.clock.now());
-    if (until === null) return null;
-    return {
-      scope: `${kind}:${id}`,
-      key: digestKey ?? '',
+    const owner = {
       taskId: kind === 'task' ? id : null,
       templateId: kind === 'template' ? id : null,
-      until,
     };
+    const now = this.deps.clock.now();
+    const key = digestKey ?? '';
+    const whole = await this.rules.get(kind, id);
+    if (whole) {
+      const until = collects(whole, priority) ? windowUntil(whole, now) : null;
+      if (until !== null) {
+        return {
+          slots: [{ scope: `${kind}:${id}`, key, ...owner, instanceId: null, until }],
+          instanceIds: null,
+        };
+      }
+    }
+    const slots: DigestSlot[] = [];
+    for (const instanceId of new Set(instanceIds)) {
+      const rule = await this.rules.get('instance', instanceId);
+      const until = rule && collects(rule, priority) ? windowUntil(rule, now) : null;
+      if (until !== null) {
+        slots.push({ scope: `instance:${instanceId}`, key, ...owner, instanceId, until });
+      }
+    }
+    if (slots.length === 0) return null;
+    return { slots, instanceIds: new Set(slots.map((s) => s.instanceId as number)) };
   }
 
   /**
    * One transaction: the dedup gate first (a send inside an open window is suppressed, as
-   * everywhere, and never collected), then the send stored `collected` and added to its
-   * digest. Committed before the caller answers, so a collected send survives any crash after.
+   * everywhere, and never collected), then the send stored (`collected`, or with the
+   * deliveries of its instances that do not collect) and added to each of its digests.
+   * Committed before the caller answers, so a collected send survives any crash after.
    */
   async collect(
-    slot: DigestSlot,
+    plan: DigestPlan,
     gate: DedupGate | null,
     build: (repeats: number) => AcceptInput,
   ): Promise<Collected> {
@@ -149,24 +186,47 @@ export class DigestService implements DigestCollector {
           }
           repeats = taken.repeats;
         }
-        const { send } = build(repeats);
-        const [sendId] = await insertSends(
-          sql,
-          [{ ...send, status: 'collected', deliveryCount: 0 }],
-          wallNow,
-        );
+        const input = build(repeats);
+        let sendId: number;
+        let accepted: Accepted | null = null;
+        if (input.deliveries.length === 0) {
+          [sendId] = await insertSends(
+            sql,
+            [{ ...input.send, status: 'collected', deliveryCount: 0 }],
+            wallNow,
+          );
+        } else {
+          // The other instances' deliveries, queued as an accept queues them (no claim: no lease).
+          const [stored] = await acceptSends(sql, [input], {
+            now,
+            wallNow,
+            leaseUntil: now,
+            lease: '',
+          });
+          sendId = stored.sendId;
+          accepted = { sendId, deliveryIds: stored.deliveryIds, stored: stored.stored };
+        }
         if (gate) await setFirstSend(sql, gate, sendId);
-        const joined = await joinDigest(sql, slot, sendId, now, wallNow);
-        return { suppressed: false, sendId, ...joined };
+        let until = Number.POSITIVE_INFINITY;
+        for (const slot of plan.slots) {
+          const joined = await joinDigest(sql, slot, sendId, now, wallNow);
+          until = Math.min(until, joined.until);
+        }
+        return { suppressed: false, sendId, until, accepted };
       },
       { repeatable: true },
     );
+    if (result.suppressed) {
+      this.deps.events.emit('send', { id: result.sendId, status: 'suppressed' });
+      return result;
+    }
     this.deps.events.emit('send', {
       id: result.sendId,
-      status: result.suppressed ? 'suppressed' : 'collected',
+      status: result.accepted ? 'pending' : 'collected',
     });
+    if (result.accepted) this.deps.dispatcher.wake();
     // A new digest may close before the timer's next look.
-    if (!result.suppressed) this.wake();
+    this.wake();
     return result;
   }
 
@@ -222,9 +282,10 @@ export class DigestService implements DigestCollector {
       digest_key: string;
       task_id: number | string | null;
       template_id: number | string | null;
+      instance_id: number | string | null;
       window_until: number | string;
     }>(
-      `SELECT id, scope, digest_key, task_id, template_id, window_until FROM digests
+      `SELECT id, scope, digest_key, task_id, template_id, instance_id, window_until FROM digests
        WHERE status = 'open' AND window_until <= :now ORDER BY window_until, id LIMIT ${BATCH}`,
       { replacements: { now: this.deps.clock.now() }, type: QueryTypes.SELECT },
     );
@@ -235,6 +296,7 @@ export class DigestService implements DigestCollector {
         key: r.digest_key,
         taskId: r.task_id === null ? null : Number(r.task_id),
         templateId: r.template_id === null ? null : Number(r.template_id),
+        instanceId: r.instance_id === null ? null : Number(r.instance_id),
         until: Number(r.window_until),
       };
       try {
@@ -257,11 +319,16 @@ export class DigestService implements DigestCollector {
       row.taskId !== null
         ? await this.lookup.task(row.taskId)
         : await this.lookup.template(row.templateId ?? 0);
-    const targets = source.targets.enabled;
+    // An instance's digest goes to that instance alone (if it is still enabled).
+    const targets = source.targets.enabled.filter(
+      (t) => row.instanceId === null || t.instance.id === row.instanceId,
+    );
     const rule =
-      row.taskId !== null
-        ? await this.rules.get('task', row.taskId)
-        : await this.rules.get('template', row.templateId ?? 0);
+      row.instanceId !== null
+        ? await this.rules.get('instance', row.instanceId)
+        : row.taskId !== null
+          ? await this.rules.get('task', row.taskId)
+          : await this.rules.get('template', row.templateId ?? 0);
     const sourceName =
       (source.source as { name?: string } | null)?.name ?? `${row.scope} (deleted)`;
     const base = publicBaseUrl(this.deps).replace(/\/+$/, '');

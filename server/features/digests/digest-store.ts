@@ -16,9 +16,10 @@ import type { SqlExecutor } from '../../db/sql';
  */
 const JOIN = perDialect(
   ({ param: p }) =>
-    `INSERT INTO digests AS d (scope, digest_key, task_id, template_id, status, window_until,
-       first_at, last_at, item_count, created_at)
-     VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, 'open', ${p(5)}, ${p(6)}, ${p(6)}, 1, ${p(7)})
+    `INSERT INTO digests AS d (scope, digest_key, task_id, template_id, instance_id, status,
+       window_until, first_at, last_at, item_count, created_at)
+     VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(8)}, 'open', ${p(5)}, ${p(6)}, ${p(6)}, 1,
+       ${p(7)})
      ON CONFLICT (scope, digest_key) WHERE status = 'open' DO UPDATE SET
        item_count = d.item_count + 1, last_at = ${p(6)}
      RETURNING id, window_until`,
@@ -26,14 +27,18 @@ const JOIN = perDialect(
 
 const ADD_SEND = perDialect(
   ({ param: p }) =>
-    `INSERT INTO digest_sends (send_id, digest_id, created_at) VALUES (${p(1)}, ${p(2)}, ${p(3)})`,
+    `INSERT INTO digest_sends (send_id, digest_id, created_at) VALUES (${p(1)}, ${p(2)}, ${p(3)})
+     ON CONFLICT (digest_id, send_id) DO NOTHING`,
 );
 
 export interface DigestSlot {
+  /** `task:<id>`, `template:<id>`, or `instance:<id>` for an instance's own digest. */
   scope: string;
   key: string;
   taskId: number | null;
   templateId: number | null;
+  /** An instance's digest: the one instance it delivers to; null: every instance. */
+  instanceId: number | null;
   /** When a digest opened now closes. */
   until: number;
 }
@@ -55,6 +60,7 @@ export async function joinDigest(
     slot.until,
     now,
     wallNow,
+    slot.instanceId,
   ]);
   const digestId = Number(row.id);
   await sql.run(ADD_SEND[d], [sendId, digestId, now]);
@@ -91,6 +97,7 @@ export interface DigestRow {
   key: string;
   taskId: number | null;
   templateId: number | null;
+  instanceId: number | null;
   until: number;
 }
 

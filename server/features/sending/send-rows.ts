@@ -5,7 +5,7 @@ import type { AcceptInput, Accepted } from '../../queue/delivery-state';
 import type { PlannedDelivery } from './delivery-plan';
 import type { PlaceholderWarning, Priority, V1Request, V2Request } from '../../../contract';
 import type { AcceptedDelivery } from './v1-answer';
-import type { DigestSlot } from '../digests/digest-store';
+import type { DigestPlan } from '../digests/digest-service';
 
 /**
  * A send Herald makes itself rather than an API caller: a schedule's run. The send row is
@@ -37,8 +37,8 @@ export interface SendToStore {
   warnings?: readonly PlaceholderWarning[];
   /** The send's files, already stored (issue 43 §2); absent when it has none. */
   files?: SendFiles;
-  /** The digest that collects it instead of delivering it now (issue 46 §2); absent: none. */
-  digest?: DigestSlot;
+  /** The digests that collect it, or some of its instances' deliveries (issue 46 §2). */
+  digest?: DigestPlan;
 }
 
 /**

@@ -15,7 +15,10 @@ export interface StoredSend {
   deliveries: AcceptedDelivery[];
   /** Set when an open dedup window kept the send from delivery: the window's first send. */
   suppressedBy: number | null;
-  /** Set when a digest collected the send: when its window closes (epoch ms). */
+  /**
+   * Set when a digest collected the send, or some of its instances' deliveries: when the first
+   * of its digests' windows closes (epoch ms).
+   */
   collectedUntil?: number;
 }
 
@@ -38,21 +41,36 @@ export async function storeSend(
   const paused = deps.dispatcher.paused;
   const gate = gateOf(input);
   let stored = input;
-  if (input.digest && deps.digests) {
-    // Dedup first, in the same transaction: a suppressed send is never collected.
-    const collected = await deps.digests.collect(input.digest, gate, (repeats) =>
-      acceptInputOf(render ? { ...input, ...render(repeats) } : input, paused, repeats),
-    );
+  const plan = input.digest;
+  if (plan && deps.digests) {
+    // Dedup first, in the same transaction: a suppressed send is never collected. The
+    // instances that collect apart get no delivery; the others' are stored with the send
+    // (hosted ones through the queue: this transaction stores no message).
+    const kept = (s: SendToStore): SendToStore => ({
+      ...s,
+      planned: plan.instanceIds
+        ? s.planned.filter((p) => !plan.instanceIds!.has(p.target.instance.id))
+        : [],
+    });
+    const collected = await deps.digests.collect(plan, gate, (repeats) => {
+      stored = kept(render ? { ...input, ...render(repeats) } : input);
+      return acceptInputOf(stored, true, repeats);
+    });
     input.origin?.stored?.(collected.sendId);
     await input.files?.stored(collected.sendId);
-    return collected.suppressed
-      ? { send: { id: collected.sendId }, deliveries: [], suppressedBy: collected.firstSendId }
-      : {
-          send: { id: collected.sendId },
-          deliveries: [],
-          suppressedBy: null,
-          collectedUntil: collected.until,
-        };
+    if (collected.suppressed) {
+      return {
+        send: { id: collected.sendId },
+        deliveries: [],
+        suppressedBy: collected.firstSendId,
+      };
+    }
+    return {
+      send: { id: collected.sendId },
+      deliveries: collected.accepted ? acceptedDeliveries(stored.planned, collected.accepted) : [],
+      suppressedBy: null,
+      collectedUntil: collected.until,
+    };
   }
   const outcome = gate
     ? await deps.deliveries.acceptOnce(gate, (repeats) => {

@@ -43,11 +43,17 @@ export async function sendV1(
     all: req.at_all ?? false,
   };
   const planned = planDeliveries(targets.enabled, bodies, recipients, requestMentions);
-  const host = hostMessageUrl(deps, planned);
-  const digest = await deps.digests?.slotFor(
+  const digest = await deps.digests?.planFor(
     { taskId: task.id },
+    targets.enabled.map((t) => t.instance.id),
     req.priority ?? null,
     req.digestKey,
+  );
+  // A share link only for a hosted instance that stores the message now, not in a digest.
+  const collecting = digest?.instanceIds;
+  const host = hostMessageUrl(
+    deps,
+    collecting ? planned.filter((p) => !collecting.has(p.target.instance.id)) : planned,
   );
   const { send, deliveries, suppressedBy, collectedUntil } = await storeSend(deps, {
     api: 'v1',
@@ -79,7 +85,10 @@ export async function sendV1(
     };
   }
   const dedupAnswer = dedup && { deduplicated: false };
-  if (collectedUntil !== undefined) {
+  const digestAnswer = collectedUntil !== undefined && {
+    digest: { until: new Date(collectedUntil).toISOString() },
+  };
+  if (collectedUntil !== undefined && deliveries.length === 0) {
     return {
       code: 200,
       msg: 'success',
@@ -87,7 +96,7 @@ export async function sendV1(
         status: 'collected',
         sendId: send.id,
         ...dedupAnswer,
-        digest: { until: new Date(collectedUntil).toISOString() },
+        ...digestAnswer,
       },
     };
   }
@@ -95,7 +104,7 @@ export async function sendV1(
     return {
       code: 200,
       msg: 'success',
-      data: { status: 'queued', sendId: send.id, ...host, ...dedupAnswer },
+      data: { status: 'queued', sendId: send.id, ...host, ...dedupAnswer, ...digestAnswer },
     };
   }
   const waiting = deliveries.filter((d) => !d.stored);
@@ -109,6 +118,6 @@ export async function sendV1(
   for (const d of deliveries) if (d.stored) results.set(d.id, d.stored);
   const answer = summariseV1(send.id, deliveries, results);
   return answer.code === 200
-    ? { ...answer, data: { ...(answer.data as object), ...host, ...dedupAnswer } }
+    ? { ...answer, data: { ...(answer.data as object), ...host, ...dedupAnswer, ...digestAnswer } }
     : answer;
 }

@@ -92,7 +92,6 @@ export async function sendV2(
     all: template.atAll,
   };
   const planned = planDeliveries(targets.enabled, bodies, recipients, templateMentions);
-  const host = hostMessageUrl(deps, planned);
   // The count of sends the key suppressed is known inside the accept: the bodies are filled
   // again with it there (the same targets, so the same plan and share link), inside the write
   // transaction: only when the count changes what was filled (usually it is 0, as filled).
@@ -108,10 +107,17 @@ export async function sendV2(
       })),
     };
   };
-  const digest = await deps.digests?.slotFor(
+  const digest = await deps.digests?.planFor(
     { templateId: template.id },
+    targets.enabled.map((t) => t.instance.id),
     req.priority ?? null,
     req.digestKey,
+  );
+  // A share link only for a hosted instance that stores the message now, not in a digest.
+  const collecting = digest?.instanceIds;
+  const host = hostMessageUrl(
+    deps,
+    collecting ? planned.filter((p) => !collecting.has(p.target.instance.id)) : planned,
   );
   const stored = await storeSend(
     deps,
@@ -152,12 +158,16 @@ export async function sendV2(
     };
   }
   if (stored.collectedUntil !== undefined) {
+    // `count`: the instances it was queued to now; those that collect it deliver it later.
     return {
       code: 200,
       msg: 'success',
       data: {
         token: req.token,
-        count: 0,
+        count: collecting
+          ? targets.enabled.filter((t) => !collecting.has(t.instance.id)).length
+          : 0,
+        ...(collecting && host),
         ...(dedup && { deduplicated: false }),
         digest: { until: new Date(stored.collectedUntil).toISOString() },
         ...warned,

@@ -45,6 +45,15 @@ describe('digest rules in the console API', () => {
     await herald.console.ok('PUT', taskPath, { windowMinutes: 1440 });
     expect((await herald.console.ok('GET', taskPath)).rule.windowMinutes).toBe(1440);
 
+    const [instance] = await herald.console.ok('GET', `/tasks/${task.id}/instances`);
+    const instancePath = `/instances/${instance.id}/digest`;
+    expect(await herald.console.ok('PUT', instancePath, { windowMinutes: 10 })).toMatchObject({
+      rule: { windowMinutes: 10 },
+    });
+    expect((await herald.console.get('/instances/999999/digest')).status).toBe(404);
+    const instanceAudit = await herald.console.ok('GET', '/audit?action=instance.update');
+    expect(instanceAudit.items[0]).toMatchObject({ action: 'instance.update' });
+
     const audit = await herald.console.ok('GET', '/audit?action=template.update');
     expect(audit.items[0]).toMatchObject({ action: 'template.update', targetName: 'nightly' });
   });

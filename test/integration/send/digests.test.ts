@@ -248,6 +248,53 @@ describe('answers and what skips a digest', () => {
   });
 });
 
+describe("an instance's own digest", () => {
+  it("collects only that instance's deliveries; the task's other instance delivers at once", async () => {
+    clock.set(T0 + 3 * 60 * MINUTE);
+    const nowId = await webhook('instance-now');
+    const laterId = await webhook('instance-later');
+    const { task, token } = await herald.createTask('mixed', [
+      { channelId: nowId, contentType: 'text' },
+      { channelId: laterId, contentType: 'text' },
+    ]);
+    const instances = await herald.console.ok('GET', `/tasks/${task.id}/instances`);
+    const later = instances.find((i: { channelId: number }) => i.channelId === laterId);
+    await herald.console.ok('PUT', `/instances/${later.id}/digest`, { windowMinutes: 15 });
+    const until = new Date(clock.now() + 15 * MINUTE).toISOString();
+    const sendIds: number[] = [];
+    for (const title of ['m1', 'm2', 'm3']) {
+      const r = await herald.sendV1({ token, title, text: title });
+      expect(r.body.data).toMatchObject({ status: 'sent', digest: { until } });
+      sendIds.push(r.body.data.sendId);
+      clock.advance(MINUTE);
+    }
+    expect(at('instance-now').map((r) => (r.json as { title: string }).title)).toEqual([
+      'm1',
+      'm2',
+      'm3',
+    ]);
+    expect(at('instance-later')).toHaveLength(0);
+    const first = await herald.console.ok('GET', `/logs/${sendIds[0]}`);
+    expect(first).toMatchObject({ status: 'sent', deliveryCount: 1 });
+    expect(first.collectedInto).toMatchObject({ until, digestSendId: null });
+
+    clock.set(T0 + 3 * 60 * MINUTE + 15 * MINUTE);
+    expect(await digests().tick()).toBe(1);
+    const [digest] = await herald.waitFor(() =>
+      at('instance-later').length ? at('instance-later') : null,
+    );
+    const content = (digest.json as { content: string }).content;
+    expect(content).toContain(
+      '3 messages, from 2026-11-22 11:00:00 UTC to 2026-11-22 11:02:00 UTC:',
+    );
+    expect(content).toContain('- m3');
+    // The digest went to that instance alone.
+    expect(at('instance-now')).toHaveLength(3);
+    const again = await herald.console.ok('GET', `/logs/${sendIds[2]}`);
+    expect(again.collectedInto.digestSendId).toEqual(expect.any(Number));
+  });
+});
+
 describe('a cron window', () => {
   it('closes at the next time of the expression in its zone', async () => {
     // 10:07 in UTC is 18:07 in Shanghai: the window ends at 18:15 there.

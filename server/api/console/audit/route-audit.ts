@@ -60,7 +60,7 @@ export function routeAuditTable(states: AuditStates): RouteAuditTable {
   const user = (id: number | null) => (id === null ? null : states.user(id));
   const pushSubscription = (id: number | null) => (id === null ? null : pushAuditState(id));
   const quietRule = (id: number | null) => (id === null ? null : quietHoursAuditState(id));
-  const digestState = (owner: 'task' | 'template') => (id: number | null) =>
+  const digestState = (owner: 'task' | 'template' | 'instance') => (id: number | null) =>
     id === null ? null : digestAuditState(owner, id);
   /** A change to the signed-in person's own account (the target is whoever asked). */
   const own = (action: AuditAction): AuditRule => ({
@@ -244,6 +244,9 @@ export function routeAuditTable(states: AuditStates): RouteAuditTable {
       templateGet: null,
       templatePut: rule('template.update', 'template', 'params', digestState('template')),
       templateRemove: rule('template.update', 'template', 'params', digestState('template')),
+      instanceGet: null,
+      instancePut: rule('instance.update', 'instance', 'params', digestState('instance')),
+      instanceRemove: rule('instance.update', 'instance', 'params', digestState('instance')),
     },
     // A reader's own view of messages, like their read state: not a change to the install.
     imageProxy: {

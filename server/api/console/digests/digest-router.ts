@@ -22,5 +22,11 @@ export function createDigestRouter(digests: DigestConsole): Router {
     await digests.remove('template', params.id);
     return null;
   });
+  serve(routes.instanceGet, ({ params }) => digests.get('instance', params.id));
+  serve(routes.instancePut, ({ params, body }) => digests.put('instance', params.id, body));
+  serve(routes.instanceRemove, async ({ params }) => {
+    await digests.remove('instance', params.id);
+    return null;
+  });
   return router;
 }

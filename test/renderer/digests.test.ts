@@ -113,6 +113,27 @@ describe('the digest dialog', () => {
   });
 });
 
+describe("an instance's digest", () => {
+  it('saves a fixed window on the instance', async () => {
+    const { calls } = installFakeApi({
+      'GET /instances/:id/digest': () => ok({ rule: null }),
+      'PUT /instances/:id/digest': (req) => ok({ rule: req.body }),
+    });
+    const { wrapper } = mountWithApp(DigestDialog, {
+      props: { open: true, source: { kind: 'instance', id: 5, name: 'ops-robot' } },
+    });
+    await settle();
+    click('digest-enabled');
+    await settle();
+    click('digest-save');
+    await settle();
+    const put = calls.find((c) => c.method === 'PUT');
+    expect(put?.path).toBe('/instances/5/digest');
+    expect(put?.body).toMatchObject({ windowMinutes: 60, cron: null });
+    wrapper.unmount();
+  });
+});
+
 const send = (over: Record<string, unknown>) => ({
   id: 7,
   api: 'v2',

@@ -4,7 +4,7 @@ import { call } from './http-client';
 
 type Routes = typeof consoleRoutes.digests;
 
-/** Tasks' and templates' digest rules (issue 46 §2): read, set, removed. */
+/** Tasks', templates' and instances' digest rules (issue 46 §2): read, set, removed. */
 export const digestsApi = {
   taskGet: (id: number) => call<Routes['taskGet']>('GET', `/tasks/${id}/digest`),
   taskPut: (id: number, body: DigestRuleBody) =>
@@ -15,4 +15,9 @@ export const digestsApi = {
     call<Routes['templatePut']>('PUT', `/templates/${id}/digest`, { body }),
   templateRemove: (id: number) =>
     call<Routes['templateRemove']>('DELETE', `/templates/${id}/digest`),
+  instanceGet: (id: number) => call<Routes['instanceGet']>('GET', `/instances/${id}/digest`),
+  instancePut: (id: number, body: DigestRuleBody) =>
+    call<Routes['instancePut']>('PUT', `/instances/${id}/digest`, { body }),
+  instanceRemove: (id: number) =>
+    call<Routes['instanceRemove']>('DELETE', `/instances/${id}/digest`),
 };

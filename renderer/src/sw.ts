@@ -110,6 +110,7 @@ registerRoute(
 
 /** The calls that start a session (sign-in, first-run setup, an accepted invite). */
 const SIGN_IN = new Set(['/api/console/login', '/api/console/setup', '/api/console/invite']);
+const SSO_CALLBACK = '/api/console/sso/oidc/callback';
 
 /** A message of the reader's, by its API path. */
 const MESSAGE_PATH = /^\/api\/console\/messages\/\d+$/;
@@ -139,6 +140,12 @@ self.addEventListener('fetch', (event) => {
   const method = event.request.method;
   if ((method === 'PATCH' || method === 'DELETE') && MESSAGE_PATH.test(url.pathname)) {
     event.respondWith(followMessageChange(event.request, url.pathname));
+    return;
+  }
+  // A single sign-on ends with the provider sending the browser here: the person may not be
+  // the last one, so their cached messages go, as after a password sign-in.
+  if (method === 'GET' && url.pathname === SSO_CALLBACK) {
+    event.waitUntil(caches.delete(API_CACHE).catch(() => undefined));
     return;
   }
   if (method !== 'POST') return;

@@ -107,6 +107,22 @@ export async function pruneHistory(
       transaction,
     }),
   );
+  // Digests closed before the sends' retention: the sends they list are pruned (or will be) with
+  // it. Open digests stay, whatever their age: their sends are still to be delivered.
+  if (retention.sendsDays > 0) {
+    const before = now - retention.sendsDays * DAY_MS;
+    await writeLock.run(async ({ transaction }) => {
+      await sequelize.query(
+        `DELETE FROM digest_sends WHERE digest_id IN
+           (SELECT id FROM digests WHERE status = 'closed' AND closed_at < :before)`,
+        { replacements: { before }, transaction },
+      );
+      await sequelize.query(`DELETE FROM digests WHERE status = 'closed' AND closed_at < :before`, {
+        replacements: { before },
+        transaction,
+      });
+    });
+  }
   // Daily send counts (server/channels/day-counts.ts) only ever count today: a week back is kept
   // for reading, whatever the clock's zone.
   await writeLock.run(({ transaction }) =>

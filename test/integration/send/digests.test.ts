@@ -1,4 +1,7 @@
+import { QueryTypes } from 'sequelize';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { pruneHistory } from '../../../server/db/history/retention';
 
 import { startTestHerald, type TestHerald } from '../../helpers/herald';
 import { ManualClock } from '../../helpers/manual-clock';
@@ -318,5 +321,42 @@ describe('a cron window', () => {
     expect((req.json as { content: string }).content).toContain(
       '1 message, at 2026-11-22 18:07:00 Asia/Shanghai:',
     );
+  });
+});
+
+describe('retention', () => {
+  it('forgets digests closed before the sends retention, and keeps open ones', async () => {
+    const { sequelize, writeLock } = herald.server.ctx;
+    const count = async (status: string) => {
+      const [row] = await sequelize.query<{ n: number | string }>(
+        `SELECT count(*) AS n FROM digests WHERE status = '${status}'`,
+        { type: QueryTypes.SELECT },
+      );
+      return Number(row.n);
+    };
+    // One digest left open: a send of the cron template, whose window has not ended.
+    const channelId = await webhook('retention');
+    const { template, token } = await herald.createTemplate({ name: 'kept', text: 'k' }, [
+      { channelId, contentType: 'text' },
+    ]);
+    await digests().rules.put('template', template.id, {
+      windowMinutes: 60,
+      cron: null,
+      timezone: null,
+      priorityThreshold: 5,
+      titleLimit: 20,
+    });
+    await herald.sendV2({ token, title: 'still open' });
+    expect(await count('closed')).toBeGreaterThan(0);
+    expect(await count('open')).toBe(1);
+    const retention = { ...herald.server.ctx.settings.get().retention, sendsDays: 1 };
+    await pruneHistory(sequelize, writeLock, retention, clock.now() + 2 * 24 * 60 * MINUTE);
+    expect(await count('closed')).toBe(0);
+    expect(await count('open')).toBe(1);
+    const [{ n }] = await sequelize.query<{ n: number | string }>(
+      `SELECT count(*) AS n FROM digest_sends ds JOIN digests d ON d.id = ds.digest_id`,
+      { type: QueryTypes.SELECT },
+    );
+    expect(Number(n)).toBe(1);
   });
 });

@@ -95,6 +95,15 @@ export function notificationFromMessage(message: HostedMessageEvent): Notificati
   };
 }
 
+/**
+ * What the window person's own quiet hours say about a message (issue 46 §1): `drop` shows
+ * nothing, `hold` shows it when the window ends (`until`, epoch ms), `soften` shows it silently.
+ */
+export interface QuietNotice {
+  action: 'hold' | 'soften' | 'drop';
+  until: number;
+}
+
 /** The settings the notifier reads on every message (they can change at any time). */
 export interface NotifierSettings {
   notifications: boolean;
@@ -102,7 +111,13 @@ export interface NotifierSettings {
 }
 
 /** Why a message did or did not produce a notification. */
-export type NotifyOutcome = 'shown' | 'disabled' | 'do-not-disturb' | 'unsupported';
+export type NotifyOutcome =
+  | 'shown'
+  | 'disabled'
+  | 'do-not-disturb'
+  | 'unsupported'
+  | 'quiet-hours-dropped'
+  | 'quiet-hours-held';
 
 /** notifyDecision() decides whether a new message becomes a native notification. */
 export function notifyDecision(settings: NotifierSettings, supported: boolean): NotifyOutcome {
@@ -139,11 +154,14 @@ export interface NotifierDeps {
   onRequest?(request: { messageId: number; text: NotificationText; outcome: NotifyOutcome }): void;
   /** The clock, for the notifications' lifetime. */
   now?: () => number;
+  /** Runs `show` at `at` (a held notification); default a timer that does not keep Herald up. */
+  later?(at: number, show: () => void): void;
 }
 
 /** Turns new-message events into native notifications. */
 export interface Notifier {
-  notify(message: HostedMessageEvent): NotifyOutcome;
+  /** `quiet`: what the person's quiet hours say about it (none: shown as usual). */
+  notify(message: HostedMessageEvent, quiet?: QuietNotice | null): NotifyOutcome;
   /** Notifications still kept referenced (see {@link LIVE_NOTIFICATIONS}). */
   readonly pending: number;
   /** Drops the notifications past their lifetime (boot calls it on its unread timer). */
@@ -163,13 +181,30 @@ export function createNotifier(deps: NotifierDeps): Notifier {
     }
   };
   return {
-    notify(message) {
-      const options = notificationOptions(message);
+    notify(message, quiet) {
+      const options: NotificationOptions = {
+        ...notificationOptions(message),
+        // Softened: no sound, and no more insistent than a low notification.
+        ...(quiet?.action === 'soften' && { urgency: 'low', silent: true, timeoutType: 'default' }),
+      };
       const text = { title: options.title, body: options.body };
       // Do not disturb holds urgent messages back too: it has no exception list, and a user
       // who silenced Herald expects silence; the reader and the tray still show them.
-      const outcome = notifyDecision(deps.settings(), deps.isSupported());
+      let outcome = notifyDecision(deps.settings(), deps.isSupported());
+      if (outcome === 'shown' && quiet?.action === 'drop') outcome = 'quiet-hours-dropped';
+      if (outcome === 'shown' && quiet?.action === 'hold') outcome = 'quiet-hours-held';
       deps.onRequest?.({ messageId: message.id, text, outcome });
+      if (outcome === 'quiet-hours-held') {
+        // Shown when the window ends, as the switches then allow; a restart forgets it (the
+        // message waits in the reader either way).
+        const later =
+          deps.later ??
+          ((at: number, run: () => void) => setTimeout(run, Math.max(0, at - now())).unref?.());
+        later(quiet!.until, () => {
+          this.notify(message);
+        });
+        return outcome;
+      }
       if (outcome !== 'shown') return outcome;
       const notification = deps.create(options);
       live.set(notification, now());

@@ -1,6 +1,6 @@
 import { networkInterfaces } from 'node:os';
 
-import type { HostedMessageEvent } from './notifications';
+import type { HostedMessageEvent, QuietNotice } from './notifications';
 
 /**
  * What main needs from the embedded server (server/index.ts). Main's logic is written and
@@ -58,6 +58,15 @@ export interface EmbeddedServer {
   releaseNow(): void;
   /** Where the data is: the SQLite file, or the PostgreSQL URL without its password. */
   database: DatabaseLocation;
+  /**
+   * Quiet hours (issue 46 §1): the person's own rules for a notification, and the one-time move
+   * of the old do-not-disturb switch into the first administrator's rule (null: no one yet).
+   * Optional: main's test doubles leave it out.
+   */
+  quietHours?: {
+    decide(userId: number, priority: number | null): Promise<QuietNotice | null>;
+    migrateDoNotDisturb(timezone: string): Promise<number | null>;
+  };
 }
 
 /** Where the embedded server keeps its data (shown in Settings → Desktop). */

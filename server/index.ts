@@ -18,6 +18,11 @@ import { DB_FILE } from './data-dir/permissions';
 import type { HeraldEvents } from './events';
 import { AuthService } from './features/auth/auth-service';
 import { MessageService } from './features/hosted/message-service';
+import {
+  desktopQuietHours,
+  type DesktopQuietHours,
+} from './features/quiet-hours/desktop-quiet-hours';
+import { QuietHoursLookup } from './features/quiet-hours/quiet-hours-lookup';
 import { answerClientError, answerExpectation } from './lib/client-error';
 import { expressBornClasses } from './lib/express-born-requests';
 import type { HeraldParts } from './parts';
@@ -65,6 +70,8 @@ export interface HeraldServer {
   database: { dialect: 'sqlite' | 'postgres'; location: string };
   /** The composed parts, for tests and the desktop shell. */
   ctx: HeraldParts;
+  /** A person's quiet hours for the desktop's notifications, and the old switch's move. */
+  quietHours: DesktopQuietHours;
 }
 
 /**
@@ -182,6 +189,11 @@ async function openServer(config: HeraldConfig, lock: DataDirLock): Promise<Hera
       ? { dialect: 'postgres', location: redactDatabaseUrl(config.databaseUrl) }
       : { dialect: 'sqlite', location: join(config.dataDir, DB_FILE) },
     ctx: herald.parts,
+    quietHours: desktopQuietHours({
+      lookup: new QuietHoursLookup(sequelize),
+      writeLock,
+      clock,
+    }),
   };
 }
 

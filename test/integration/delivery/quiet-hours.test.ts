@@ -252,4 +252,38 @@ describe('quiet hours in the pipeline', () => {
     await run();
     expect(ntfyTitles().at(-1)).toBe('over the gap');
   });
+
+  it('never lets a hold expire a delivery: days held, past retention, it is kept and waits', async () => {
+    // Months passed on this clock since the sign-in.
+    await herald.console.ok('POST', '/login', ADMIN);
+    const channel = await herald.createChannel('ntfy', { serverUrl: ntfy.url, topic: 'week' });
+    const { token } = await herald.createTemplate({ text: 'week' }, [
+      { channelId: channel.id, contentType: 'text' },
+    ]);
+    // Every day, all day: quiet for the whole week ahead (meeting windows are one).
+    await rule('channel', channel.id, 'hold', { start: '00:00', end: '00:00' });
+    await herald.console.ok('PUT', '/settings', {
+      retention: { sendsDays: 1, messagesDays: 0, auditDays: 365 },
+    });
+    await herald.sendV2({ token, title: 'held for days' });
+    // A control, sent at the same time through a channel without quiet hours: pruned.
+    const loud = await herald.createChannel('ntfy', { serverUrl: ntfy.url, topic: 'loud' });
+    const control = await herald.createTemplate({ text: 'loud' }, [
+      { channelId: loud.id, contentType: 'text' },
+    ]);
+    await herald.sendV2({ token: control.token, title: 'sent and pruned' });
+    await run();
+    expect(await Delivery.findOne({ where: { title: 'sent and pruned' } })).not.toBeNull();
+    const held = await deliveryOf('held for days');
+    expect(Number(held.nextAttemptAt)).toBeGreaterThan(clock.now() + 6 * 86_400_000);
+    // Rows are stamped with the wall clock: three days past it, both are older than a day.
+    clock.set(Date.now() + 3 * 86_400_000);
+    await herald.console.ok('POST', '/login', ADMIN);
+    await herald.console.ok('POST', '/maintenance/prune');
+    await run();
+    expect(await Delivery.findOne({ where: { title: 'sent and pruned' } })).toBeNull();
+    const after = await deliveryOf('held for days');
+    expect(after).toMatchObject({ status: 'queued', attempts: 0 });
+    expect(ntfyTitles()).not.toContain('held for days');
+  });
 });

@@ -28,7 +28,6 @@ import * as remoteImageChoices from './migrations/2026-12-02-1200-remote-image-c
 import * as hostedAttachments from './migrations/2026-12-02-1300-hosted-attachments';
 import * as ssoIdentities from './migrations/2026-12-03-1000-sso-identities';
 import * as channelDayCounts from './migrations/2026-12-03-1100-channel-day-counts';
-import * as digests from './migrations/2026-12-03-1300-digests';
 import * as quietHours from './migrations/2026-12-03-1200-quiet-hours';
 import * as digests from './migrations/2026-12-03-1300-digests';
 
@@ -78,7 +77,6 @@ const migrations: Array<[string, MigrationModule]> = [
   ['2026-12-02-1300-hosted-attachments', hostedAttachments],
   ['2026-12-03-1000-sso-identities', ssoIdentities],
   ['2026-12-03-1100-channel-day-counts', channelDayCounts],
-  ['2026-12-03-1300-digests', digests],
   ['2026-12-03-1200-quiet-hours', quietHours],
   ['2026-12-03-1300-digests', digests],
 ];

@@ -37,7 +37,15 @@ export function summariseV1(
   const sent = count('sent');
   const failed = count('failed');
   const retrying = count('retrying');
+  // Dropped by quiet hours on purpose: finished, and nothing to send again.
+  const suppressed = count('suppressed');
   if (sent === rows.length) return { code: 200, msg: 'success', data: { status: 'sent', sendId } };
+  if (suppressed === rows.length) {
+    return { code: 200, msg: 'success', data: { status: 'suppressed', sendId, results: rows } };
+  }
+  if (sent > 0 && sent + suppressed === rows.length) {
+    return { code: 200, msg: 'success', data: { status: 'sent', sendId, results: rows } };
+  }
   if (failed === rows.length) {
     const reasons = rows
       .map(

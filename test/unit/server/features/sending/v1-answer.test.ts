@@ -33,6 +33,16 @@ const status = (a: ReturnType<typeof answer>) =>
   a.code === 200 ? (a.data as { status: string }).status : a.code;
 
 describe('summariseV1()', () => {
+  it('answers a send quiet hours dropped everywhere as suppressed, and sent where the rest went', () => {
+    expect(status(answer('suppressed'))).toBe('suppressed');
+    expect(status(answer('suppressed', 'suppressed'))).toBe('suppressed');
+    const mixed = answer('sent', 'suppressed');
+    expect(status(mixed)).toBe('sent');
+    expect((mixed.data as { results: Array<{ status: string }> }).results[1]!.status).toBe(
+      'suppressed',
+    );
+  });
+
   it('summariseV1() answers 500 only when every delivery failed for good', () => {
     expect(status(answer('failed'))).toBe(500);
     expect(status(answer('failed', 'failed'))).toBe(500);

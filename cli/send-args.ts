@@ -35,6 +35,8 @@ export interface SendOptions {
   dedupKey: string | undefined;
   /** `--dedup-window` in seconds; undefined is Herald's default (300). */
   dedupWindow: number | undefined;
+  /** `--digest-key`: the digest a collecting task or template puts the send in. */
+  digestKey: string | undefined;
   json: boolean;
 }
 
@@ -48,7 +50,7 @@ const PRIORITY_NAME_LIST = Object.keys(PRIORITY_NAMES).join(', ');
 
 export const SEND_HELP = `Usage: herald send [--url URL] [--token T] --title TITLE [--text TEXT | stdin]
                    [-p key=value ...] [--priority 1-5] [--dedup-key K [--dedup-window S]]
-                   [--idempotency-key K] [--json]
+                   [--digest-key K] [--idempotency-key K] [--json]
 
 Sends one message through Herald's send API. A template token goes to V2
 (/api/v2/message/send), a task token to V1 (/api/v1/message/send): Herald tells
@@ -75,6 +77,9 @@ Options:
                          again (1 to ${LIMITS.dedupKeyChars} characters)
   --dedup-window S       the dedup window in seconds (default ${LIMITS.dedupWindowDefaultSeconds}, at most
                          ${LIMITS.dedupWindowMaxSeconds}, a day); needs --dedup-key
+  --digest-key K         where the task or template collects its sends into
+                         digests: the digest this send joins (1 to ${LIMITS.dedupKeyChars}
+                         characters; default: the task's or template's own)
   --idempotency-key K    sent as the Idempotency-Key header: a repeat within 24
                          hours gets the first answer and sends nothing again
   --json                 print Herald's answer ({code, msg, data}) as JSON
@@ -123,6 +128,7 @@ const SEND_OPTIONS = {
   priority: { type: 'string' },
   'dedup-key': { type: 'string' },
   'dedup-window': { type: 'string' },
+  'digest-key': { type: 'string' },
   'idempotency-key': { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -237,6 +243,14 @@ export function parseSendArgs(
     }
   }
 
+  const digestKey = values['digest-key'];
+  if (digestKey !== undefined) {
+    const chars = digestKey.trim().length;
+    if (chars === 0 || chars > LIMITS.dedupKeyChars) {
+      return usage(`--digest-key: must be 1 to ${LIMITS.dedupKeyChars} characters`);
+    }
+  }
+
   const idempotencyKey = values['idempotency-key'];
   if (
     idempotencyKey !== undefined &&
@@ -261,6 +275,7 @@ export function parseSendArgs(
       priority,
       dedupKey,
       dedupWindow,
+      digestKey,
       json: values.json ?? false,
     },
   };

@@ -89,12 +89,18 @@ async function readStdin(stdin: SendIo['stdin']): Promise<string> {
 function acceptedLine(api: 'v1' | 'v2', data: unknown): string {
   const d = (data ?? {}) as Record<string, unknown>;
   const link = typeof d.hostMessageUrl === 'string' ? `\n${d.hostMessageUrl}` : '';
+  // A digest collected it, or some instances' deliveries (issue 46 §2): when that goes out.
+  const until = (d.digest as { until?: unknown } | undefined)?.until;
+  const digest = typeof until === 'string' ? `in a digest that goes out at ${until}` : null;
   if (api === 'v2') {
     const count = typeof d.count === 'number' ? d.count : 0;
-    return `accepted: queued to ${count} instance${count === 1 ? '' : 's'}${link}`;
+    if (digest && count === 0) return `accepted: collected ${digest}${link}`;
+    const queued = `queued to ${count} instance${count === 1 ? '' : 's'}`;
+    return `accepted: ${queued}${digest ? `; the others ${digest}` : ''}${link}`;
   }
   const sendId = typeof d.sendId === 'number' ? ` (send ${d.sendId})` : '';
-  return `accepted: ${String(d.status ?? 'sent')}${sendId}${link}`;
+  const more = digest ? (d.status === 'collected' ? ` ${digest}` : `; the others ${digest}`) : '';
+  return `accepted: ${String(d.status ?? 'sent')}${sendId}${more}${link}`;
 }
 
 /** The sentences of an accepted send's `data.warnings`, when it has any. */
@@ -193,5 +199,6 @@ function extras(options: SendOptions): Record<string, unknown> {
   if (options.priority !== undefined) fields.priority = options.priority;
   if (options.dedupKey !== undefined) fields.dedupKey = options.dedupKey;
   if (options.dedupWindow !== undefined) fields.dedupWindow = options.dedupWindow;
+  if (options.digestKey !== undefined) fields.digestKey = options.digestKey;
   return fields;
 }

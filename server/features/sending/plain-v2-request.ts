@@ -50,11 +50,13 @@ export function plainV2Request(input: Record<string, unknown>): V2Request | unde
   const token = plainTrimmed(input.token, 512);
   const title = plainTrimmed(input.title, LIMITS.titleChars);
   if (token === undefined || title === undefined) return undefined;
-  // Priority, dedup and `text` (herald send's) are rarer: zod parses them and words what it refuses.
+  // Priority, dedup, digest keys and `text` (herald send's) are rarer: zod parses them and words
+  // what it refuses.
   if (
     'priority' in input ||
     'dedupKey' in input ||
     'dedupWindow' in input ||
+    'digestKey' in input ||
     'text' in input ||
     'attachments' in input
   ) {

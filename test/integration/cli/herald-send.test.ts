@@ -444,6 +444,22 @@ describe('herald send, run as a process', () => {
     ]);
   });
 
+  it('--digest-key goes into the body, and a collected send says when its digest goes out', async () => {
+    const token = await template('digest {{n}}');
+    const { items } = await herald.console.ok('GET', '/templates?pageSize=100');
+    const id = (items as any[]).find((t) => t.text === 'digest {{n}}').id;
+    await herald.console.ok('PUT', `/templates/${id}/digest`, { windowMinutes: 30 });
+    const run = await send([
+      ...['--url', herald.url, '--token', token, '--title', 'cli digest', '-p', 'n=1'],
+      ...['--digest-key', 'nightly'],
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(
+      /^accepted: collected in a digest that goes out at \d{4}-\d\d-\d\dT[\d:.]+Z\n$/,
+    );
+    expect(await requestOf('cli digest')).toMatchObject({ digestKey: 'nightly' });
+  });
+
   it('--help shows the options and examples', async () => {
     const run = await send(['--help']);
     expect(run.code).toBe(0);

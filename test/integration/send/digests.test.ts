@@ -39,6 +39,12 @@ const digests = () => herald.server.ctx.digests;
 const webhook = async (path: string) =>
   (await herald.createChannel('webhook', { url: `${peer.url}/${path}` }, path)).id;
 
+/** The newest send of a template, as the send log lists it. */
+async function lastSendId(templateId: number): Promise<number> {
+  const { items } = await herald.console.ok('GET', `/logs?templateId=${templateId}`);
+  return items[0].id;
+}
+
 const at = (path: string) => peer.received.filter((r) => r.url === `/${path}`);
 
 describe('a window of 50 sends', () => {
@@ -184,6 +190,15 @@ describe('answers and what skips a digest', () => {
     });
     const v2 = await herald.sendV2({ token: templateToken, title: 'ping 1' });
     expect(v2.body.data).toEqual({ token: templateToken, count: 0, digest: { until } });
+    const keyed = await herald.sendV2({
+      token: templateToken,
+      title: 'ping 2',
+      digestKey: 'night',
+    });
+    expect(keyed.body.data).toEqual({ token: templateToken, count: 0, digest: { until } });
+    expect(
+      (await herald.console.ok('GET', `/logs/${await lastSendId(templateId)}`)).request,
+    ).toMatchObject({ digestKey: 'night' });
     const hook = await herald.post(`/api/hooks/generic/${templateToken}?digestKey=night`, {
       title: 'from a hook',
     });
@@ -242,12 +257,15 @@ describe('answers and what skips a digest', () => {
       expect.arrayContaining([
         'Digest: 2 messages from alerts',
         'Digest: 2 messages from pings',
-        'Digest: 1 message from pings (night)',
+        'Digest: 2 messages from pings (night)',
       ]),
     );
     const night = all.find((s: { title: string }) => s.title.endsWith('(night)'));
     const detail = await herald.console.ok('GET', `/logs/${night.id}`);
-    expect(detail.digestOf.map((s: { title: string }) => s.title)).toEqual(['from a hook']);
+    expect(detail.digestOf.map((s: { title: string }) => s.title)).toEqual([
+      'ping 2',
+      'from a hook',
+    ]);
   });
 });
 

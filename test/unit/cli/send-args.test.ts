@@ -26,6 +26,7 @@ describe('herald send: the argument parser', () => {
         priority: undefined,
         dedupKey: undefined,
         dedupWindow: undefined,
+        digestKey: undefined,
         json: false,
       },
     });
@@ -126,6 +127,8 @@ describe('herald send: the argument parser', () => {
     [[...base, '--priority', ''], 'is not 1-5'],
     [[...base, '--dedup-key', ''], '--dedup-key: must be 1 to 200'],
     [[...base, '--dedup-key', '   '], '--dedup-key: must be 1 to 200'],
+    [[...base, '--digest-key', ''], '--digest-key: must be 1 to 200'],
+    [[...base, '--digest-key', 'k'.repeat(201)], '--digest-key: must be 1 to 200'],
     [[...base, '--dedup-key', 'k'.repeat(201)], '--dedup-key: must be 1 to 200'],
     [[...base, '--dedup-window', '60'], '--dedup-window: give it with --dedup-key'],
     [[...base, '--dedup-key', 'k', '--dedup-window', '0'], 'from 1 to 86400'],

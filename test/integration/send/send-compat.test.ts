@@ -42,6 +42,7 @@ describe('what Message Nest clients send and read', () => {
         'priority',
         'dedupKey',
         'dedupWindow',
+        'digestKey',
       ]);
     });
 

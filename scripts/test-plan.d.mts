@@ -5,5 +5,7 @@ export interface IntegrationFolder {
   why: string;
 }
 export declare const INTEGRATION_FOLDERS: Readonly<Record<string, IntegrationFolder>>;
+/** Files of a SQLite-once folder (`channels/x.test.ts`) that run on PostgreSQL too, with why. */
+export declare const POSTGRES_ALSO: Readonly<Record<string, string>>;
 export declare function postgresPassFolders(): string[];
 export declare const STATIC_CHECKS: readonly string[];

@@ -31,7 +31,7 @@ describe('test-only crash point', () => {
     async (value) => {
       vi.stubEnv('HERALD_TEST_CRASH_AT', value);
       await expect(import('../../../../server/lib/crash-point')).rejects.toThrow(
-        `HERALD_TEST_CRASH_AT must be one of before-commit, after-commit, during-cycle, during-delivery, optionally with ":<n>" (n ≥ 1), not "${value}"`,
+        `HERALD_TEST_CRASH_AT must be one of before-commit, after-commit, during-cycle, during-delivery, digest-before-commit, optionally with ":<n>" (n ≥ 1), not "${value}"`,
       );
     },
   );

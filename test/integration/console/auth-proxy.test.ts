@@ -106,10 +106,18 @@ const PROXY_ENV = {
   HERALD_OIDC_EDITOR_GROUPS: 'herald-editors, ops',
 };
 
-/** Starts a Herald behind a proxy at 127.0.0.1 with these HERALD_* variables set meanwhile. */
+/**
+ * Starts a Herald behind a proxy at 127.0.0.1 with these HERALD_* variables set meanwhile. Herald
+ * reads them at start; they are put back at once, because files share this worker process and
+ * a header left set would make every later Herald refuse to start (no trusted proxy).
+ */
 async function startBehindProxy(env: Record<string, string>, setup = true): Promise<TestHerald> {
   for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
-  return startTestHerald({ trustProxy: PROXY, setup });
+  try {
+    return await startTestHerald({ trustProxy: PROXY, setup });
+  } finally {
+    vi.unstubAllEnvs();
+  }
 }
 
 describe('signing in from a trusted reverse proxy header', () => {

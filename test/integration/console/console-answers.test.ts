@@ -216,6 +216,36 @@ describe('the console API answers what the contract describes', () => {
       body: { channelId: hosted.id, contentType: 'html', enabled: false },
     });
 
+    // Quiet hours and digests (issue 46): a rule of each owner kind, read, changed and removed.
+    const { quietHours, digests, signIn } = consoleRoutes;
+    const quiet = await call(quietHours.create, {
+      body: {
+        ownerType: 'instance',
+        ownerId: spareInstance.id,
+        timezone: 'Europe/Berlin',
+        start: '22:00',
+        end: '07:00',
+        action: 'hold',
+      },
+    });
+    await call(quietHours.list, { query: `?ownerType=instance&ownerId=${spareInstance.id}` });
+    await call(quietHours.preview, { query: `?instanceId=${spareInstance.id}&priority=3` });
+    await call(quietHours.update, { id: quiet.id, body: { enabled: false } });
+    await call(quietHours.remove, { id: quiet.id });
+    for (const [put, get, remove, id] of [
+      [digests.taskPut, digests.taskGet, digests.taskRemove, spareTask.id],
+      [digests.templatePut, digests.templateGet, digests.templateRemove, spareTemplate.id],
+      [digests.instancePut, digests.instanceGet, digests.instanceRemove, spareInstance.id],
+    ] as const) {
+      await call(put, { id, body: { windowMinutes: 10 } });
+      await call(get, { id });
+      await call(remove, { id });
+    }
+    // Sign-in (issue 44): what the sign-in page asks, and Settings → Sign-in.
+    await call(signIn.methods);
+    await call(signIn.settings);
+    await call(signIn.updateSettings, { body: { buttonLabel: 'Company sign-in' } });
+
     await call(instances.update, { id: spareInstance.id, body: { enabled: false } });
     await call(instances.remove, { id: spareInstance.id });
 

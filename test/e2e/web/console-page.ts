@@ -1,4 +1,4 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 
 /** The little of the page's DOM the predicates use (this file is compiled without the DOM lib). */
 interface PageGlobals {
@@ -145,4 +145,35 @@ export class ConsolePage {
     await this.page.keyboard.press('Escape');
     await locator.waitFor({ state: 'hidden' });
   }
+}
+
+/** How a page opened by {@link signedInConsole} looks to the console: size, language and zone. */
+export interface ConsoleContextOptions {
+  viewport?: { width: number; height: number };
+  locale?: string;
+  timezoneId?: string;
+}
+
+/**
+ * A new browser context on Herald's console, signed in as `user`, and the page errors it meets
+ * (a test checks they stay empty). Defaults: 1440 × 900, en-US, UTC.
+ */
+export async function signedInConsole(
+  browser: Browser,
+  baseUrl: string,
+  user: { username: string; password: string },
+  options: ConsoleContextOptions = {},
+): Promise<{ ui: ConsolePage; pageErrors: string[] }> {
+  const context = await browser.newContext({
+    viewport: options.viewport ?? { width: 1440, height: 900 },
+    locale: options.locale ?? 'en-US',
+    timezoneId: options.timezoneId ?? 'UTC',
+  });
+  const page = await context.newPage();
+  const pageErrors: string[] = [];
+  page.on('pageerror', (err) => pageErrors.push(err.message));
+  const ui = new ConsolePage(page, baseUrl);
+  await ui.goto('/');
+  await ui.signIn(user.username, user.password);
+  return { ui, pageErrors };
 }

@@ -2,7 +2,7 @@ import { type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { ADMIN, startTestHerald, type TestHerald } from '../../helpers/herald';
-import { ConsolePage } from './console-page';
+import { type ConsolePage, signedInConsole } from './console-page';
 import { chromiumAvailable, ensureConsoleBuilt, launchChromium, RENDERER_DIST } from './chromium';
 
 const haveChromium = chromiumAvailable('quiet hours e2e');
@@ -16,23 +16,16 @@ describe.skipIf(!haveChromium)('quiet hours in Chromium', { shuffle: false }, ()
   let browser: Browser;
   let ui: ConsolePage;
   let channelId = 0;
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
 
   beforeAll(async () => {
     ensureConsoleBuilt();
     herald = await startTestHerald({ rendererDir: RENDERER_DIST });
     channelId = (await herald.createChannel('hosted', {}, 'Ops')).id;
     browser = await launchChromium();
-    const context = await browser.newContext({
-      viewport: { width: 1440, height: 900 },
-      locale: 'en-US',
+    ({ ui, pageErrors } = await signedInConsole(browser, herald.url, ADMIN, {
       timezoneId: 'Europe/Berlin',
-    });
-    const page = await context.newPage();
-    page.on('pageerror', (err) => pageErrors.push(err.message));
-    ui = new ConsolePage(page, herald.url);
-    await ui.goto('/');
-    await ui.signIn(ADMIN.username, ADMIN.password);
+    }));
   });
   afterAll(async () => {
     await browser?.close();

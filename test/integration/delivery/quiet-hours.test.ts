@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 
 import { Delivery } from '../../../server/db/models';
 import { startBarkPeer, type BarkPeer } from '../../fixtures/peers/bark-peer';
@@ -18,10 +18,16 @@ import { ManualClock } from '../../helpers/manual-clock';
  * priority at the rule's bypass goes at once; a drop is recorded as suppressed; a soften reaches
  * each platform in its own silent mode; a window across midnight and a DST change ends at the
  * zone's wall-clock time.
+ *
+ * The tests share one Herald, clock and set of peers, and run in a shuffled order on CI: each
+ * one puts the clock where it needs it and signs in again there (a session lasts 30 days on this
+ * clock, and other tests move it by months), uses its own channels, counts only what reached the
+ * peers while it ran, and puts back the settings it changes.
  */
 describe('quiet hours in the pipeline', () => {
   // Tuesday 2026-01-13, 23:30 in Berlin: inside 22:00–07:00, which ends at 06:00Z.
-  const clock = new ManualClock(Date.parse('2026-01-13T22:30:00Z'));
+  const NIGHT = Date.parse('2026-01-13T22:30:00Z');
+  const clock = new ManualClock(NIGHT);
   const MORNING = Date.parse('2026-01-14T06:00:00Z');
   let herald: TestHerald;
   let ntfy: NtfyPeer;
@@ -76,9 +82,18 @@ describe('quiet hours in the pipeline', () => {
     if (!d) throw new Error(`no delivery "${title}"`);
     return d;
   };
-  const ntfyTitles = () => ntfy.received.map((m) => m.title);
+  /** What reached ntfy since the test's `startAt`. */
+  let ntfyBefore = 0;
+  const ntfyTitles = () => ntfy.received.slice(ntfyBefore).map((m) => m.title);
+  /** Moves the clock to `at` and signs in there: a session from another test's time may be over. */
+  const startAt = async (at: number) => {
+    clock.set(at);
+    await herald.console.ok('POST', '/login', ADMIN);
+    ntfyBefore = ntfy.received.length;
+  };
 
   it('holds a night’s messages until 07:00 Berlin, through a restart, and releases them together', async () => {
+    await startAt(NIGHT);
     const channel = await herald.createChannel('ntfy', { serverUrl: ntfy.url, topic: 'held' });
     const { token } = await herald.createTemplate({ text: 'disk full' }, [
       { channelId: channel.id, contentType: 'text' },
@@ -120,20 +135,19 @@ describe('quiet hours in the pipeline', () => {
     expect(ntfyTitles().slice(1).sort()).toEqual(['held 1', 'held 2', 'held 3', 'high']);
     const released = await deliveryOf('held 3');
     expect(released).toMatchObject({ status: 'sent', attempts: 1 });
-    clock.set(Date.parse('2026-01-14T22:30:00Z'));
   });
 
   it('drops a message as suppressed, with the rule in its reason, and sends nothing', async () => {
+    await startAt(NIGHT);
     const channel = await herald.createChannel('ntfy', { serverUrl: ntfy.url, topic: 'dropped' });
     const { token } = await herald.createTemplate({ text: 'backup ok' }, [
       { channelId: channel.id, contentType: 'text' },
     ]);
     const drop = await rule('channel', channel.id, 'drop', { bypassPriority: 4 });
-    const before = ntfy.received.length;
     await herald.sendV2({ token, title: 'nightly backup ok' });
     await herald.sendV2({ token, title: 'backup failed', priority: 4 });
     await run();
-    expect(ntfy.received.slice(before).map((m) => m.title)).toEqual(['backup failed']);
+    expect(ntfyTitles()).toEqual(['backup failed']);
 
     const dropped = await deliveryOf('nightly backup ok');
     const log = await herald.console.ok('GET', `/logs/${dropped.sendId}`);
@@ -151,6 +165,7 @@ describe('quiet hours in the pipeline', () => {
   });
 
   it('softens: each platform gets its own silent mode, and nobody is @mentioned', async () => {
+    await startAt(NIGHT);
     const channels = {
       ntfy: await herald.createChannel('ntfy', { serverUrl: ntfy.url, topic: 'soft' }),
       bark: await herald.createChannel('bark', { serverUrl: bark.url, deviceKey: BARK_KEY }),
@@ -235,6 +250,7 @@ describe('quiet hours in the pipeline', () => {
   });
 
   it('ends a window across midnight and the spring-forward change at 07:00 CEST', async () => {
+    await startAt(NIGHT);
     // An instance's own rule; its channel has none.
     const channel = await herald.createChannel('ntfy', { serverUrl: ntfy.url, topic: 'dst' });
     const { template, token } = await herald.createTemplate({ text: 'dst' }, [
@@ -250,18 +266,22 @@ describe('quiet hours in the pipeline', () => {
     expect(Number(d.nextAttemptAt)).toBe(Date.parse('2026-03-29T05:00:00Z'));
     clock.set(Date.parse('2026-03-29T05:00:00Z'));
     await run();
-    expect(ntfyTitles().at(-1)).toBe('over the gap');
+    expect(ntfyTitles()).toEqual(['over the gap']);
   });
 
   it('never lets a hold expire a delivery: days held, past retention, it is kept and waits', async () => {
-    // Months passed on this clock since the sign-in.
-    await herald.console.ok('POST', '/login', ADMIN);
+    await startAt(NIGHT);
     const channel = await herald.createChannel('ntfy', { serverUrl: ntfy.url, topic: 'week' });
     const { token } = await herald.createTemplate({ text: 'week' }, [
       { channelId: channel.id, contentType: 'text' },
     ]);
     // Every day, all day: quiet for the whole week ahead (meeting windows are one).
     await rule('channel', channel.id, 'hold', { start: '00:00', end: '00:00' });
+    const { retention } = await herald.console.ok('GET', '/settings');
+    // Put back for the other tests: a prune in one of them would use a day's retention.
+    onTestFinished(async () => {
+      await herald.console.ok('PUT', '/settings', { retention });
+    });
     await herald.console.ok('PUT', '/settings', {
       retention: { sendsDays: 1, messagesDays: 0, auditDays: 365 },
     });

@@ -2,6 +2,7 @@ import { QueryTypes } from 'sequelize';
 
 import { noMentions } from '../../channels/channel-adapter';
 import { crashPoint } from '../../lib/crash-point';
+import { DueLoop } from '../../lib/due-loop';
 import { errorMessage } from '../../lib/errors';
 import { createLogger } from '../../lib/logger';
 import { insertDeliveries, insertSends } from '../../queue/store/hot-path';
@@ -31,54 +32,42 @@ const BATCH = 50;
  */
 export class DigestCloser {
   private readonly lookup: SourceLookup;
-  private timer: NodeJS.Timeout | null = null;
-  private running = false;
-  private ticking: Promise<unknown> | null = null;
-  private tickAgain = false;
+  private readonly loop: DueLoop;
 
   constructor(
     private readonly deps: DigestServiceDeps,
     private readonly rules: DigestRules,
   ) {
     this.lookup = new SourceLookup(deps);
+    this.loop = new DueLoop(deps.clock, {
+      what: 'closing due digests',
+      batch: BATCH,
+      maxSleepMs: MAX_SLEEP_MS,
+      minSleepMs: MIN_SLEEP_MS,
+      report: (message) => log.error(message),
+      tick: () => this.tick(),
+      nextDue: async () => {
+        const [row] = await this.deps.sequelize.query<{ next: number | string | null }>(
+          `SELECT min(window_until) AS next FROM digests WHERE status = 'open'`,
+          { type: QueryTypes.SELECT },
+        );
+        return row?.next == null ? null : Number(row.next);
+      },
+    });
   }
 
   /** Closes what came due while Herald was closed, then keeps time. */
-  async start(): Promise<void> {
-    this.running = true;
-    this.wake();
-    await this.ticking;
+  start(): Promise<void> {
+    return this.loop.start();
   }
 
-  async stop(): Promise<void> {
-    this.running = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.ticking;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** A digest opened or time may have passed: look now. */
   wake(): void {
-    if (!this.running) return;
-    if (this.ticking) {
-      this.tickAgain = true;
-      return;
-    }
-    this.ticking = this.loop().finally(() => {
-      this.ticking = null;
-    });
-  }
-
-  private async loop(): Promise<void> {
-    do {
-      this.tickAgain = false;
-      try {
-        if ((await this.tick()) === BATCH) this.tickAgain = true;
-      } catch (err) {
-        log.error(`closing due digests failed: ${errorMessage(err)}`);
-      }
-    } while (this.tickAgain && this.running);
-    await this.arm();
+    this.loop.wake();
   }
 
   /**
@@ -241,28 +230,5 @@ export class DigestCloser {
     this.deps.events.emit('send', { id: result.sendId, status: 'pending' });
     this.deps.dispatcher.wake();
     return result.sendId;
-  }
-
-  private async arm(): Promise<void> {
-    if (!this.running) return;
-    let delay = MAX_SLEEP_MS;
-    try {
-      const [row] = await this.deps.sequelize.query<{ next: number | string | null }>(
-        `SELECT min(window_until) AS next FROM digests WHERE status = 'open'`,
-        { type: QueryTypes.SELECT },
-      );
-      if (row?.next != null) {
-        delay = Math.min(
-          MAX_SLEEP_MS,
-          Math.max(MIN_SLEEP_MS, Number(row.next) - this.deps.clock.now()),
-        );
-      }
-    } catch (err) {
-      log.error(`looking for the next digest failed: ${errorMessage(err)}`);
-    }
-    if (!this.running) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.wake(), delay);
-    this.timer.unref();
   }
 }

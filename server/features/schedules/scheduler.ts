@@ -1,6 +1,7 @@
 import { Op } from 'sequelize';
 
 import { Schedule } from '../../db/models';
+import { DueLoop } from '../../lib/due-loop';
 import { errorMessage } from '../../lib/errors';
 import { createLogger } from '../../lib/logger';
 import type { HeraldParts } from '../../parts';
@@ -28,59 +29,41 @@ export type SchedulerDeps = Pick<HeraldParts, 'clock' | 'events' | 'writeLock' |
  * is sent: a crash in between loses that run rather than sending it again.
  */
 export class Scheduler {
-  private timer: NodeJS.Timeout | null = null;
-  private running = false;
   private startedAt = 0;
-  private ticking: Promise<unknown> | null = null;
-  private tickAgain = false;
+  private readonly loop: DueLoop;
   private readonly onChange = () => this.wake();
 
-  constructor(private readonly deps: SchedulerDeps) {}
+  constructor(private readonly deps: SchedulerDeps) {
+    this.loop = new DueLoop(deps.clock, {
+      what: 'running due schedules',
+      batch: BATCH,
+      maxSleepMs: MAX_SLEEP_MS,
+      minSleepMs: 0,
+      report: (message) => log.error(message),
+      tick: () => this.tick(),
+      nextDue: async () => {
+        const next = (await Schedule.min('nextRunAt', { where: { enabled: true } })) as
+          number | string | null;
+        return next === null || next === undefined ? null : Number(next);
+      },
+    });
+  }
 
   /** Sends what was missed while Herald was closed (per catch-up choice), then keeps time. */
   async start(): Promise<void> {
     this.startedAt = this.deps.clock.now();
-    this.running = true;
     this.deps.events.on('schedule', this.onChange);
-    this.wake();
-    await this.ticking;
+    await this.loop.start();
   }
 
   async stop(timeoutMs = 10_000): Promise<void> {
-    this.running = false;
     this.deps.events.off('schedule', this.onChange);
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    let timeout: NodeJS.Timeout | undefined;
-    await Promise.race([
-      this.ticking,
-      new Promise<void>((r) => (timeout = setTimeout(r, timeoutMs))),
-    ]);
-    clearTimeout(timeout);
+    await this.loop.stop(timeoutMs);
   }
 
   /** A schedule changed or time may have passed: look at the table now. */
   wake(): void {
-    if (!this.running) return;
-    if (this.ticking) {
-      this.tickAgain = true;
-      return;
-    }
-    this.ticking = this.loop().finally(() => {
-      this.ticking = null;
-    });
-  }
-
-  private async loop(): Promise<void> {
-    do {
-      this.tickAgain = false;
-      try {
-        if ((await this.tick()) === BATCH) this.tickAgain = true;
-      } catch (err) {
-        log.error(`running due schedules failed: ${errorMessage(err)}`);
-      }
-    } while (this.tickAgain && this.running);
-    await this.arm();
+    this.loop.wake();
   }
 
   /**
@@ -142,23 +125,5 @@ export class Scheduler {
       log.warn(`schedule ${schedule.id} (${schedule.name}) did not send: ${errorMessage(err)}`);
     }
     await this.deps.writeLock.run(() => Schedule.update(result, { where: { id: schedule.id } }));
-  }
-
-  private async arm(): Promise<void> {
-    if (!this.running) return;
-    let delay = MAX_SLEEP_MS;
-    try {
-      const next = (await Schedule.min('nextRunAt', { where: { enabled: true } })) as
-        number | string | null;
-      if (next !== null && next !== undefined) {
-        delay = Math.min(MAX_SLEEP_MS, Math.max(0, Number(next) - this.deps.clock.now()));
-      }
-    } catch (err) {
-      log.error(`looking for the next schedule failed: ${errorMessage(err)}`);
-    }
-    if (!this.running) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.wake(), delay);
-    this.timer.unref();
   }
 }

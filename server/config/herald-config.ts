@@ -19,6 +19,11 @@ export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 8765;
 
 export interface StartServerOptions {
+  /**
+   * Where the HERALD_* variables are read from; default process.env. Tests pass their own, so
+   * a test's variables never reach another Herald starting in the same process meanwhile.
+   */
+  env?: NodeJS.ProcessEnv;
   host?: string;
   /** 0 picks a free port (tests); users get a stable port. */
   port?: number;
@@ -129,7 +134,7 @@ export interface HeraldConfig {
  */
 export function readHeraldConfig(
   opts: StartServerOptions,
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv = opts.env ?? process.env,
 ): HeraldConfig {
   const host = opts.host ?? DEFAULT_HOST;
   const trustProxy = parseTrustProxy(opts.trustProxy ?? env.HERALD_TRUST_PROXY);

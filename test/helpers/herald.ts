@@ -106,6 +106,12 @@ export interface InstanceSpec {
 
 export interface TestHeraldOptions {
   dataDir?: string;
+  /**
+   * HERALD_* variables this Herald reads at start, over process.env. Never set them in
+   * process.env instead: test files share worker processes, and another file's Herald starting
+   * meanwhile would read them too.
+   */
+  env?: Record<string, string>;
   /** Create the admin and sign in (default true). */
   setup?: boolean;
   clock?: Clock;
@@ -184,6 +190,7 @@ export async function startTestHerald(opts: TestHeraldOptions = {}): Promise<Tes
       : undefined;
   if (database) keptDatabases.set(dataDir, database);
   const server = await startServer({
+    env: opts.env ? { ...process.env, ...opts.env } : undefined,
     databaseUrl: opts.databaseUrl ?? database?.url,
     host: '127.0.0.1',
     port: opts.port ?? 0,

@@ -33,20 +33,6 @@ interface PageGlobals {
 const DESKTOP = { width: 1440, height: 900 };
 const PHONE = { width: 390, height: 844 };
 
-/** HERALD_* variables set while Herald reads its configuration at start, then put back. */
-async function withEnv<T>(vars: Record<string, string>, run: () => Promise<T>): Promise<T> {
-  const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, vars);
-  try {
-    return await run();
-  } finally {
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
-}
-
 /**
  * The console's side of issue 44 in Chromium, in English and Chinese, at a desktop and a phone
  * width: Settings → Sign-in configures a real OpenID Connect provider (oidc-provider on
@@ -102,9 +88,10 @@ describe.skipIf(!haveChromium)(
       mkdirSync(SHOTS, { recursive: true });
       provider = await startOidcProvider();
       // The test provider is on plain http:// (a home lab's case).
-      herald = await withEnv({ HERALD_OIDC_ALLOW_HTTP: '1' }, () =>
-        startTestHerald({ rendererDir: RENDERER_DIST }),
-      );
+      herald = await startTestHerald({
+        rendererDir: RENDERER_DIST,
+        env: { HERALD_OIDC_ALLOW_HTTP: '1' },
+      });
       provider.register([{ clientId: 'herald', clientSecret: SECRET, heraldUrl: herald.url }]);
       provider.people.set('sub-ann', { preferred_username: 'ann', groups: ['herald-editors'] });
       browser = await launchChromium();

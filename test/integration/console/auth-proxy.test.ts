@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { User } from '../../../server/db/models';
 import { ADMIN, ConsoleClient, startTestHerald, type TestHerald } from '../../helpers/herald';
@@ -106,18 +106,9 @@ const PROXY_ENV = {
   HERALD_OIDC_EDITOR_GROUPS: 'herald-editors, ops',
 };
 
-/**
- * Starts a Herald behind a proxy at 127.0.0.1 with these HERALD_* variables set meanwhile. Herald
- * reads them at start; they are put back at once, because files share this worker process and
- * a header left set would make every later Herald refuse to start (no trusted proxy).
- */
-async function startBehindProxy(env: Record<string, string>, setup = true): Promise<TestHerald> {
-  for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
-  try {
-    return await startTestHerald({ trustProxy: PROXY, setup });
-  } finally {
-    vi.unstubAllEnvs();
-  }
+/** Starts a Herald behind a proxy at 127.0.0.1 that reads these HERALD_* variables. */
+function startBehindProxy(env: Record<string, string>, setup = true): Promise<TestHerald> {
+  return startTestHerald({ trustProxy: PROXY, setup, env });
 }
 
 describe('signing in from a trusted reverse proxy header', () => {
@@ -128,7 +119,6 @@ describe('signing in from a trusted reverse proxy header', () => {
   });
   afterAll(async () => {
     await herald.close(true);
-    vi.unstubAllEnvs();
   });
 
   it('signs a new person in from the proxy: an account with the groups’ role, a real session, the sign-in audited', async () => {
@@ -342,7 +332,6 @@ describe('with HERALD_AUTH_PROXY_AUTO_CREATE=0', () => {
   });
   afterAll(async () => {
     await herald.close(true);
-    vi.unstubAllEnvs();
   });
 
   it('only accounts that exist sign in; anyone else is refused with a clear message', async () => {
@@ -380,7 +369,6 @@ describe('before the first administrator exists', () => {
   });
   afterAll(async () => {
     await herald.close(true);
-    vi.unstubAllEnvs();
   });
 
   it('the header signs no one in, so the setup page makes the administrator; then it does', async () => {
@@ -397,13 +385,10 @@ describe('before the first administrator exists', () => {
 
 describe('starting with the header but no trusted proxy', () => {
   it('is refused, saying why and naming both variables', async () => {
-    vi.stubEnv('HERALD_AUTH_PROXY_HEADER', 'Remote-User');
-    try {
-      await expect(startTestHerald({ setup: false })).rejects.toThrow(
-        /^HERALD_AUTH_PROXY_HEADER is set but HERALD_TRUST_PROXY is not: anyone who reaches Herald could send the header/,
-      );
-    } finally {
-      vi.unstubAllEnvs();
-    }
+    await expect(
+      startTestHerald({ setup: false, env: { HERALD_AUTH_PROXY_HEADER: 'Remote-User' } }),
+    ).rejects.toThrow(
+      /^HERALD_AUTH_PROXY_HEADER is set but HERALD_TRUST_PROXY is not: anyone who reaches Herald could send the header/,
+    );
   });
 });

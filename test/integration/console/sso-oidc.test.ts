@@ -23,20 +23,6 @@ import {
 
 const SECRET = 'herald-client-secret';
 
-/** HERALD_* variables set while a Herald reads its configuration, then put back. */
-async function withEnv<T>(vars: Record<string, string>, run: () => Promise<T>): Promise<T> {
-  const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, vars);
-  try {
-    return await run();
-  } finally {
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
-}
-
 interface Landing {
   /** Where Herald's callback sent the browser (a path). */
   location: string;
@@ -99,7 +85,7 @@ describe('OpenID Connect sign-in', () => {
   let admin: ConsoleClient;
 
   beforeAll(async () => {
-    herald = await withEnv({ HERALD_OIDC_ALLOW_HTTP: '1' }, () => startTestHerald());
+    herald = await startTestHerald({ env: { HERALD_OIDC_ALLOW_HTTP: '1' } });
     provider.register([
       { clientId: 'herald', clientSecret: SECRET, heraldUrl: herald.url },
       { clientId: 'herald-public', heraldUrl: herald.url },
@@ -472,8 +458,8 @@ describe('OpenID Connect settings from the environment', () => {
   let envHerald: TestHerald;
 
   beforeAll(async () => {
-    envHerald = await withEnv(
-      {
+    envHerald = await startTestHerald({
+      env: {
         HERALD_OIDC_ALLOW_HTTP: '1',
         HERALD_OIDC_ISSUER: provider.issuer,
         HERALD_OIDC_CLIENT_ID: 'env-herald',
@@ -481,8 +467,7 @@ describe('OpenID Connect settings from the environment', () => {
         HERALD_OIDC_ADMIN_GROUPS: 'herald-admins',
         HERALD_OIDC_BUTTON_LABEL: 'Sign in with Test ID',
       },
-      () => startTestHerald(),
-    );
+    });
     provider.register([{ clientId: 'env-herald', clientSecret: SECRET, heraldUrl: envHerald.url }]);
   });
   afterAll(() => envHerald?.close(true));
@@ -528,9 +513,12 @@ describe('HERALD_OIDC_* at start', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'herald-oidc-refused-'));
     try {
       await expect(
-        withEnv({ HERALD_OIDC_ISSUER: 'http://id.lan', HERALD_OIDC_CLIENT_ID: 'h' }, () =>
-          startTestHerald({ dataDir, setup: false, postgres: false }),
-        ),
+        startTestHerald({
+          dataDir,
+          setup: false,
+          postgres: false,
+          env: { HERALD_OIDC_ISSUER: 'http://id.lan', HERALD_OIDC_CLIENT_ID: 'h' },
+        }),
       ).rejects.toThrow(/^HERALD_OIDC_ISSUER uses plain http/);
       expect(readdirSync(dataDir)).toEqual([]);
     } finally {

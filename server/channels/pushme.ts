@@ -4,6 +4,7 @@ import { PUSHME_DEFAULT_SERVER_URL, pushMeConfig } from '../../contract/channel-
 
 export { PUSHME_DEFAULT_SERVER_URL };
 import { withAttachmentLinks } from './attachment-links';
+import { withUrlLink } from './url-link';
 import { configOf, defineAdapter, type OutboundMessage } from './channel-adapter';
 import { DeliveryError } from './delivery-error';
 import { httpRequest, replyOf, type HttpResponse } from './http-client';
@@ -29,30 +30,13 @@ export function buildPushMeFields(
   config: Pick<PushMeConfig, 'pushKey'>,
   message: Pick<OutboundMessage, 'title' | 'content' | 'contentType' | 'url'>,
 ): PushMeFields {
-  let content = message.content;
-  if (message.url) {
-    const link =
-      message.contentType === 'markdown'
-        ? `[${message.url}](${message.url})`
-        : message.contentType === 'html'
-          ? `<p><a href="${escapeHtmlAttr(message.url)}">${escapeHtmlText(message.url)}</a></p>`
-          : message.url;
-    content = content ? `${content}\n\n${link}` : link;
-  }
+  const content = withUrlLink(message.content, message.url, message.contentType);
   return {
     push_key: config.pushKey,
     title: message.title.trim(),
     content,
     type: message.contentType,
   };
-}
-
-function escapeHtmlText(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-function escapeHtmlAttr(s: string): string {
-  return escapeHtmlText(s).replace(/"/g, '&quot;');
 }
 
 /** The form-urlencoded body every PushMe client sends. */

@@ -13,6 +13,7 @@ import { chinaDay, nextChinaMidnight } from './day-counts';
 import { DeliveryError } from './delivery-error';
 import { httpRequest, replyOf, type HttpResponse } from './http-client';
 import { assertHttpOkWith, jsonObjectOf, numberField, stringField } from './platform-reply';
+import { withUrlLink } from './url-link';
 
 export { PUSHPLUS_DEFAULT_BASE_URL };
 
@@ -58,16 +59,7 @@ export function buildPushPlusBody(
   now: number,
 ): PushPlusBody {
   const template = config.template === 'auto' ? TEMPLATE_OF[message.contentType] : config.template;
-  let content = message.content;
-  if (message.url) {
-    const link =
-      message.contentType === 'markdown'
-        ? `[${message.url}](${message.url})`
-        : message.contentType === 'html'
-          ? `<p><a href="${escapeHtml(message.url)}">${escapeHtml(message.url)}</a></p>`
-          : message.url;
-    content = content ? `${content}\n\n${link}` : link;
-  }
+  const content = withUrlLink(message.content, message.url, message.contentType);
   const title = [...message.title.trim()].slice(0, PUSHPLUS_TITLE_MAX).join('');
   const to = message.recipient?.trim() || config.to;
   return {
@@ -81,14 +73,6 @@ export function buildPushPlusBody(
     ...(to && { to }),
     timestamp: now + PUSHPLUS_TIMESTAMP_GRACE_MS,
   };
-}
-
-function escapeHtml(s: string): string {
-  return s
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
 }
 
 /** What PushPlus's answer came to: accepted (its serial number), or the day is closed (900). */

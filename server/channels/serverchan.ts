@@ -11,6 +11,7 @@ import { configOf, defineAdapter, type OutboundMessage } from './channel-adapter
 import { DeliveryError } from './delivery-error';
 import { httpRequest, replyOf, type HttpResponse } from './http-client';
 import { assertHttpOkWith, jsonObjectOf, numberField, stringField } from './platform-reply';
+import { withUrlLink } from './url-link';
 
 /** The config as declared for the console and the contract (contract/channel-kinds). */
 export const serverChanConfigSchema = serverChanConfig.schema;
@@ -57,11 +58,7 @@ export function buildServerChanBody(
   message: Pick<OutboundMessage, 'title' | 'content' | 'url'>,
 ): ServerChanBody {
   const sc3 = serverChan3Uid(config.sendKey) !== null;
-  let desp = message.content;
-  if (message.url) {
-    const link = `[${message.url}](${message.url})`;
-    desp = desp ? `${desp}\n\n${link}` : link;
-  }
+  const desp = withUrlLink(message.content, message.url, 'markdown');
   const text = convertContent(message.content, 'markdown', 'text').replace(/\s+/g, ' ').trim();
   const short = [...text].slice(0, SERVERCHAN_SHORT_MAX).join('');
   return {
